@@ -16,7 +16,7 @@
 
 struct ual_value_name {
   uint32_t value;
-  const char *name;   /* short lower-case name; NULL terminates a list */
+  const char *name;   /* display name; NULL terminates a list */
 };
 
 /* Where a scope's base is. */

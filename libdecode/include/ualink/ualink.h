@@ -10,6 +10,7 @@
 #include "pack.h"
 #include "os.h"
 #include "record.h"
+#include "decode.h"
 
 #define UAL_VERSION_STRING "0.1.0"
 
