@@ -26,6 +26,9 @@ struct ual_dl_item {
   uint32_t payload[UAL_UART_MAX_PAYLOAD];
 };
 
+/* What a segment's alternate sector held. */
+enum ual_alt_role { UAL_ALT_NONE = 0, UAL_ALT_MESSAGE = 1, UAL_ALT_UART_PAYLOAD = 2 };
+
 /* Upper bounds per flit: 59 sectors hold at most 4 TL flit ends and 4 alt sectors. */
 #define UAL_MAX_TL_PER_FLIT  4
 #define UAL_MAX_MSG_PER_FLIT 4
@@ -37,6 +40,7 @@ struct ual_unpack_out {
   uint8_t tl_started;                   /* TL flits that began in this flit */
   uint8_t tl_owed;                      /* sectors still owed by the carry-over after this flit */
   int8_t uart_open;                     /* payload DWords a transport still owes, or -1 */
+  uint8_t alt_role[UAL_SEGMENTS];       /* enum ual_alt_role of each segment's first sector */
 };
 
 struct ual_unpack {
