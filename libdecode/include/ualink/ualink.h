@@ -11,6 +11,8 @@
 #include "os.h"
 #include "record.h"
 #include "decode.h"
+#include "tree.h"
+#include "summary.h"
 
 #define UAL_VERSION_STRING "0.1.0"
 
