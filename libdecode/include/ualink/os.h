@@ -36,7 +36,8 @@ struct ual_os {
 };
 
 /* Decodes an ordered-set record body (4-byte header + symbols).
- * Returns 0, or -1 when the body is shorter than its header. */
+ * Returns 0, or -1 when the body is shorter than its header or holds more
+ * than UAL_OS_MAX_SYMBOLS symbols (type is then UAL_OS_UNKNOWN). */
 int ual_os_decode(const uint8_t *body, size_t len, struct ual_os *os);
 /* Stateless checks: LT-NO-FLIT-MODE for TS without Flit Mode Supported. */
 void ual_os_check(const struct ual_os *os, struct ual_findings *f);
@@ -50,6 +51,8 @@ struct ual_ts_params {
 };
 size_t ual_os_build_ts(uint8_t *body, size_t cap, unsigned lane, unsigned enc,
                        const struct ual_ts_params *p);
+/* EIOS, EIEOS, SKP or SDS; 0 for TS1/TS2 (use ual_os_build_ts) and for sets
+ * an encoding does not have (8b/10b EIEOS and SDS). */
 size_t ual_os_build(uint8_t *body, size_t cap, unsigned lane, unsigned enc, unsigned type);
 
 #endif

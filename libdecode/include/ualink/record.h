@@ -83,6 +83,8 @@ void ual_event_build(const struct ual_event *e, uint8_t body[UAL_REC_EVENT_BYTES
 
 /* Data rate codes of the record header. */
 const char *ual_rate_name(unsigned code);   /* "2.5", "32.0", ..., NULL if unknown */
+/* Line code of a rate code: enum ual_os_encoding, or -1 if unknown. */
+int ual_rate_encoding(unsigned code);
 /* Duration of one 256-byte flit in picoseconds at a rate code and width (0 if unknown). */
 uint64_t ual_flit_time_ps(unsigned rate_code, unsigned width);
 

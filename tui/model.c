@@ -1,0 +1,216 @@
+/* TUI screen model (model.h). */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+bool tui_model_init(struct tui_model *m, size_t cap) {
+  memset(m, 0, sizeof *m);
+  m->ring = calloc(cap ? cap : 1, sizeof *m->ring);
+  if (!m->ring) return false;
+  m->cap = cap ? cap : 1;
+  ual_decoder_init(&m->dec);
+  tui_filter_parse(&m->filter, "", NULL, 0);
+  return true;
+}
+
+void tui_model_free(struct tui_model *m) {
+  free(m->ring);
+  m->ring = NULL;
+}
+
+size_t tui_model_count(const struct tui_model *m) {
+  return m->total < m->cap ? (size_t)m->total : m->cap;
+}
+
+const struct tui_entry *tui_model_at(const struct tui_model *m, size_t i) {
+  size_t n = tui_model_count(m);
+  if (i >= n) return NULL;
+  uint64_t abs = m->total - n + i;
+  return &m->ring[abs % m->cap];
+}
+
+long tui_model_find_frame(const struct tui_model *m, uint64_t frame) {
+  size_t n = tui_model_count(m);
+  uint64_t first = m->total - n + 1;
+  if (frame < first || frame > m->total) return -1;
+  return (long)(frame - first);
+}
+
+static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t ts_ns) {
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
+    m->malformed++;
+    return;
+  }
+  struct tui_dir_counts *c = &m->dir[r->dir];
+  c->records++;
+  if (!m->first_ts || ts_ns < m->first_ts) m->first_ts = ts_ns;
+  if (ts_ns > m->last_ts) m->last_ts = ts_ns;
+  m->last_rate = r->rec.h.rate;
+  m->last_width = r->rec.h.width;
+  if (r->rec.h.role_a) m->role_a = r->rec.h.role_a;
+  if (r->rec.h.role_b) m->role_b = r->rec.h.role_b;
+
+  struct tui_rate *rt = &m->rates[(ts_ns / 1000000000u) % TUI_RATE_SECONDS];
+  if (rt->second != ts_ns / 1000000000u) {
+    memset(rt, 0, sizeof *rt);
+    rt->second = ts_ns / 1000000000u;
+  }
+  if (r->rec.h.kind == UAL_REC_FLIT) {
+    const struct ual_flit_info *fi = &r->flit;
+    c->flits[fi->kind & 3]++;
+    rt->flits++;
+    if (fi->fec.status == UAL_FEC_CORRECTED) { c->fec_corrected++; rt->fec_corrected++; }
+    if (fi->fec.status == UAL_FEC_UNCORRECTABLE) c->fec_uncorrectable++;
+    else if (!fi->crc_ok) c->crc_bad++;
+    if (fi->valid && (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE)) {
+      c->naks++;
+      rt->naks++;
+    }
+    if (r->unpacked) {
+      c->tl_flits += r->unp.n_tl;
+      rt->tl_flits += r->unp.n_tl;
+      c->dl_msgs += r->unp.n_msg;
+    }
+  } else if (r->rec.h.kind == UAL_REC_OS) {
+    c->os++;
+  } else {
+    c->events++;
+  }
+}
+
+const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  struct tui_entry *e = &m->ring[m->total % m->cap];
+  struct ual_rec_result *r = &m->res;
+  uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
+  e->before = m->dec.unpack[dir];
+  m->total++;
+  ual_decode_record(&m->dec, rec, len, m->total, r);
+
+  e->frame = m->total;
+  e->ts_ns = ts_ns;
+  e->len = (uint16_t)(len < TUI_REC_MAX ? len : TUI_REC_MAX);
+  memcpy(e->rec, rec, e->len);
+  e->dir = r->dir;
+  bool ok = r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
+  e->kind = ok ? r->rec.h.kind : 0;
+  e->flit_kind = ok && r->rec.h.kind == UAL_REC_FLIT ? r->flit.kind : 0;
+  e->sev = r->findings.n ? (int8_t)ual_findings_max_severity(&r->findings) : -1;
+  e->n_rules = 0;
+  for (unsigned i = 0; i < r->findings.n; i++) {
+    uint16_t rule = r->findings.v[i].rule;
+    m->rule_counts[rule]++;
+    if (!m->first_rule_frame[rule]) m->first_rule_frame[rule] = e->frame;
+    if (e->n_rules < TUI_MAX_RULES) e->rules[e->n_rules++] = rule;
+  }
+  e->msg_types = 0;
+  if (r->unpacked)
+    for (unsigned i = 0; i < r->unp.n_msg; i++) e->msg_types |= (uint16_t)(1u << r->unp.msg[i].msg.type);
+  ual_rec_summary(r, e->line, sizeof e->line);
+  count(m, r, ts_ns);
+  return e;
+}
+
+void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r) {
+  struct ual_decoder d;
+  ual_decoder_init(&d);
+  d.unpack[e->dir] = e->before;
+  ual_decode_record(&d, e->rec, e->len, e->frame, r);
+}
+
+const struct tui_rate *tui_model_rate(const struct tui_model *m, unsigned ago) {
+  uint64_t latest = m->last_ts / 1000000000u;
+  if (ago > latest) return NULL;
+  const struct tui_rate *rt = &m->rates[(latest - ago) % TUI_RATE_SECONDS];
+  return rt->second == latest - ago ? rt : NULL;
+}
+
+/* Filters */
+
+static int lookup_name(const char *s, const char *const *names, int n) {
+  for (int i = 0; i < n; i++)
+    if (strcasecmp(s, names[i]) == 0) return i;
+  return -1;
+}
+
+static int msg_type_by_name(const char *s) {
+  for (int t = 0; t < UAL_MT_RESERVED; t++)
+    if (strcasecmp(s, ual_msg_types[t].json) == 0) return t;
+  return -1;
+}
+
+static int rule_by_name(const char *s) {
+  char up[40];
+  size_t i = 0;
+  for (; s[i] && i + 1 < sizeof up; i++) up[i] = (char)(s[i] >= 'a' && s[i] <= 'z' ? s[i] - 32 : s[i]);
+  up[i] = 0;
+  return ual_rule_lookup(up);
+}
+
+#define SET_ERR(...) do { if (err) snprintf(err, errcap, __VA_ARGS__); } while (0)
+
+bool tui_filter_parse(struct tui_filter *f, const char *text, char *err, size_t errcap) {
+  static const char *const kinds[] = { "payload", "nop", "idle", "reserved" };
+  static const char *const sevs[] = { "info", "warning", "error" };
+  struct tui_filter nf;
+  memset(&nf, 0, sizeof nf);
+  nf.dir = nf.flit_kind = nf.msg_type = nf.rule = nf.min_sev = -1;
+  nf.frame_hi = UINT64_MAX;
+  snprintf(nf.text, sizeof nf.text, "%s", text);
+
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", text);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+    char *val = strchr(tok, '=');
+    if (val) *val++ = 0;
+    const char *key = val ? tok : NULL;
+    const char *v = val ? val : tok;
+    nf.active = true;
+    if ((!key || !strcasecmp(key, "dir")) && (!strcasecmp(v, "A") || !strcasecmp(v, "B"))) {
+      nf.dir = (v[0] == 'B' || v[0] == 'b');
+    } else if ((!key || !strcasecmp(key, "usage")) && lookup_name(v, kinds, 4) >= 0) {
+      nf.flit_kind = lookup_name(v, kinds, 4);
+    } else if ((!key || !strcasecmp(key, "msg")) && msg_type_by_name(v) >= 0) {
+      nf.msg_type = msg_type_by_name(v);
+    } else if ((!key || !strcasecmp(key, "rule")) && rule_by_name(v) >= 0) {
+      nf.rule = rule_by_name(v);
+    } else if (key && !strcasecmp(key, "sev") && lookup_name(v, sevs, 3) >= 0) {
+      nf.min_sev = lookup_name(v, sevs, 3);
+    } else if (key && !strcasecmp(key, "frame")) {
+      char *end;
+      nf.frame_lo = strtoull(v, &end, 10);
+      nf.frame_hi = *end == '-' ? (end[1] ? strtoull(end + 1, &end, 10) : UINT64_MAX) : nf.frame_lo;
+      if (*end) { SET_ERR("bad frame range '%s'", v); return false; }
+    } else {
+      SET_ERR("unknown filter term '%s%s%s'", key ? key : "", key ? "=" : "", v);
+      return false;
+    }
+  }
+  *f = nf;
+  return true;
+}
+
+bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e) {
+  if (!f->active) return true;
+  if (f->dir >= 0 && e->dir != f->dir) return false;
+  if (f->flit_kind >= 0 && (e->kind != UAL_REC_FLIT || e->flit_kind != f->flit_kind)) return false;
+  if (f->msg_type >= 0 && !(e->msg_types & (1u << f->msg_type))) return false;
+  if (f->min_sev >= 0 && e->sev < f->min_sev) return false;
+  if (e->frame < f->frame_lo || e->frame > f->frame_hi) return false;
+  if (f->rule >= 0) {
+    bool hit = false;
+    for (unsigned i = 0; i < e->n_rules; i++) hit |= e->rules[i] == f->rule;
+    if (!hit) return false;
+  }
+  return true;
+}
+
+long tui_model_next_match(const struct tui_model *m, long i, int step) {
+  long n = (long)tui_model_count(m);
+  for (long j = i + step; j >= 0 && j < n; j += step)
+    if (tui_filter_match(&m->filter, tui_model_at(m, (size_t)j))) return j;
+  return -1;
+}

@@ -1,0 +1,250 @@
+/* TUI record sources (source.h). */
+#include "source.h"
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ualink/record.h"
+
+/* Minimal pcap reader for -F: libpcap cannot resume after a partial record
+ * at the end of a file that is still being written. */
+struct follow {
+  FILE *f;
+  bool swapped, nano;
+  long pos;
+};
+
+static uint32_t rd32(const uint8_t *p, bool swapped) {
+  uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+  return swapped ? __builtin_bswap32(v) : v;
+}
+
+static bool follow_header(struct tui_source *s, struct follow *fw) {
+  uint8_t gh[24];
+  if (fread(gh, 1, 24, fw->f) != 24) {
+    snprintf(s->error, sizeof s->error, "%s: not a pcap file (too short)", s->path);
+    return false;
+  }
+  uint32_t magic = rd32(gh, false);
+  switch (magic) {
+  case 0xa1b2c3d4: fw->swapped = false; fw->nano = false; break;
+  case 0xa1b23c4d: fw->swapped = false; fw->nano = true; break;
+  case 0xd4c3b2a1: fw->swapped = true; fw->nano = false; break;
+  case 0x4d3cb2a1: fw->swapped = true; fw->nano = true; break;
+  default:
+    snprintf(s->error, sizeof s->error, "%s: -F follows pcap files only (bad magic %08x)", s->path, magic);
+    return false;
+  }
+  uint32_t dlt = rd32(gh + 20, fw->swapped) & 0x0FFFFFFF;
+  if ((int)dlt != s->dlt) {
+    snprintf(s->error, sizeof s->error, "%s: link type %u, expected %d (use --dlt)", s->path, dlt, s->dlt);
+    return false;
+  }
+  fw->pos = 24;
+  return true;
+}
+
+static void follow_run(struct tui_source *s, struct follow *fw) {
+  uint8_t buf[65536];
+  while (!s->stop) {
+    uint8_t rh[16];
+    fseek(fw->f, fw->pos, SEEK_SET);
+    if (fread(rh, 1, 16, fw->f) != 16) { clearerr(fw->f); usleep(100000); continue; }
+    uint32_t caplen = rd32(rh + 8, fw->swapped);
+    if (caplen > sizeof buf) {
+      snprintf(s->error, sizeof s->error, "%s: record with length %u, giving up", s->path, caplen);
+      return;
+    }
+    if (fread(buf, 1, caplen, fw->f) != caplen) { clearerr(fw->f); usleep(100000); continue; }
+    uint64_t sec = rd32(rh, fw->swapped), frac = rd32(rh + 4, fw->swapped);
+    s->cb(s->ctx, buf, caplen, sec * 1000000000u + (fw->nano ? frac : frac * 1000u));
+    fw->pos += 16 + (long)caplen;
+  }
+}
+
+const uint8_t *tui_udp_payload(int dlt, const uint8_t *p, size_t n, int port, size_t *len) {
+  size_t off;
+  int ethertype;
+  switch (dlt) {
+  case DLT_EN10MB:
+    if (n < 14) return NULL;
+    ethertype = p[12] << 8 | p[13];
+    off = 14;
+    if (ethertype == 0x8100 && n >= 18) { ethertype = p[16] << 8 | p[17]; off = 18; }
+    break;
+  case DLT_NULL:
+    if (n < 4) return NULL;
+    ethertype = (p[0] == 2 || p[3] == 2) ? 0x0800 : 0x86DD;
+    off = 4;
+    break;
+  case DLT_LINUX_SLL:
+    if (n < 16) return NULL;
+    ethertype = p[14] << 8 | p[15];
+    off = 16;
+    break;
+  case DLT_RAW:
+    if (n < 1) return NULL;
+    ethertype = (p[0] >> 4) == 6 ? 0x86DD : 0x0800;
+    off = 0;
+    break;
+  default:
+    return NULL;
+  }
+  size_t l4;
+  if (ethertype == 0x0800) {
+    if (n < off + 20 || (p[off] >> 4) != 4 || p[off + 9] != 17) return NULL;
+    if ((p[off + 6] & 0x1F) | p[off + 7]) return NULL; /* a fragment */
+    l4 = off + (size_t)(p[off] & 0x0F) * 4;
+  } else if (ethertype == 0x86DD) {
+    if (n < off + 40 || p[off + 6] != 17) return NULL;
+    l4 = off + 40;
+  } else {
+    return NULL;
+  }
+  if (n < l4 + 8) return NULL;
+  int dport = p[l4 + 2] << 8 | p[l4 + 3];
+  size_t ulen = (size_t)(p[l4 + 4] << 8 | p[l4 + 5]);
+  if (port && dport != port) return NULL;
+  if (ulen < 8 || l4 + ulen > n) ulen = n - l4;
+  *len = ulen - 8;
+  return p + l4 + 8;
+}
+
+static bool open_pcap(struct tui_source *s) {
+  char eb[PCAP_ERRBUF_SIZE] = "";
+  pcap_t *p = NULL;
+  if (s->kind == TUI_SRC_STDIN)
+    p = pcap_fopen_offline_with_tstamp_precision(stdin, PCAP_TSTAMP_PRECISION_NANO, eb);
+  else
+    p = pcap_open_offline_with_tstamp_precision(s->path, PCAP_TSTAMP_PRECISION_NANO, eb);
+  if (!p) {
+    snprintf(s->error, sizeof s->error, "%s: %s", s->kind == TUI_SRC_STDIN ? "stdin" : s->path, eb);
+    return false;
+  }
+  if (pcap_datalink(p) != s->dlt) {
+    snprintf(s->error, sizeof s->error, "%s: link type %d, expected %d (use --dlt)",
+             s->kind == TUI_SRC_STDIN ? "stdin" : s->path, pcap_datalink(p), s->dlt);
+    pcap_close(p);
+    return false;
+  }
+  s->impl = p;
+  return true;
+}
+
+static bool open_live(struct tui_source *s) {
+  char eb[PCAP_ERRBUF_SIZE] = "";
+  pcap_t *p = pcap_create(s->path, eb);
+  if (!p) { snprintf(s->error, sizeof s->error, "%s: %s", s->path, eb); return false; }
+  pcap_set_snaplen(p, 65535);
+  pcap_set_timeout(p, 100);
+  pcap_set_immediate_mode(p, 1);
+  pcap_set_buffer_size(p, 64 << 20);
+  pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
+  int rc = pcap_activate(p);
+  if (rc < 0) {
+    const char *why = rc == PCAP_ERROR_PERM_DENIED ? "permission denied (capture needs root or CAP_NET_RAW)"
+                      : rc == PCAP_ERROR_NO_SUCH_DEVICE ? "no such device"
+                      : pcap_geterr(p);
+    snprintf(s->error, sizeof s->error, "%s: cannot capture: %s", s->path, why);
+    pcap_close(p);
+    return false;
+  }
+  char expr[64];
+  snprintf(expr, sizeof expr, "udp port %d", s->port);
+  struct bpf_program prog;
+  if (pcap_compile(p, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0 || pcap_setfilter(p, &prog) != 0) {
+    snprintf(s->error, sizeof s->error, "%s: filter '%s': %s", s->path, expr, pcap_geterr(p));
+    pcap_close(p);
+    return false;
+  }
+  pcap_freecode(&prog);
+  s->impl = p;
+  return true;
+}
+
+bool tui_source_open(struct tui_source *s) {
+  s->error[0] = 0;
+  s->done = false;
+  switch (s->kind) {
+  case TUI_SRC_FOLLOW: {
+    struct follow *fw = calloc(1, sizeof *fw);
+    if (!fw) return false;
+    fw->f = fopen(s->path, "rb");
+    if (!fw->f) {
+      snprintf(s->error, sizeof s->error, "%s: %s", s->path, strerror(errno));
+      free(fw);
+      return false;
+    }
+    if (!follow_header(s, fw)) { fclose(fw->f); free(fw); return false; }
+    s->impl = fw;
+    return true;
+  }
+  case TUI_SRC_LIVE: return open_live(s);
+  default: return open_pcap(s);
+  }
+}
+
+struct live_ctx { struct tui_source *s; int dlt; uint64_t frac_ns; };
+
+static void live_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *pkt) {
+  struct live_ctx *lc = (struct live_ctx *)user;
+  size_t len;
+  const uint8_t *pl = tui_udp_payload(lc->dlt, pkt, h->caplen, lc->s->port, &len);
+  if (pl) lc->s->cb(lc->s->ctx, pl, len, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec * lc->frac_ns);
+}
+
+void tui_source_run(struct tui_source *s) {
+  if (s->kind == TUI_SRC_FOLLOW) {
+    follow_run(s, s->impl);
+    return;
+  }
+  pcap_t *p = s->impl;
+  if (s->kind == TUI_SRC_LIVE) {
+    struct live_ctx lc = { s, pcap_datalink(p),
+                           pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ? 1u : 1000u };
+    while (!s->stop) {
+      int rc = pcap_dispatch(p, 256, live_packet, (u_char *)&lc);
+      if (rc < 0 && rc != PCAP_ERROR_BREAK) {
+        snprintf(s->error, sizeof s->error, "%s: %s", s->path, pcap_geterr(p));
+        break;
+      }
+      struct pcap_stat st;
+      if (pcap_stats(p, &st) == 0) s->kernel_drops = st.ps_drop + st.ps_ifdrop;
+    }
+    return;
+  }
+  struct pcap_pkthdr *h;
+  const u_char *data;
+  uint64_t frame = 0;
+  while (!s->stop) {
+    int rc = pcap_next_ex(p, &h, &data);
+    if (rc == 1) {
+      frame++;
+      s->cb(s->ctx, data, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec);
+    } else if (rc == PCAP_ERROR_BREAK) {
+      break;
+    } else if (rc < 0) {
+      snprintf(s->error, sizeof s->error, "%s: after frame %llu: %s",
+               s->kind == TUI_SRC_STDIN ? "stdin" : s->path, (unsigned long long)frame, pcap_geterr(p));
+      break;
+    }
+  }
+  s->done = true;
+}
+
+void tui_source_close(struct tui_source *s) {
+  if (!s->impl) return;
+  if (s->kind == TUI_SRC_FOLLOW) {
+    struct follow *fw = s->impl;
+    fclose(fw->f);
+    free(fw);
+  } else {
+    pcap_close(s->impl);
+  }
+  s->impl = NULL;
+}

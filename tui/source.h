@@ -1,0 +1,40 @@
+/* Where the TUI's records come from: a pcap file (optionally followed while it
+ * grows), a pcap stream on stdin, or live libpcap capture of the UDP export.
+ * A source runs on its own thread and hands records to a callback. */
+#ifndef UALINK_TUI_SOURCE_H
+#define UALINK_TUI_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum tui_source_kind { TUI_SRC_FILE, TUI_SRC_FOLLOW, TUI_SRC_STDIN, TUI_SRC_LIVE };
+
+typedef void (*tui_record_cb)(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns);
+
+struct tui_source {
+  enum tui_source_kind kind;
+  const char *path;         /* file, or interface for LIVE */
+  int dlt;                  /* expected link type of files */
+  int port;                 /* UDP port for LIVE */
+  tui_record_cb cb;
+  void *ctx;
+  /* state, written by the source thread */
+  volatile bool stop;
+  volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
+  volatile uint64_t kernel_drops;
+  char error[512];          /* set when the source failed */
+  void *impl;
+};
+
+/* Opens the source (errors are reported here, before the UI starts). */
+bool tui_source_open(struct tui_source *s);
+/* Reads until stop or end of input: the thread body. */
+void tui_source_run(struct tui_source *s);
+void tui_source_close(struct tui_source *s);
+
+/* Finds the UDP payload in a captured link-layer frame; NULL when it is not
+ * UDP to port (port 0 = any). Exposed for tests. */
+const uint8_t *tui_udp_payload(int dlt, const uint8_t *pkt, size_t caplen, int port, size_t *len);
+
+#endif
