@@ -12,7 +12,9 @@
  *      +--------+------+------+------+--------+---------+---------------------------+
  *   Modified TS: 8..9 usage[2:0] + info 1, 10..11 vendor ID, 12..13 info 2 (0);
  *   in 8b/10b and 128b/130b symbols 6..7 and 14..15 keep the TS identifier,
- *   in 1b/1b symbols 12..15 keep repeating 4..7. */
+ *   in 1b/1b symbols 12..15 keep repeating 4..7.
+ * PCIe 128b/130b carries equalization fields in symbols 6..9; the builder
+ * sends identifiers there and the decoder never reads them. */
 #include "ualink/os.h"
 #include "ualink/fields.h"
 
