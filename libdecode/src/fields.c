@@ -48,7 +48,7 @@ const struct ual_value_name ual_vals_event[] = {
 const struct ual_value_name ual_vals_flit_kind[] = {
   {0, "Payload"}, {1, "NOP"}, {2, "IDLE"}, {3, "Reserved"}, END };
 const struct ual_value_name ual_vals_msg_type[] = {
-#define UAL_X_(e, mc, mt, json, disp, sc) { UAL_MT_##e, disp },
+#define UAL_X_(e, mc, mt, json, disp, label, sc) { UAL_MT_##e, disp },
   UAL_MSG_TYPES(UAL_X_)
 #undef UAL_X_
   { UAL_MT_RESERVED, "Reserved" }, END };

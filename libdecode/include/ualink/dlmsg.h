@@ -17,20 +17,20 @@
 #define UAL_MCLASS_UART    0x1
 #define UAL_MCLASS_CONTROL 0x8
 
-/* X(enum suffix, mclass, mtype, "json name", "Display name", scope) */
+/* X(enum suffix, mclass, mtype, "json name", "Display name", "short label", scope) */
 #define UAL_MSG_TYPES(X) \
-  X(NOOP,           UAL_MCLASS_BASIC,   0, "no_op",          "No-Op",                 UAL_SC_MSG_NOOP) \
-  X(TL_RATE,        UAL_MCLASS_BASIC,   4, "tl_rate",        "TL Rate Notification",  UAL_SC_MSG_TL_RATE) \
-  X(DEVICE_ID,      UAL_MCLASS_BASIC,   5, "device_id",      "Device ID",             UAL_SC_MSG_DEVICE_ID) \
-  X(PORT_NUMBER,    UAL_MCLASS_BASIC,   6, "port_number",    "Port Number",           UAL_SC_MSG_PORT_NUMBER) \
-  X(LINK_WIDTH,     UAL_MCLASS_CONTROL, 0, "link_width",     "Link Width",            UAL_SC_MSG_LINK_WIDTH) \
-  X(LINK_SPEED,     UAL_MCLASS_CONTROL, 1, "link_speed",     "Link Speed",            UAL_SC_MSG_LINK_SPEED) \
-  X(LINK_STATE,     UAL_MCLASS_CONTROL, 2, "link_state",     "Link State",            UAL_SC_MSG_LINK_STATE) \
-  X(CHANNEL,        UAL_MCLASS_CONTROL, 4, "channel",        "Channel Online/Offline",UAL_SC_MSG_CHANNEL) \
-  X(UART_TRANSPORT, UAL_MCLASS_UART,    0, "uart_transport", "UART Stream Transport", UAL_SC_MSG_UART_TRANSPORT) \
-  X(UART_CREDIT,    UAL_MCLASS_UART,    1, "uart_credit",    "UART Credit Update",    UAL_SC_MSG_UART_CREDIT) \
-  X(UART_RESET_REQ, UAL_MCLASS_UART,    6, "uart_reset_req", "UART Reset Request",    UAL_SC_MSG_UART_RESET_REQ) \
-  X(UART_RESET_RSP, UAL_MCLASS_UART,    7, "uart_reset_rsp", "UART Reset Response",   UAL_SC_MSG_UART_RESET_RSP)
+  X(NOOP,           UAL_MCLASS_BASIC,   0, "no_op",          "No-Op", "No-Op",                          UAL_SC_MSG_NOOP) \
+  X(TL_RATE,        UAL_MCLASS_BASIC,   4, "tl_rate",        "TL Rate Notification", "TLRate",          UAL_SC_MSG_TL_RATE) \
+  X(DEVICE_ID,      UAL_MCLASS_BASIC,   5, "device_id",      "Device ID", "DeviceID",                   UAL_SC_MSG_DEVICE_ID) \
+  X(PORT_NUMBER,    UAL_MCLASS_BASIC,   6, "port_number",    "Port Number", "PortNumber",               UAL_SC_MSG_PORT_NUMBER) \
+  X(LINK_WIDTH,     UAL_MCLASS_CONTROL, 0, "link_width",     "Link Width", "LinkWidth",                 UAL_SC_MSG_LINK_WIDTH) \
+  X(LINK_SPEED,     UAL_MCLASS_CONTROL, 1, "link_speed",     "Link Speed", "LinkSpeed",                 UAL_SC_MSG_LINK_SPEED) \
+  X(LINK_STATE,     UAL_MCLASS_CONTROL, 2, "link_state",     "Link State", "LinkState",                 UAL_SC_MSG_LINK_STATE) \
+  X(CHANNEL,        UAL_MCLASS_CONTROL, 4, "channel",        "Channel Online/Offline", "Channel",       UAL_SC_MSG_CHANNEL) \
+  X(UART_TRANSPORT, UAL_MCLASS_UART,    0, "uart_transport", "UART Stream Transport", "UART Transport", UAL_SC_MSG_UART_TRANSPORT) \
+  X(UART_CREDIT,    UAL_MCLASS_UART,    1, "uart_credit",    "UART Credit Update", "UART Credit",       UAL_SC_MSG_UART_CREDIT) \
+  X(UART_RESET_REQ, UAL_MCLASS_UART,    6, "uart_reset_req", "UART Reset Request", "UART ResetReq",     UAL_SC_MSG_UART_RESET_REQ) \
+  X(UART_RESET_RSP, UAL_MCLASS_UART,    7, "uart_reset_rsp", "UART Reset Response", "UART ResetRsp",    UAL_SC_MSG_UART_RESET_RSP)
 
 enum ual_msg_type {
 #define UAL_X_(e, ...) UAL_MT_##e,
@@ -44,6 +44,7 @@ struct ual_msg_type_info {
   uint8_t mclass, mtype;
   const char *json;       /* "tl_rate"; "reserved" for UAL_MT_RESERVED */
   const char *display;
+  const char *label;      /* compact, for one-line output */
   uint8_t scope;          /* enum ual_scope of its own fields */
 };
 extern const struct ual_msg_type_info ual_msg_types[UAL_MT_COUNT];
@@ -94,7 +95,8 @@ uint32_t ual_dlmsg_encode(const struct ual_dlmsg *m);
 /* Stateless checks: DM-COMPRESSED, DM-UNKNOWN, DM-RESERVED, DM-FIELD,
  * DM-RATE-RANGE, DM-ID-FIELD. segment is passed through to the findings. */
 void ual_dlmsg_check(const struct ual_dlmsg *m, int segment, struct ual_findings *f);
-/* Short text, e.g. "LinkWidth Request x8 prio=0" (for one-line output). */
+/* Short text, e.g. "LinkWidth Request x8 prio" (for one-line output); returns the
+ * length it needed, like snprintf. */
 int ual_dlmsg_summary(const struct ual_dlmsg *m, char *buf, size_t cap);
 
 /* Vendor Defined Packet header in the UART byte stream (Figure 2-16). */
