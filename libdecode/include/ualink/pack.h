@@ -80,8 +80,10 @@ void ual_pack_init(struct ual_pack *p);
 bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES],
                       unsigned m0, unsigned m1);
 /* A message of n DWords: 1, or a UART Stream Transport header plus Length+1
- * payload DWords. Returns false when it does not fit. */
+ * payload DWords. Returns false when it does not fit or n does not match
+ * dw[0] (a transport header needs n = Length + 2, anything else n = 1). */
 bool ual_pack_push_msg(struct ual_pack *p, const uint32_t *dw, unsigned n);
+/* TL flits in the queue (including one partly sent); DL message DWords not yet placed. */
 unsigned ual_pack_tl_queued(const struct ual_pack *p);
 unsigned ual_pack_msg_queued(const struct ual_pack *p);
 /* True when a TL flit is partly sent (carry-over pending). */
