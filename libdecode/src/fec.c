@@ -43,20 +43,38 @@ void ual_fec_encode_ref(uint8_t *flit) {
   for (int g = 0; g < 3; g++) group_ref(flit, g, &flit[check_byte[g]], &flit[parity_byte[g]]);
 }
 
-/* All three groups at once, one byte lane each of a 32-bit word. */
+static uint8_t gf_mul_pow(uint8_t b, unsigned e) {
+  return b ? fec_exp[fec_log[b] + e % 255] : 0;
+}
+
+#define SWAR_XTIME(c) ((((c) & 0x7F7F7F7Fu) << 1) ^ ((((c) >> 7) & 0x01010101u) * 0x1Du))
+#define CHAINS 4
+#define CHAIN_LEN (FEC_DATA / CHAINS)   /* 21 symbols */
+
+/* All three groups at once, one byte lane each of a 32-bit word. Horner's
+ * rule is split into four independent chains over consecutive symbol runs
+ * (S = sum_c a^(21*(3-c)) * H_c) so that they overlap in the pipeline. */
 static void fec_compute(const uint8_t *flit, uint32_t *check, uint32_t *parity) {
-  uint32_t c = 0, p = 0;
-  for (int j = 0; j < FEC_DATA - 1; j++) {
-    const uint8_t *t = flit + 3 * j;
-    uint32_t v = (uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16;
-    c ^= v;
-    p ^= v;
-    c = ((c & 0x7F7F7F7Fu) << 1) ^ (((c >> 7) & 0x01010101u) * 0x1Du);
+  uint32_t h[CHAINS] = {0}, p = 0;
+  for (int j = 0; j < CHAIN_LEN; j++) {
+    for (int k = 0; k < CHAINS; k++) {
+      int sym = k * CHAIN_LEN + j;
+      const uint8_t *t = flit + 3 * sym;
+      /* B83 is byte 249 for group 0 and the 0x00 pad for groups 1 and 2 */
+      uint32_t v = sym == FEC_DATA - 1 ? t[0]
+                                       : ((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16);
+      h[k] ^= v;
+      p ^= v;
+      h[k] = SWAR_XTIME(h[k]);
+    }
   }
-  /* B83: byte 249 for group 0, the pad for groups 1 and 2 */
-  c ^= flit[249];
-  p ^= flit[249];
-  c = ((c & 0x7F7F7F7Fu) << 1) ^ (((c >> 7) & 0x01010101u) * 0x1Du);
+  uint32_t c = h[CHAINS - 1];
+  for (int g = 0; g < 3; g++) {
+    uint8_t acc = 0;
+    for (int k = 0; k < CHAINS - 1; k++)
+      acc ^= gf_mul_pow((uint8_t)(h[k] >> (8 * g)), (unsigned)(CHAIN_LEN * (CHAINS - 1 - k)));
+    c ^= (uint32_t)acc << (8 * g);
+  }
   *check = c;
   *parity = p;
 }
