@@ -205,6 +205,18 @@ void ual_dlmsg_check(const struct ual_dlmsg *m, int segment, struct ual_findings
     }
   }
 
+  /* Table 2-4: Rate is valid in requests only, reserved (zero) in responses. */
+  if (m->type == UAL_MT_TL_RATE && m->ack && m->rate)
+    ual_findings_add(f, UAL_R_DM_RESERVED, segment, "TL Rate response with Rate %u (reserved in responses)", m->rate);
+  /* Tables 2-8..2-11: Response is reserved in a Request, TargetState in Decision Pending. */
+  bool ctrl = m->type == UAL_MT_LINK_WIDTH || m->type == UAL_MT_LINK_SPEED || m->type == UAL_MT_LINK_STATE ||
+              m->type == UAL_MT_CHANNEL;
+  if (ctrl && m->command == UAL_CMD_REQUEST && m->response)
+    ual_findings_add(f, UAL_R_DM_CTRL_ECHO, segment, "%s Request with Response 0x%x (must be 0)", ti->display,
+                     m->response);
+  if (ctrl && m->command == UAL_CMD_PENDING && m->target)
+    ual_findings_add(f, UAL_R_DM_CTRL_ECHO, segment, "%s Decision Pending with TargetState 0x%x (must be 0)",
+                     ti->display, m->target);
   if (m->type == UAL_MT_TL_RATE && !m->ack && (m->rate < UAL_RATE_REF || m->rate > UAL_RATE_FULL))
     ual_findings_add(f, UAL_R_DM_RATE_RANGE, segment, "TL rate %u outside %u..%u", m->rate, UAL_RATE_REF,
                      UAL_RATE_FULL);

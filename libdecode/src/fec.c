@@ -1,131 +1,177 @@
-/* FEC of the flit (digest §5.2): three interleaved single-symbol-correcting
- * codes over GF(2^8)/0x11D. Flit byte i is in group i mod 3; each group has
- * data symbols B0..B83 (groups 1 and 2 end with a 0x00 pad as B83), check
- * B84 = sum B_i * a^(84-i) and parity B85 = xor of B0..B83.
+/* FEC of the 256-byte flit (digest §5.2; PCIe 6.x flit FEC).
  *
- *   byte 250     251     252     253      254      255
- *        g1.chk  g2.chk  g0.chk  g1.par   g2.par   g0.par            */
+ * Three interleaved single-symbol-correcting codes over GF(2^8)/0x11D, a = 2.
+ * Flit byte i belongs to group i mod 3; per group, in flit order:
+ *
+ *   group 0:  B0=0  B1=3  ... B82=246  B83=249     | check B84=252  parity B85=255
+ *   group 1:  B0=1  B1=4  ... B82=247  B83=0 (pad) | check B84=250  parity B85=253
+ *   group 2:  B0=2  B1=5  ... B82=248  B83=0 (pad) | check B84=251  parity B85=254
+ *
+ *   check = sum B_j * a^(84-j)      parity = xor of B_j      (j = 0..83)
+ *
+ * so the check and parity bytes of group g sit at 250 + (g+2)%3 and 253 + (g+2)%3.
+ *
+ * Fast path, SWAR: an 8-byte load at byte 6m holds symbols 2m and 2m+1 of
+ * all three groups in lanes 0..5,
+ *
+ *   lane     0       1       2       3         4         5         6, 7
+ *          g0.B2m  g1.B2m  g2.B2m  g0.B2m+1  g1.B2m+1  g2.B2m+1  masked off
+ *
+ * so Horner's rule with a^2 per step runs on all six lanes at once: h = h*a^2
+ * ^ w, 42 steps. The steps are cut into three chains of 14 that run side by
+ * side; fec_join moves the first two past the later steps. At the end the
+ * lanes of B2m need one more a^2 and those of B2m+1 one a. Parity is the
+ * XOR of the same words. */
 #include "ualink/crc.h"
-
-#include <string.h>
 
 #include "gf_tables.h"
 
-#define FEC_DATA 84                  /* B0..B83 */
-static const uint8_t check_byte[3] = { 252, 250, 251 };
-static const uint8_t parity_byte[3] = { 255, 253, 254 };
+#define FEC_GROUPS   3
+#define FEC_DATA     84   /* B0..B83 */
+#define FEC_DATA_END 250  /* data bytes are 0..249 */
+
+static unsigned check_byte(unsigned g) { return UAL_FEC_OFFSET + (g + 2) % FEC_GROUPS; }
+static unsigned parity_byte(unsigned g) { return UAL_FEC_OFFSET + FEC_GROUPS + (g + 2) % FEC_GROUPS; }
 
 const char *ual_fec_status_name(enum ual_fec_status s) {
-  switch (s) {
-  case UAL_FEC_CLEAN: return "clean";
-  case UAL_FEC_CORRECTED: return "corrected";
-  case UAL_FEC_UNCORRECTABLE: return "uncorrectable";
-  }
-  return "?";
+  static const char *const n[] = { "clean", "corrected", "uncorrectable" };
+  return (unsigned)s <= UAL_FEC_UNCORRECTABLE ? n[s] : "uncorrectable";
 }
 
-static uint8_t xtime(uint8_t c) { return (uint8_t)((c << 1) ^ ((c & 0x80) ? 0x1D : 0)); }
+/* ---- reference ---- */
 
-/* Plain per-group Horner evaluation. */
-static void group_ref(const uint8_t *flit, int g, uint8_t *check, uint8_t *parity) {
-  uint8_t c = 0, p = 0;
-  for (int j = 0; j < FEC_DATA; j++) {
-    int i = 3 * j + g;
-    uint8_t b = i < UAL_FEC_OFFSET ? flit[i] : 0;
-    c = xtime(c ^ b);
-    p ^= b;
-  }
-  *check = c;
-  *parity = p;
-}
+/* x * a in GF(2^8)/0x11D */
+static uint8_t gf11d_mul2(uint8_t x) { return (uint8_t)(x << 1 ^ (x & 0x80 ? 0x1D : 0)); }
 
 void ual_fec_encode_ref(uint8_t *flit) {
-  for (int g = 0; g < 3; g++) group_ref(flit, g, &flit[check_byte[g]], &flit[parity_byte[g]]);
-}
-
-static uint8_t gf_mul_pow(uint8_t b, unsigned e) {
-  return b ? fec_exp[fec_log[b] + e % 255] : 0;
-}
-
-#define SWAR_XTIME(c) ((((c) & 0x7F7F7F7Fu) << 1) ^ ((((c) >> 7) & 0x01010101u) * 0x1Du))
-#define CHAINS 4
-#define CHAIN_LEN (FEC_DATA / CHAINS)   /* 21 symbols */
-
-/* All three groups at once, one byte lane each of a 32-bit word. Horner's
- * rule is split into four independent chains over consecutive symbol runs
- * (S = sum_c a^(21*(3-c)) * H_c) so that they overlap in the pipeline. */
-static void fec_compute(const uint8_t *flit, uint32_t *check, uint32_t *parity) {
-  uint32_t h[CHAINS] = {0}, p = 0;
-  for (int j = 0; j < CHAIN_LEN; j++) {
-    for (int k = 0; k < CHAINS; k++) {
-      int sym = k * CHAIN_LEN + j;
-      const uint8_t *t = flit + 3 * sym;
-      /* B83 is byte 249 for group 0 and the 0x00 pad for groups 1 and 2 */
-      uint32_t v = sym == FEC_DATA - 1 ? t[0]
-                                       : ((uint32_t)t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16);
-      h[k] ^= v;
-      p ^= v;
-      h[k] = SWAR_XTIME(h[k]);
+  for (unsigned g = 0; g < FEC_GROUPS; g++) {
+    uint8_t c = 0, par = 0;
+    for (unsigned j = 0; j < FEC_DATA; j++) {
+      unsigned i = 3 * j + g;
+      uint8_t b = i < FEC_DATA_END ? flit[i] : 0; /* pad */
+      c = gf11d_mul2(c ^ b);
+      par ^= b;
     }
+    flit[check_byte(g)] = c;
+    flit[parity_byte(g)] = par;
   }
-  uint32_t c = h[CHAINS - 1];
-  for (int g = 0; g < 3; g++) {
-    uint8_t acc = 0;
-    for (int k = 0; k < CHAINS - 1; k++)
-      acc ^= gf_mul_pow((uint8_t)(h[k] >> (8 * g)), (unsigned)(CHAIN_LEN * (CHAINS - 1 - k)));
-    c ^= (uint32_t)acc << (8 * g);
+}
+
+/* ---- fast path ---- */
+
+static inline uint64_t load_le64(const uint8_t *p) {
+  return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+         (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+#define LANE_LSB 0x0101010101010101ULL
+
+/* every byte lane times a */
+static inline uint64_t lanes_mul2(uint64_t x) {
+  return (x & 0x7F7F7F7F7F7F7F7FULL) << 1 ^ (x >> 7 & LANE_LSB) * 0x1D;
+}
+
+/* every byte lane times a^2: bits 7, 6 wrap as x^9 = 0x3A, x^8 = 0x1D */
+static inline uint64_t lanes_mul4(uint64_t x) {
+  uint64_t t = x >> 6;
+  return (x & 0x3F3F3F3F3F3F3F3FULL) << 2 ^ (t & LANE_LSB) * 0x1D ^ (t >> 1 & LANE_LSB) * 0x3A;
+}
+
+/* every byte lane times the constant whose bit-b multiples are k[b] */
+static inline uint64_t lanes_mulc(uint64_t x, const uint8_t k[8]) {
+#define M(b) (x >> (b) & LANE_LSB) * k[b]
+  return M(0) ^ M(1) ^ M(2) ^ M(3) ^ M(4) ^ M(5) ^ M(6) ^ M(7);
+#undef M
+}
+
+/* Check and parity of the data, byte g = group g. */
+struct fec_sums { uint32_t check, parity; };
+
+#define STEP 6                   /* bytes per step: 2 symbols x 3 groups */
+#define LANES6 0x0000FFFFFFFFFFFFULL
+#define LANES4 0x00000000FFFFFFFFULL /* last step: bytes 246..249, the pads as 0 */
+_Static_assert(3 * UAL_FEC_CHAIN * STEP == 3 * FEC_DATA, "FEC chain layout");
+
+static struct fec_sums fec_compute(const uint8_t *flit) {
+  const uint8_t *p0 = flit, *p1 = flit + UAL_FEC_CHAIN * STEP, *p2 = flit + 2 * UAL_FEC_CHAIN * STEP;
+  uint64_t h0 = 0, h1 = 0, h2 = 0, par = 0, w0, w1, w2;
+  for (int m = 0; m < UAL_FEC_CHAIN - 1; m++, p0 += STEP, p1 += STEP, p2 += STEP) {
+    w0 = load_le64(p0) & LANES6;
+    w1 = load_le64(p1) & LANES6;
+    w2 = load_le64(p2) & LANES6;
+    par ^= w0 ^ w1 ^ w2;
+    h0 = lanes_mul4(h0) ^ w0;
+    h1 = lanes_mul4(h1) ^ w1;
+    h2 = lanes_mul4(h2) ^ w2;
   }
-  *check = c;
-  *parity = p;
+  w0 = load_le64(p0) & LANES6;
+  w1 = load_le64(p1) & LANES6;
+  w2 = load_le64(p2) & LANES4;
+  par ^= w0 ^ w1 ^ w2;
+  h0 = lanes_mul4(h0) ^ w0;
+  h1 = lanes_mul4(h1) ^ w1;
+  h2 = lanes_mul4(h2) ^ w2;
+  uint64_t h = h2 ^ lanes_mulc(h0, fec_join[0]) ^ lanes_mulc(h1, fec_join[1]);
+  struct fec_sums s;
+  s.check = (uint32_t)((lanes_mul4(h) ^ lanes_mul2(h) >> 24) & 0xFFFFFF);
+  s.parity = (uint32_t)((par ^ par >> 24) & 0xFFFFFF);
+  return s;
+}
+
+/* The check and parity bytes as received, byte g = group g. */
+static struct fec_sums fec_received(const uint8_t *flit) {
+  struct fec_sums s = { 0, 0 };
+  for (unsigned g = 0; g < FEC_GROUPS; g++) {
+    s.check |= (uint32_t)flit[check_byte(g)] << (8 * g);
+    s.parity |= (uint32_t)flit[parity_byte(g)] << (8 * g);
+  }
+  return s;
 }
 
 void ual_fec_encode(uint8_t *flit) {
-  uint32_t c, p;
-  fec_compute(flit, &c, &p);
-  for (int g = 0; g < 3; g++) {
-    flit[check_byte[g]] = (uint8_t)(c >> (8 * g));
-    flit[parity_byte[g]] = (uint8_t)(p >> (8 * g));
+  struct fec_sums s = fec_compute(flit);
+  for (unsigned g = 0; g < FEC_GROUPS; g++) {
+    flit[check_byte(g)] = (uint8_t)(s.check >> (8 * g));
+    flit[parity_byte(g)] = (uint8_t)(s.parity >> (8 * g));
   }
 }
 
 bool ual_fec_clean(const uint8_t *flit) {
-  uint32_t c, p;
-  fec_compute(flit, &c, &p);
-  uint32_t rc = (uint32_t)flit[252] | (uint32_t)flit[250] << 8 | (uint32_t)flit[251] << 16;
-  uint32_t rp = (uint32_t)flit[255] | (uint32_t)flit[253] << 8 | (uint32_t)flit[254] << 16;
-  return c == rc && p == rp;
+  struct fec_sums s = fec_compute(flit), rx = fec_received(flit);
+  return ((s.check ^ rx.check) | (s.parity ^ rx.parity)) == 0;
+}
+
+/* ---- correction ---- */
+
+/* One group from its syndromes: fixes the wrong byte and sets *pos to it. */
+static enum ual_fec_status fec_group(uint8_t *flit, unsigned g, uint8_t sc, uint8_t sp, int16_t *pos) {
+  unsigned at;
+  *pos = -1;
+  if (!sc && !sp)
+    return UAL_FEC_CLEAN;
+  if (!sp) {
+    at = check_byte(g);
+    sp = sc;
+  } else if (!sc) {
+    at = parity_byte(g);
+  } else {
+    /* an error e in B_j gives Sp = e, Sc = e * a^(84-j) */
+    int j = FEC_DATA - (fec_log[sc] + 255 - fec_log[sp]) % 255;
+    if (j < 0 || 3u * (unsigned)j + g >= FEC_DATA_END) /* not a data byte, or a pad (always 0) */
+      return UAL_FEC_UNCORRECTABLE;
+    at = 3u * (unsigned)j + g;
+  }
+  flit[at] ^= sp;
+  *pos = (int16_t)at;
+  return UAL_FEC_CORRECTED;
 }
 
 enum ual_fec_status ual_fec_correct(uint8_t *flit, struct ual_fec_result *r) {
-  uint32_t c, p;
-  fec_compute(flit, &c, &p);
+  struct fec_sums s = fec_compute(flit), rx = fec_received(flit);
+  uint32_t sc = s.check ^ rx.check, sp = s.parity ^ rx.parity;
   r->status = UAL_FEC_CLEAN;
-  for (int g = 0; g < 3; g++) {
-    uint8_t sc = (uint8_t)(c >> (8 * g)) ^ flit[check_byte[g]];
-    uint8_t sp = (uint8_t)(p >> (8 * g)) ^ flit[parity_byte[g]];
-    r->pos[g] = -1;
-    r->group[g] = UAL_FEC_CLEAN;
-    if (!sc && !sp) continue;
-    if (sc && !sp) {                 /* the check byte itself is wrong */
-      flit[check_byte[g]] ^= sc;
-      r->pos[g] = check_byte[g];
-      r->group[g] = UAL_FEC_CORRECTED;
-    } else if (!sc && sp) {          /* the parity byte itself is wrong */
-      flit[parity_byte[g]] ^= sp;
-      r->pos[g] = parity_byte[g];
-      r->group[g] = UAL_FEC_CORRECTED;
-    } else {
-      int d = (fec_log[sc] - fec_log[sp] + 255) % 255;
-      int j = FEC_DATA - d;          /* symbol index B_j */
-      int i = 3 * j + g;             /* flit byte */
-      if (d >= 1 && j >= 0 && i < UAL_FEC_OFFSET) {
-        flit[i] ^= sp;
-        r->pos[g] = (int16_t)i;
-        r->group[g] = UAL_FEC_CORRECTED;
-      } else {                       /* out of range, or the pad of groups 1 and 2 */
-        r->group[g] = UAL_FEC_UNCORRECTABLE;
-      }
-    }
+  for (unsigned g = 0; g < FEC_GROUPS; g++) {
+    r->group[g] = (uint8_t)fec_group(flit, g, (uint8_t)(sc >> (8 * g)), (uint8_t)(sp >> (8 * g)), &r->pos[g]);
     if (r->group[g] > r->status) r->status = r->group[g];
   }
   return (enum ual_fec_status)r->status;

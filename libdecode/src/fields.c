@@ -54,6 +54,8 @@ const struct ual_value_name ual_vals_msg_type[] = {
   { UAL_MT_RESERVED, "Reserved" }, END };
 const struct ual_value_name ual_vals_fec_status[] = {
   {0, "Clean"}, {1, "Corrected"}, {2, "Uncorrectable"}, END };
+const struct ual_value_name ual_vals_rec_width[] = { {0, "unknown"}, {1, "x1"}, {2, "x2"}, {4, "x4"}, {8, "x8"}, END };
+const struct ual_value_name ual_vals_rec_link[] = { {255, "unknown"}, END };
 const struct ual_value_name ual_vals_os_type[] = {
   {0, "TS1"}, {1, "TS2"}, {2, "EIOS"}, {3, "EIEOS"}, {4, "SKP"}, {5, "SDS"}, {6, "Unknown"}, END };
 
@@ -115,20 +117,55 @@ const char *ual_field_value_name(enum ual_field_id id, uint32_t v) {
   return ual_value_name(ual_fields[id].vals, v);
 }
 
-size_t ual_scope_fields(enum ual_scope sc, enum ual_field_id *ids, size_t cap) {
-  size_t n = 0;
-  for (int i = 0; i < UAL_F_COUNT; i++) {
-    if (ual_fields[i].scope != sc) continue;
-    if (n < cap) ids[n] = (enum ual_field_id)i;
-    n++;
+/* The table is ordered by scope (test_fields checks it): a scope is one run. */
+static void scope_range(enum ual_scope sc, int *lo, int *hi) {
+  int a = 0, b = UAL_F_COUNT;
+  while (a < b) {
+    int mid = (a + b) / 2;
+    if (ual_fields[mid].scope < sc) a = mid + 1; else b = mid;
   }
-  return n;
+  int e = a;
+  while (e < UAL_F_COUNT && ual_fields[e].scope == sc) e++;
+  *lo = a;
+  *hi = e;
+}
+
+size_t ual_scope_fields(enum ual_scope sc, enum ual_field_id *ids, size_t cap) {
+  int lo, hi;
+  scope_range(sc, &lo, &hi);
+  for (int i = lo; i < hi && (size_t)(i - lo) < cap; i++) ids[i - lo] = (enum ual_field_id)i;
+  return (size_t)(hi - lo);
 }
 
 uint64_t ual_scope_reserved_mask(enum ual_scope sc) {
+  int lo, hi;
   uint64_t m = 0;
-  for (int i = 0; i < UAL_F_COUNT; i++)
-    if (ual_fields[i].scope == sc && (ual_fields[i].flags & UAL_FF_RESERVED))
-      m |= ual_field_mask((enum ual_field_id)i);
+  scope_range(sc, &lo, &hi);
+  for (int i = lo; i < hi; i++)
+    if (ual_fields[i].flags & UAL_FF_RESERVED) m |= ual_field_mask((enum ual_field_id)i);
   return m;
+}
+
+static bool scope_find(enum ual_scope sc, const uint8_t *base, bool reserved, enum ual_field_id *id, uint32_t *v) {
+  int lo, hi;
+  scope_range(sc, &lo, &hi);
+  for (int i = lo; i < hi; i++) {
+    const struct ual_field *fd = &ual_fields[i];
+    if (!(fd->flags & (reserved ? UAL_FF_RESERVED : UAL_FF_ENUM)) || fd->size == 0) continue;
+    uint32_t x = (uint32_t)ual_field_get((enum ual_field_id)i, base);
+    if (reserved ? x != 0 : ual_value_name(fd->vals, x) == NULL) {
+      *id = (enum ual_field_id)i;
+      *v = x;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool ual_scope_unlisted(enum ual_scope sc, const uint8_t *base, enum ual_field_id *id, uint32_t *v) {
+  return scope_find(sc, base, false, id, v);
+}
+
+bool ual_scope_reserved_set(enum ual_scope sc, const uint8_t *base, enum ual_field_id *id, uint32_t *v) {
+  return scope_find(sc, base, true, id, v);
 }

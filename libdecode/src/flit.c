@@ -156,8 +156,17 @@ static void check_nop_idle(const struct ual_flit_info *fi, struct ual_findings *
   if (d->name == UAL_DN_NOP2 && (d->b[1] | d->b[2] | d->b[3]))
     ual_findings_add(f, UAL_R_PL_NOP_DLLP, -1, "NOP2 DLLP bytes 1-3 not zero: %02x %02x %02x",
                      d->b[1], d->b[2], d->b[3]);
-  if (d->name == UAL_DN_LINK_MGMT && d->lm_priority)
-    ual_findings_add(f, UAL_R_LT_L0P_PRIORITY, -1, "Link Management DLLP with Priority set");
+  if (d->name == UAL_DN_LINK_MGMT) {
+    enum ual_field_id id;
+    uint32_t v;
+    const uint8_t *b = fi->bytes + UAL_DLLP_OFFSET;
+    if (ual_scope_unlisted(UAL_SC_DLLP_LM, b, &id, &v))
+      ual_findings_add(f, UAL_R_PL_NOP_DLLP, -1, "Link Management DLLP: reserved %s %u", ual_fields[id].name, v);
+    if (ual_scope_reserved_set(UAL_SC_DLLP_LM, b, &id, &v))
+      ual_findings_add(f, UAL_R_PL_NOP_DLLP, -1, "Link Management DLLP: reserved bits set (%#x)", v);
+    if (d->lm_priority)
+      ual_findings_add(f, UAL_R_LT_L0P_PRIORITY, -1, "Link Management DLLP with Priority set");
+  }
   if (nz >= 0) {
     if (idle)
       ual_findings_add(f, UAL_R_PL_IDLE_BODY, -1, "IDLE flit byte %d is %02xh, not 0", nz, fi->bytes[nz]);

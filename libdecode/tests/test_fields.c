@@ -55,6 +55,7 @@ static void check_scope_layout(unsigned sc, int full) {
 }
 
 static void test_table_shape(void) {
+  for (int i = 1; i < UAL_F_COUNT; i++) CHECK(ual_fields[i - 1].scope <= ual_fields[i].scope); /* one run per scope */
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     CHECK(fd->name && fd->name[0]);

@@ -231,6 +231,19 @@ static void test_classify_and_rules(void) {
   ual_flit_build_nop(f, &nfh, &lm);
   CHECK(!raises(f, UAL_R_LT_L0P_PRIORITY, &n));
   CHECK_EQ(n, 0);
+  /* Link Management with a reserved command, type or reserved bits */
+  lm.lm_cmd = 0x1;
+  ual_flit_build_nop(f, &nfh, &lm);
+  CHECK(raises(f, UAL_R_PL_NOP_DLLP, NULL));
+  lm.lm_cmd = UAL_LM_REQUEST;
+  lm.lm_type = 5;
+  ual_flit_build_nop(f, &nfh, &lm);
+  CHECK(raises(f, UAL_R_PL_NOP_DLLP, NULL));
+  lm.lm_type = 0;
+  ual_flit_build_nop(f, &nfh, &lm);
+  f[UAL_DLLP_OFFSET + 2] |= 0xE0;
+  ual_flit_seal(f);
+  CHECK(raises(f, UAL_R_PL_NOP_DLLP, NULL));
 
   /* DL-SH-RESERVED and DL-TLBEAT */
   payload_flit(f, 5);

@@ -13,7 +13,7 @@
 
 /* Computes the CRC over flit bytes 0..241 into crc[0..7] (= flit bytes 242..249). */
 void ual_crc64(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]);
-/* Plain bit-by-bit reference of the same code, for tests. */
+/* Plain byte-serial reference of the same code (the digest's pseudo-code), for tests. */
 void ual_crc64_ref(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]);
 bool ual_crc64_check(const uint8_t *flit);
 

@@ -93,7 +93,9 @@ void ual_dlmsg_decode(uint32_t dw, struct ual_dlmsg *m);
 /* Encodes from type and fields (reserved bits 0). */
 uint32_t ual_dlmsg_encode(const struct ual_dlmsg *m);
 /* Stateless checks: DM-COMPRESSED, DM-UNKNOWN, DM-RESERVED, DM-FIELD,
- * DM-RATE-RANGE, DM-ID-FIELD. segment is passed through to the findings. */
+ * DM-RATE-RANGE, DM-ID-FIELD, and the parts of DM-CTRL-ECHO one message
+ * shows (Request with non-zero Response, Decision Pending with non-zero
+ * TargetState). segment is passed through to the findings. */
 void ual_dlmsg_check(const struct ual_dlmsg *m, int segment, struct ual_findings *f);
 /* Short text, e.g. "LinkWidth Request x8 prio" (for one-line output); returns the
  * length it needed, like snprintf. */

@@ -12,6 +12,7 @@
 #define UALINK_FIELDS_H
 
 #include <stdint.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ual_value_name {
@@ -63,7 +64,7 @@ enum ual_scope {
   X(rec_kind) X(dir) X(rate) X(role) X(fh_usage) X(prior) X(replay_cmd) X(tlbeat) \
   X(mclass) X(ack) X(dev_type) X(valid) X(ctrl_cmd) X(width) X(speed) X(state) \
   X(channel) X(stream) X(status) X(dllp_type) X(lm_type) X(lm_cmd) X(os_encoding) \
-  X(mts_usage) X(event) X(flit_kind) X(msg_type) X(fec_status) X(os_type)
+  X(mts_usage) X(event) X(flit_kind) X(msg_type) X(fec_status) X(os_type) X(rec_width) X(rec_link)
 
 #define UAL_X_(n) extern const struct ual_value_name ual_vals_##n[];
 UAL_VALUE_LISTS(UAL_X_)
@@ -88,9 +89,9 @@ UAL_VALUE_LISTS(UAL_X_)
   X(REC_PHY_ERR,  UAL_SC_REC, "PHY error",      "rec.phy_err",   2, 1, UAL_LE, 1, 1, UAL_FF_BOOL, NULL, "capture-format") \
   X(REC_LOST,     UAL_SC_REC, "Records lost",   "rec.lost",      2, 1, UAL_LE, 2, 1, UAL_FF_BOOL, NULL, "capture-format") \
   X(REC_FLAGS_RSVD,UAL_SC_REC,"Reserved flags", "rec.flags_rsvd",2, 1, UAL_LE, 3, 5, UAL_FF_RESERVED, NULL, "capture-format") \
-  X(REC_LINK,     UAL_SC_REC, "Link",           "rec.link",      3, 1, UAL_LE, 0, 8, 0, NULL, "capture-format") \
+  X(REC_LINK,     UAL_SC_REC, "Link",           "rec.link",      3, 1, UAL_LE, 0, 8, 0, UAL_V_(rec_link), "capture-format") \
   X(REC_RATE,     UAL_SC_REC, "Rate",           "rec.rate",      4, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(rate), "capture-format") \
-  X(REC_WIDTH,    UAL_SC_REC, "Width",          "rec.width",     5, 1, UAL_LE, 0, 8, 0, NULL, "capture-format") \
+  X(REC_WIDTH,    UAL_SC_REC, "Width",          "rec.width",     5, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(rec_width), "capture-format") \
   X(REC_ROLE_A,   UAL_SC_REC, "Side A role",    "rec.role_a",    6, 1, UAL_LE, 0, 2, UAL_FF_ENUM, UAL_V_(role), "capture-format") \
   X(REC_ROLE_B,   UAL_SC_REC, "Side B role",    "rec.role_b",    6, 1, UAL_LE, 2, 2, UAL_FF_ENUM, UAL_V_(role), "capture-format") \
   X(REC_ROLES_RSVD,UAL_SC_REC,"Reserved roles", "rec.roles_rsvd",6, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "capture-format") \
@@ -225,5 +226,10 @@ const char *ual_field_value_name(enum ual_field_id id, uint32_t v);
 size_t ual_scope_fields(enum ual_scope sc, enum ual_field_id *ids, size_t cap);
 /* OR of the masks of the reserved fields of a scope. */
 uint64_t ual_scope_reserved_mask(enum ual_scope sc);
+/* First field of scope sc flagged UAL_FF_ENUM whose value at base is not
+ * listed; returns false when there is none. */
+bool ual_scope_unlisted(enum ual_scope sc, const uint8_t *base, enum ual_field_id *id, uint32_t *v);
+/* First reserved field of scope sc that is non-zero at base; false when none. */
+bool ual_scope_reserved_set(enum ual_scope sc, const uint8_t *base, enum ual_field_id *id, uint32_t *v);
 
 #endif

@@ -1,0 +1,201 @@
+/* Decode benchmark: `ualink-decode -q --stats` throughput on a generated
+ * capture of at least 512 MB, next to a loop that only reads the same file
+ * with libpcap (pcap_next_ex, no decoding), in the same run. Also prints the
+ * decoder's maximum RSS on the whole file and on its first eighth, to show
+ * that memory use does not grow with the file. Prints figures; no pass/fail.
+ *
+ *   bench_decode DECODER FILE [MB]      (FILE is written when missing or short)
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ualink/ualink.h"
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static uint64_t file_size(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+/* Busy link traffic from libdecode's own encoders: payload flits packed with
+ * TL flits and now and then a DL message, an Ack every fourth flit, a NOP
+ * flit every 64th, both directions. */
+static uint64_t generate(const char *path, uint64_t bytes) {
+  pcap_t *p = pcap_open_dead_with_tstamp_precision(UAL_DLT_USER0, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  pcap_dumper_t *d = p ? pcap_dump_open(p, path) : NULL;
+  if (!d) {
+    fprintf(stderr, "bench_decode: %s: %s\n", path, p ? pcap_geterr(p) : "pcap_open_dead failed");
+    exit(1);
+  }
+  static struct ual_pack pk[2];
+  unsigned seq[2] = { 1, 1 };
+  uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES], flit[UAL_FLIT_BYTES], tl[UAL_TL_FLIT_BYTES];
+  uint64_t ts = 1700000000000000000ull, n = 0, written = 24;
+  for (int i = 0; i < 2; i++) ual_pack_init(&pk[i]);
+  while (written < bytes) {
+    int dir = (int)(n & 1);
+    struct ual_rec_hdr h;
+    ual_rec_hdr_init(&h, UAL_REC_FLIT, (unsigned)dir);
+    h.link = 0;
+    h.rate = 7;
+    h.width = 8;
+    h.role_a = UAL_ROLE_ACCEL;
+    h.role_b = UAL_ROLE_SWITCH;
+    uint64_t k = n >> 1;
+    if (k % 64 == 63) {
+      struct ual_fh fh = { UAL_USAGE_NOP_IDLE, 1, UAL_RC_ACK, (uint16_t)(seq[!dir] > 1 ? seq[!dir] - 1 : 1) };
+      struct ual_dllp dl;
+      memset(&dl, 0, sizeof dl);
+      ual_flit_build_nop(flit, &fh, &dl);
+    } else {
+      while (ual_pack_tl_queued(&pk[dir]) < 4) {
+        for (unsigned i = 0; i < UAL_TL_FLIT_BYTES; i++) tl[i] = (uint8_t)(k * 7u + i);
+        ual_pack_push_tl(&pk[dir], tl, (unsigned)k & 1, (unsigned)(k >> 1) & 1);
+      }
+      if (k % 16 == 5) {
+        struct ual_dlmsg m;
+        memset(&m, 0, sizeof m);
+        m.type = UAL_MT_UART_CREDIT;
+        m.mclass = UAL_MCLASS_UART;
+        m.mtype = ual_msg_types[UAL_MT_UART_CREDIT].mtype;
+        m.data_fc_seq = (uint16_t)(k & 0xfff);
+        uint32_t dw = ual_dlmsg_encode(&m);
+        ual_pack_push_msg(&pk[dir], &dw, 1);
+      }
+      struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, (uint16_t)seq[dir] };
+      if (k % 4 == 3) {
+        fh.replay_cmd = UAL_RC_ACK;
+        fh.seq = (uint16_t)(seq[!dir] > 1 ? seq[!dir] - 1 : 1);
+      }
+      ual_pack_flit(&pk[dir], &fh, true, flit);
+      seq[dir] = seq[dir] % 1023u + 1u;
+    }
+    size_t len = ual_record_build(&h, flit, sizeof flit, rec, sizeof rec);
+    struct pcap_pkthdr ph;
+    memset(&ph, 0, sizeof ph);
+    ph.ts.tv_sec = (time_t)(ts / 1000000000u);
+    ph.ts.tv_usec = (suseconds_t)(ts % 1000000000u);
+    ph.caplen = ph.len = (bpf_u_int32)len;
+    pcap_dump((u_char *)d, &ph, rec);
+    written += 16 + len;
+    ts += 1 + (n & 1);
+    n++;
+  }
+  pcap_dump_close(d);
+  pcap_close(p);
+  return n;
+}
+
+/* libpcap alone: open, pcap_next_ex over every record, touch the data. */
+static double read_only(const char *path, uint64_t *records) {
+  char err[PCAP_ERRBUF_SIZE];
+  double t0 = now();
+  pcap_t *p = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, err);
+  if (!p) {
+    fprintf(stderr, "bench_decode: %s: %s\n", path, err);
+    exit(1);
+  }
+  struct pcap_pkthdr *h;
+  const u_char *data;
+  uint64_t n = 0, sum = 0;
+  while (pcap_next_ex(p, &h, &data) == 1) {
+    n++;
+    sum += data[1] + h->caplen;
+  }
+  pcap_close(p);
+  double t = now() - t0;
+  if (sum == 1) fputc(' ', stderr); /* keeps the loop from being optimised away */
+  *records = n;
+  return t;
+}
+
+/* Runs the decoder; returns wall time, fills max RSS (KiB) and exit status. */
+static double run_decoder(const char *decoder, const char *path, const char *count, long *maxrss_kb, int *status) {
+  fflush(stdout); /* the child must not inherit buffered output */
+  double t0 = now();
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("fork");
+    exit(1);
+  }
+  if (pid == 0) {
+    if (!freopen("/dev/null", "w", stdout)) _exit(127);
+    if (count) execl(decoder, decoder, "-q", "--stats", "-c", count, path, (char *)NULL);
+    else execl(decoder, decoder, "-q", "--stats", path, (char *)NULL);
+    _exit(127);
+  }
+  struct rusage ru;
+  int st = 0;
+  if (wait4(pid, &st, 0, &ru) < 0) {
+    perror("wait4");
+    exit(1);
+  }
+  *maxrss_kb = ru.ru_maxrss;
+  *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return now() - t0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3 || argc > 4) {
+    fprintf(stderr, "usage: bench_decode DECODER FILE [MB]\n");
+    return 2;
+  }
+  const char *decoder = argv[1], *path = argv[2];
+  uint64_t mb = argc == 4 ? strtoull(argv[3], NULL, 10) : 512;
+  if (mb < 1) mb = 1;
+  uint64_t want = mb << 20;
+  if (file_size(path) < want) {
+    printf("generating %s (%llu MB) ...\n", path, (unsigned long long)mb);
+    fflush(stdout);
+    double t0 = now();
+    uint64_t n = generate(path, want);
+    printf("  %llu records in %.1f s\n", (unsigned long long)n, now() - t0);
+  }
+  uint64_t size = file_size(path);
+  double mbytes = (double)size / 1e6;
+
+  uint64_t records = 0;
+  read_only(path, &records); /* warms the page cache */
+  double best_read = 1e30, best_dec = 1e30;
+  long rss = 0;
+  int status = 0;
+  for (int i = 0; i < 2; i++) {
+    double t = read_only(path, &records);
+    if (t < best_read) best_read = t;
+    long r;
+    t = run_decoder(decoder, path, NULL, &r, &status);
+    if (status != 0) {
+      fprintf(stderr, "bench_decode: %s exited with status %d\n", decoder, status);
+      return 1;
+    }
+    if (t < best_dec) best_dec = t;
+    if (r > rss) rss = r;
+  }
+  char eighth[32];
+  snprintf(eighth, sizeof eighth, "%llu", (unsigned long long)(records / 8 ? records / 8 : 1));
+  long rss_small = 0;
+  double t_small = run_decoder(decoder, path, eighth, &rss_small, &status);
+
+  printf("file                      %s: %.1f MB, %llu records\n", path, mbytes, (unsigned long long)records);
+  printf("libpcap pcap_next_ex only %8.1f MB/s  (%.3f s, %.2f Mrec/s)\n", mbytes / best_read, best_read,
+         (double)records / best_read / 1e6);
+  printf("ualink-decode -q --stats  %8.1f MB/s  (%.3f s, %.2f Mrec/s)\n", mbytes / best_dec, best_dec,
+         (double)records / best_dec / 1e6);
+  printf("ratio                     %8.1f %%    (target >= 50 %%)\n", 100.0 * best_read / best_dec);
+  printf("max RSS, whole file       %8ld KiB\n", rss);
+  printf("max RSS, first 1/8        %8ld KiB  (%.3f s, -c %s)\n", rss_small, t_small, eighth);
+  return 0;
+}

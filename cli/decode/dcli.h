@@ -1,0 +1,62 @@
+/* ualink-decode: options, the per-run context and the modules that share
+ * them. Protocol logic is libdecode's; this program reads inputs, selects
+ * records and prints. */
+#ifndef UAL_DC_DCLI_H
+#define UAL_DC_DCLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ualink/ualink.h"
+#include "outbuf.h"
+#include "stats.h"
+
+enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
+
+struct dc_opts {
+  const char *path;            /* input, "-" = stdin */
+  enum dc_input_type in_type;
+  int dlt;                     /* expected pcap link type */
+  int raw_dir;                 /* direction of raw/hex flits without a prefix */
+  bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
+  uint64_t count;              /* 0 = no limit: records shown */
+  uint64_t frame_lo, frame_hi; /* selected frames, inclusive */
+  int sel_dir;                 /* -1 any */
+  bool rule_filter;
+  uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
+  int min_sev;                 /* -1 none, else records with a finding >= this */
+};
+
+/* Exit codes (also in --help and the man page). */
+#define DC_EXIT_OK     0
+#define DC_EXIT_STRICT 1
+#define DC_EXIT_USAGE  2
+
+struct dc_ctx {
+  const struct dc_opts *o;
+  struct ual_decoder dec;
+  struct ual_rec_result res;
+  struct dc_stats st;
+  struct dc_out out;
+  uint64_t first_ts;
+  bool have_first;
+  uint64_t shown;              /* records that passed the selection */
+  uint64_t problems;           /* malformed/truncated records and unreadable lines */
+  uint64_t reports;            /* lines written to stderr about the input */
+  bool progress_line;          /* a progress line is on stderr */
+  bool error_finding;          /* a selected record has an error finding */
+};
+
+/* print_text.c */
+void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
+void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
+void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n);
+
+/* print_json.c */
+void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
+
+/* Colours (empty strings when colour is off). */
+struct dc_colors { const char *sev[3], *dim, *bold, *off; };
+const struct dc_colors *dc_colors(bool on);
+
+#endif

@@ -1,0 +1,208 @@
+/* Inputs (input.h). */
+#include "input.h"
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool open_file(struct dc_input *in, const char *mode) {
+  if (strcmp(in->name, "-") == 0) {
+    in->fp = stdin;
+    in->is_stdin = true;
+    return true;
+  }
+  in->fp = fopen(in->name, mode);
+  if (!in->fp) {
+    snprintf(in->msg, sizeof in->msg, "%s: %s", in->name, strerror(errno));
+    return false;
+  }
+  struct stat st;
+  if (fstat(fileno(in->fp), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) {
+      snprintf(in->msg, sizeof in->msg, "%s: %s", in->name, strerror(EISDIR));
+      fclose(in->fp);
+      in->fp = NULL;
+      return false;
+    }
+    if (S_ISREG(st.st_mode)) in->size = (uint64_t)st.st_size;
+  }
+  return true;
+}
+
+/* "USER5" for 152 (libpcap has no names for the private USER types). */
+static const char *dlt_label(int dlt, char buf[16]) {
+  if (dlt >= UAL_DLT_USER0 && dlt <= UAL_DLT_USER0 + 15) {
+    snprintf(buf, 16, "USER%d", dlt - UAL_DLT_USER0);
+    return buf;
+  }
+  const char *n = pcap_datalink_val_to_name(dlt);
+  return n ? n : "unknown";
+}
+
+static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
+  char err[PCAP_ERRBUF_SIZE] = "";
+  if (!open_file(in, "rb")) return false;
+  pcap_t *p = pcap_fopen_offline_with_tstamp_precision(in->fp, PCAP_TSTAMP_PRECISION_NANO, err);
+  if (!p) {
+    /* libpcap leaves the FILE open on failure */
+    if (!in->is_stdin) fclose(in->fp);
+    in->fp = NULL;
+    snprintf(in->msg, sizeof in->msg, "%s: not a readable pcap or pcapng file (%s)", in->name, err);
+    return false;
+  }
+  in->pcap = p;
+  int dlt = pcap_datalink(p);
+  if (dlt != o->dlt) {
+    char b1[16], b2[16];
+    snprintf(in->msg, sizeof in->msg,
+             "%s: link type %d (%s) is not the expected %d (%s); use --dlt N (147..162) for another USER link type",
+             in->name, dlt, dlt_label(dlt, b1), o->dlt, dlt_label(o->dlt, b2));
+    return false;
+  }
+  return true;
+}
+
+bool dc_input_open(struct dc_input *in, const struct dc_opts *o) {
+  memset(in, 0, sizeof *in);
+  in->name = o->path;
+  in->type = o->in_type;
+  in->dir = o->raw_dir;
+  if (in->type == DC_IN_PCAP) return open_pcap(in, o);
+  return open_file(in, in->type == DC_IN_RAW ? "rb" : "r");
+}
+
+/* Wraps the flit in in->rec[8..] into a record of direction dir. */
+static void wrap(struct dc_input *in, int dir) {
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, UAL_REC_FLIT, (unsigned)dir);
+  /* the body is already in place; ual_record_build moves it onto itself */
+  ual_record_build(&h, in->rec + UAL_REC_HDR_BYTES, UAL_FLIT_BYTES, in->rec, sizeof in->rec);
+}
+
+static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  struct pcap_pkthdr *h;
+  const u_char *data;
+  int rc = pcap_next_ex(in->pcap, &h, &data);
+  if (rc == 1) {
+    *rec = data;
+    *len = h->caplen;
+    in->wire_len = h->len;
+    *ts_ns = (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+    return DC_NEXT_RECORD;
+  }
+  if (rc == PCAP_ERROR_BREAK) return DC_NEXT_EOF;
+  /* Offline, libpcap's only errors are short reads and a bad record header. */
+  snprintf(in->msg, sizeof in->msg, "%s", pcap_geterr(in->pcap));
+  return DC_NEXT_TRUNC;
+}
+
+static enum dc_next next_raw(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  size_t n = fread(in->rec + UAL_REC_HDR_BYTES, 1, UAL_FLIT_BYTES, in->fp);
+  if (n == 0 && !ferror(in->fp)) return DC_NEXT_EOF;
+  if (ferror(in->fp)) {
+    snprintf(in->msg, sizeof in->msg, "read error: %s", strerror(errno));
+    return DC_NEXT_ERROR;
+  }
+  if (n < UAL_FLIT_BYTES) {
+    snprintf(in->msg, sizeof in->msg, "only %zu of %d flit bytes", n, UAL_FLIT_BYTES);
+    return DC_NEXT_TRUNC;
+  }
+  wrap(in, in->dir);
+  *rec = in->rec;
+  *len = sizeof in->rec;
+  *ts_ns = 0;
+  return DC_NEXT_RECORD;
+}
+
+static int hexval(int c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+/* One flit per line: optional "A>"/"B>", 512 hex digits (spaces allowed
+ * between them), '#' to the end of the line is a comment. */
+static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  for (;;) {
+    errno = 0;
+    ssize_t got = getline(&in->linebuf, &in->linecap, in->fp);
+    if (got < 0) {
+      if (ferror(in->fp)) {
+        snprintf(in->msg, sizeof in->msg, "read error: %s", strerror(errno ? errno : EIO));
+        return DC_NEXT_ERROR;
+      }
+      return DC_NEXT_EOF;
+    }
+    in->line++;
+    char *s = in->linebuf;
+    char *hash = strchr(s, '#');
+    if (hash) *hash = 0;
+    while (*s == ' ' || *s == '\t') s++;
+    int dir = in->dir;
+    bool prefix = (s[0] == 'A' || s[0] == 'B') && s[1] == '>';
+    if (prefix) {
+      dir = s[0] == 'B';
+      s += 2;
+    }
+    unsigned nd = 0;
+    bool bad = false;
+    uint8_t *flit = in->rec + UAL_REC_HDR_BYTES;
+    for (; *s && *s != '\n'; s++) {
+      if (*s == ' ' || *s == '\t' || *s == '\r') continue;
+      int v = hexval((unsigned char)*s);
+      if (v < 0) { bad = true; break; }
+      if (nd < 2 * UAL_FLIT_BYTES) {
+        if (nd & 1) flit[nd / 2] |= (uint8_t)v;
+        else flit[nd / 2] = (uint8_t)(v << 4);
+      }
+      nd++;
+    }
+    if (!bad && !prefix && nd == 0) continue; /* blank or comment line */
+    if (bad) {
+      snprintf(in->msg, sizeof in->msg, "line %llu: '%c' is not a hex digit", (unsigned long long)in->line, *s);
+      return DC_NEXT_BADLINE;
+    }
+    if (nd != 2 * UAL_FLIT_BYTES) {
+      snprintf(in->msg, sizeof in->msg, "line %llu: %u hex digits, a flit needs %d", (unsigned long long)in->line,
+               nd, 2 * UAL_FLIT_BYTES);
+      return DC_NEXT_BADLINE;
+    }
+    wrap(in, dir);
+    *rec = in->rec;
+    *len = sizeof in->rec;
+    *ts_ns = 0;
+    return DC_NEXT_RECORD;
+  }
+}
+
+enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  switch (in->type) {
+  case DC_IN_PCAP: return next_pcap(in, rec, len, ts_ns);
+  case DC_IN_RAW: return next_raw(in, rec, len, ts_ns);
+  case DC_IN_HEX: return next_hex(in, rec, len, ts_ns);
+  }
+  return DC_NEXT_EOF;
+}
+
+uint64_t dc_input_pos(const struct dc_input *in) {
+  if (in->is_stdin || !in->size) return 0;
+  FILE *fp = in->pcap ? pcap_file(in->pcap) : in->fp;
+  long p = fp ? ftell(fp) : -1;
+  return p > 0 ? (uint64_t)p : 0;
+}
+
+void dc_input_close(struct dc_input *in) {
+  if (in->pcap) {
+    pcap_close(in->pcap); /* closes the FILE, stdin included */
+    in->pcap = NULL;
+    in->fp = NULL;
+  } else if (in->fp && !in->is_stdin) {
+    fclose(in->fp);
+  }
+  in->fp = NULL;
+  free(in->linebuf);
+  in->linebuf = NULL;
+}

@@ -1,0 +1,46 @@
+/* Inputs of ualink-decode: pcap/pcapng through libpcap, raw 256-byte flits
+ * and hex text. Raw and hex flits are wrapped into capture records so that
+ * everything decodes through the same path. */
+#ifndef UAL_DC_INPUT_H
+#define UAL_DC_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dcli.h"
+
+enum dc_next {
+  DC_NEXT_RECORD,   /* a record is available */
+  DC_NEXT_EOF,
+  DC_NEXT_TRUNC,    /* the last record is cut short: msg says how; no record */
+  DC_NEXT_BADLINE,  /* hex: an unusable line (msg), go on reading */
+  DC_NEXT_ERROR     /* read error: msg */
+};
+
+struct dc_input {
+  const char *name;             /* for messages: the path, or "-" */
+  enum dc_input_type type;
+  void *pcap;                   /* pcap_t * */
+  FILE *fp;
+  bool is_stdin;
+  int dir;                      /* raw/hex default direction */
+  uint64_t line;                /* hex: current line number */
+  char *linebuf;
+  size_t linecap;
+  uint64_t size;                /* input size in bytes when known, else 0 */
+  uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
+  uint32_t wire_len;            /* pcap: original length of the last record */
+  char msg[320];
+};
+
+/* Opens the input; on failure returns false with a message in in->msg. */
+bool dc_input_open(struct dc_input *in, const struct dc_opts *o);
+/* Next record: *rec points into the input's buffers until the next call. */
+enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns);
+/* Bytes consumed so far (for progress), 0 when unknown. */
+uint64_t dc_input_pos(const struct dc_input *in);
+void dc_input_close(struct dc_input *in);
+
+#endif

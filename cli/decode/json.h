@@ -1,0 +1,21 @@
+/* Minimal JSON writer over dc_out: strings with escaping, and members of an
+ * object written in order with the comma handled by a "first" flag. */
+#ifndef UAL_DC_JSON_H
+#define UAL_DC_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "outbuf.h"
+
+void dc_json_string(struct dc_out *o, const char *s);
+/* ,"k": */
+void dc_json_key(struct dc_out *o, bool *first, const char *k);
+void dc_json_u64(struct dc_out *o, bool *first, const char *k, uint64_t v);
+void dc_json_i64(struct dc_out *o, bool *first, const char *k, int64_t v);
+void dc_json_bool(struct dc_out *o, bool *first, const char *k, bool v);
+void dc_json_str(struct dc_out *o, bool *first, const char *k, const char *v);
+void dc_json_hex(struct dc_out *o, bool *first, const char *k, const uint8_t *p, size_t n);
+/* 8 lower-case hex digits of a DWord value. */
+void dc_json_dw(struct dc_out *o, uint32_t v);
+
+#endif

@@ -1,0 +1,418 @@
+/* ualink-decode: decode UALink 128G captures like tshark/tcpdump do.
+ *
+ *   input (pcap/pcapng, raw, hex) -> ual_decode_record -> select -> print
+ *                                                       -> statistics
+ */
+#include "dcli.h"
+#include "input.h"
+#include "json.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "ualink-decode"
+#define MAX_REPORTS 100        /* malformed-record messages before going quiet */
+
+static void usage(FILE *fp) {
+  fputs("Usage: " PROG " [options] FILE|-\n"
+        "       " PROG " [options] --raw FILE|-   (bare 256-byte flits)\n"
+        "       " PROG " [options] --hex FILE|-   (one flit per line, 512 hex digits)\n"
+        "Decode UALink 128G DL/PL capture records (pcap/pcapng, LINKTYPE_USER0 by default).\n"
+        "\n"
+        "Input:\n"
+        "  FILE, -r FILE        pcap or pcapng file; '-' reads a pcap stream from stdin\n"
+        "  --dlt N              expected link type, 147..162 (USER0..USER15; default 147)\n"
+        "  --raw FILE           bare concatenated 256-byte flits of one direction\n"
+        "  --hex FILE           hex text: one flit per line, optional A>/B> prefix, # comments\n"
+        "\n"
+        "Output (default: one line per record):\n"
+        "  -V, --verbose        full field tree with record/flit byte offsets\n"
+        "  -x, --hex-dump       hex dump of each record (with --json: a \"raw\" key)\n"
+        "  --json               JSON Lines, one object per record (schema version 1)\n"
+        "  -q, --quiet          no per-record output\n"
+        "  --stats              totals by direction at the end (JSON summary with --json)\n"
+        "  -l                   flush output after every record\n"
+        "  --color, --no-color  force colour on/off (default: on a terminal unless NO_COLOR is set)\n"
+        "\n"
+        "Selection (records are always decoded in order; these choose what is shown and counted):\n"
+        "  -c, --count N        stop after N selected records\n"
+        "  --frames A-B         frames A..B (also A-, -B or N)\n"
+        "  --dir A|B            one direction (with --raw/--hex also the direction of\n"
+        "                       flits without a prefix)\n"
+        "  --rule ID[,ID...]    records with a finding of one of these rule IDs\n"
+        "  --severity LEVEL     records with a finding of at least LEVEL (info, warning, error)\n"
+        "\n"
+        "  --strict             exit 1 on findings of severity error or malformed input records\n"
+        "  -h, --help           this help\n"
+        "  --version            version\n"
+        "\n"
+        "Exit status:\n"
+        "  0  decoded (findings and malformed records are reported, not failures)\n"
+        "  1  --strict and a selected record has an error finding, or a record was malformed\n"
+        "     or truncated\n"
+        "  2  usage error, or the input could not be opened or read (missing file, not\n"
+        "     pcap/pcapng, wrong link type, read error)\n",
+        fp);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, PROG ": ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+  return DC_EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *v) {
+  if (!*s || !isdigit((unsigned char)*s)) return false;
+  errno = 0;
+  char *end;
+  unsigned long long x = strtoull(s, &end, 10);
+  if (errno || *end) return false;
+  *v = x;
+  return true;
+}
+
+static bool parse_frames(const char *s, uint64_t *lo, uint64_t *hi) {
+  const char *dash = strchr(s, '-');
+  char a[32];
+  if (!dash) {
+    if (!parse_u64(s, lo) || *lo == 0) return false;
+    *hi = *lo;
+    return true;
+  }
+  size_t n = (size_t)(dash - s);
+  if (n >= sizeof a) return false;
+  memcpy(a, s, n);
+  a[n] = 0;
+  *lo = 1;
+  *hi = UINT64_MAX;
+  if (n && (!parse_u64(a, lo) || *lo == 0)) return false;
+  if (dash[1] && !parse_u64(dash + 1, hi)) return false;
+  return (n || dash[1]) && *lo <= *hi;
+}
+
+static int parse_dir(const char *s) {
+  if (strcmp(s, "A") == 0 || strcmp(s, "a") == 0 || strcmp(s, "A>B") == 0) return 0;
+  if (strcmp(s, "B") == 0 || strcmp(s, "b") == 0 || strcmp(s, "B>A") == 0) return 1;
+  return -1;
+}
+
+static int parse_severity(const char *s) {
+  if (strcmp(s, "info") == 0) return UAL_SEV_INFO;
+  if (strcmp(s, "warning") == 0 || strcmp(s, "warn") == 0) return UAL_SEV_WARNING;
+  if (strcmp(s, "error") == 0) return UAL_SEV_ERROR;
+  return -1;
+}
+
+/* Adds a comma-separated list of rule IDs; returns the first unknown one. */
+static const char *parse_rules(struct dc_opts *o, const char *list) {
+  static char bad[64];
+  const char *p = list;
+  while (*p) {
+    const char *e = strchr(p, ',');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    char id[64];
+    if (n == 0 || n >= sizeof id) {
+      snprintf(bad, sizeof bad, "%.*s", (int)(n < 60 ? n : 60), p);
+      return bad;
+    }
+    for (size_t i = 0; i < n; i++) id[i] = (char)toupper((unsigned char)p[i]);
+    id[n] = 0;
+    int r = ual_rule_lookup(id);
+    if (r < 0) {
+      snprintf(bad, sizeof bad, "%s", id);
+      return bad;
+    }
+    o->rules[r] = 1;
+    o->rule_filter = true;
+    p += n;
+    if (*p == ',') p++;
+  }
+  return NULL;
+}
+
+enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
+       OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION };
+
+static const struct option long_opts[] = {
+  { "verbose", no_argument, NULL, 'V' },
+  { "hex-dump", no_argument, NULL, 'x' },
+  { "quiet", no_argument, NULL, 'q' },
+  { "count", required_argument, NULL, 'c' },
+  { "help", no_argument, NULL, 'h' },
+  { "json", no_argument, NULL, OPT_JSON },
+  { "stats", no_argument, NULL, OPT_STATS },
+  { "frames", required_argument, NULL, OPT_FRAMES },
+  { "dir", required_argument, NULL, OPT_DIR },
+  { "rule", required_argument, NULL, OPT_RULE },
+  { "severity", required_argument, NULL, OPT_SEVERITY },
+  { "dlt", required_argument, NULL, OPT_DLT },
+  { "raw", required_argument, NULL, OPT_RAW },
+  { "hex", required_argument, NULL, OPT_HEX },
+  { "no-color", no_argument, NULL, OPT_NO_COLOR },
+  { "color", no_argument, NULL, OPT_COLOR },
+  { "strict", no_argument, NULL, OPT_STRICT },
+  { "version", no_argument, NULL, OPT_VERSION },
+  { NULL, 0, NULL, 0 },
+};
+
+/* Returns -1 to go on, else an exit code. */
+static int parse_args(int argc, char **argv, struct dc_opts *o) {
+  int color = -1; /* -1 auto */
+  memset(o, 0, sizeof *o);
+  o->dlt = UAL_DLT_USER0;
+  o->frame_lo = 1;
+  o->frame_hi = UINT64_MAX;
+  o->sel_dir = -1;
+  o->min_sev = -1;
+  const char *input = NULL;
+  int n_inputs = 0;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:", long_opts, NULL)) != -1) {
+    uint64_t v;
+    switch (c) {
+    case 'V': o->verbose = true; break;
+    case 'x': o->hexdump = true; break;
+    case 'q': o->quiet = true; break;
+    case 'l': o->line_buffered = true; break;
+    case 'c':
+      if (!parse_u64(optarg, &v) || v == 0) return usage_error("-c needs a positive count, not '%s'", optarg);
+      o->count = v;
+      break;
+    case 'h': usage(stdout); return DC_EXIT_OK;
+    case 'r': input = optarg; n_inputs++; o->in_type = DC_IN_PCAP; break;
+    case OPT_JSON: o->json = true; break;
+    case OPT_STATS: o->stats = true; break;
+    case OPT_FRAMES:
+      if (!parse_frames(optarg, &o->frame_lo, &o->frame_hi))
+        return usage_error("--frames needs A-B, A-, -B or N (frames count from 1), not '%s'", optarg);
+      break;
+    case OPT_DIR:
+      o->sel_dir = parse_dir(optarg);
+      if (o->sel_dir < 0) return usage_error("--dir needs A or B, not '%s'", optarg);
+      break;
+    case OPT_RULE: {
+      const char *bad = parse_rules(o, optarg);
+      if (bad) return usage_error("unknown rule ID '%s' (see rules.md)", bad);
+      break;
+    }
+    case OPT_SEVERITY:
+      o->min_sev = parse_severity(optarg);
+      if (o->min_sev < 0) return usage_error("--severity needs info, warning or error, not '%s'", optarg);
+      break;
+    case OPT_DLT:
+      if (!parse_u64(optarg, &v) || v < 147 || v > 162)
+        return usage_error("--dlt needs a USER link type 147..162, not '%s'", optarg);
+      o->dlt = (int)v;
+      break;
+    case OPT_RAW: input = optarg; n_inputs++; o->in_type = DC_IN_RAW; break;
+    case OPT_HEX: input = optarg; n_inputs++; o->in_type = DC_IN_HEX; break;
+    case OPT_NO_COLOR: color = 0; break;
+    case OPT_COLOR: color = 1; break;
+    case OPT_STRICT: o->strict = true; break;
+    case OPT_VERSION:
+      printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
+      return DC_EXIT_OK;
+    case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
+    default: return usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  for (int i = optind; i < argc; i++) {
+    input = argv[i];
+    n_inputs++;
+    o->in_type = DC_IN_PCAP;
+  }
+  if (n_inputs == 0) return usage_error("%s", "no input: give a capture file, '-', --raw FILE or --hex FILE");
+  if (n_inputs > 1) return usage_error("%s", "one input at a time");
+  o->path = input;
+  o->raw_dir = o->sel_dir > 0 ? 1 : 0;
+  if (color < 0) {
+    const char *nc = getenv("NO_COLOR");
+    color = isatty(STDOUT_FILENO) && !(nc && *nc);
+  }
+  o->color = color && !o->json;
+  return -1;
+}
+
+static bool selected(const struct dc_opts *o, const struct ual_rec_result *r) {
+  if (r->frame < o->frame_lo || r->frame > o->frame_hi) return false;
+  if (o->sel_dir >= 0 && r->dir != o->sel_dir) return false;
+  if (o->rule_filter) {
+    bool hit = false;
+    for (unsigned i = 0; i < r->findings.n && !hit; i++) hit = o->rules[r->findings.v[i].rule];
+    if (!hit) return false;
+  }
+  if (o->min_sev >= 0) {
+    if (!r->findings.n || (int)ual_findings_max_severity(&r->findings) < o->min_sev) return false;
+  }
+  return true;
+}
+
+/* One line on stderr naming the input and frame. problem: counts for
+ * --strict; notices (a record that still decodes) do not. */
+static void report(struct dc_ctx *c, uint64_t frame, const char *what, const char *detail, bool problem) {
+  if (problem) c->problems++;
+  if (++c->reports > MAX_REPORTS) return;
+  dc_out_flush(&c->out);
+  fflush(stdout);
+  if (c->progress_line) fputs("\r\033[K", stderr);
+  c->progress_line = false;
+  if (frame) fprintf(stderr, PROG ": %s: frame %llu: %s", c->o->path, (unsigned long long)frame, what);
+  else fprintf(stderr, PROG ": %s: %s", c->o->path, what);
+  if (detail && *detail) fprintf(stderr, " (%s)", detail);
+  fputc('\n', stderr);
+  if (c->reports == MAX_REPORTS) fprintf(stderr, PROG ": %s: further problems are counted, not shown\n", c->o->path);
+}
+
+/* The one place a record's result is produced. The stateful analyzer, when
+ * present, steps here and adds its findings to c->res.findings. */
+static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns) {
+  (void)ts_ns;
+  ual_decode_record(&c->dec, rec, len, frame, &c->res);
+}
+
+static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
+  const struct dc_opts *o = c->o;
+  const struct ual_rec_result *r = &c->res;
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
+    char detail[64] = "";
+    if (wire_len > len) snprintf(detail, sizeof detail, "captured %zu of %u bytes", len, (unsigned)wire_len);
+    char what[128];
+    snprintf(what, sizeof what, "malformed record: %s, %zu bytes", ual_rec_status_text(r->status), len);
+    report(c, r->frame, what, detail, true);
+  } else if (r->status == UAL_RS_RESERVED) {
+    report(c, r->frame, "reserved record header bits set (decoded anyway)", NULL, false);
+  }
+  if (!c->have_first && ts_ns) {
+    c->first_ts = ts_ns;
+    c->have_first = true;
+  }
+  if (!selected(o, r)) return;
+  c->shown++;
+  if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
+  if (o->stats) dc_stats_add(&c->st, r, ts_ns);
+  if (o->quiet) return;
+  if (o->json) {
+    dc_print_json(c, rec, len, ts_ns);
+  } else {
+    if (o->verbose) dc_print_tree(c, rec, len, ts_ns);
+    else dc_print_line(c, rec, len, ts_ns);
+    if (o->hexdump) dc_print_hexdump(&c->out, rec, len);
+    if (o->verbose || o->hexdump) dc_out_ch(&c->out, '\n');
+  }
+  if (o->line_buffered) {
+    dc_out_flush(&c->out);
+    fflush(stdout);
+  }
+}
+
+struct progress {
+  bool on;
+  uint64_t size;
+  struct timespec start, last;
+};
+
+static double since(const struct timespec *a, const struct timespec *b) {
+  return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void progress_tick(struct progress *p, struct dc_ctx *c, const struct dc_input *in, uint64_t frames) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25) return;
+  p->last = now;
+  uint64_t pos = dc_input_pos(in);
+  fprintf(stderr, "\r" PROG ": %3u%% %llu records", (unsigned)(p->size ? pos * 100 / p->size : 0),
+          (unsigned long long)frames);
+  c->progress_line = true;
+}
+
+int main(int argc, char **argv) {
+  struct dc_opts opts;
+  int rc = parse_args(argc, argv, &opts);
+  if (rc >= 0) return rc;
+
+  int exit_code = DC_EXIT_OK;
+  struct dc_ctx *c = calloc(1, sizeof *c);
+  struct dc_input *in = calloc(1, sizeof *in);
+  if (!c || !in || !dc_out_init(&c->out, stdout, 1u << 20)) {
+    fprintf(stderr, PROG ": out of memory\n");
+    exit_code = DC_EXIT_USAGE;
+    goto done;
+  }
+  c->o = &opts;
+  setvbuf(stdout, NULL, _IOFBF, 1u << 16);
+  if (isatty(STDOUT_FILENO)) opts.line_buffered = true;
+
+  if (!dc_input_open(in, &opts)) {
+    fprintf(stderr, PROG ": %s\n", in->msg);
+    exit_code = DC_EXIT_USAGE;
+    goto done;
+  }
+  ual_decoder_init(&c->dec);
+
+  struct progress pg = { 0 };
+  pg.size = in->size;
+  pg.on = isatty(STDERR_FILENO) && (opts.quiet || !isatty(STDOUT_FILENO)) && in->size >= (16u << 20);
+  clock_gettime(CLOCK_MONOTONIC, &pg.start);
+  pg.last = pg.start;
+
+  uint64_t frame = 0;
+  for (;;) {
+    const uint8_t *rec;
+    size_t len;
+    uint64_t ts_ns;
+    enum dc_next nx = dc_input_next(in, &rec, &len, &ts_ns);
+    if (nx == DC_NEXT_EOF) break;
+    if (nx == DC_NEXT_BADLINE) {
+      report(c, 0, in->msg, NULL, true);
+      continue;
+    }
+    if (nx == DC_NEXT_TRUNC) {
+      report(c, frame + 1, "truncated record", in->msg, true);
+      break;
+    }
+    if (nx == DC_NEXT_ERROR) {
+      report(c, frame + 1, in->msg, NULL, true);
+      exit_code = DC_EXIT_USAGE;
+      break;
+    }
+    frame++;
+    produce(c, rec, len, frame, ts_ns);
+    consume(c, rec, len, ts_ns, in->type == DC_IN_PCAP ? in->wire_len : 0);
+    if (pg.on && (frame & 0x3fff) == 0) progress_tick(&pg, c, in, frame);
+    if ((opts.count && c->shown >= opts.count) || frame >= opts.frame_hi) break;
+    if (c->out.failed) break;
+  }
+  if (c->progress_line) fputs("\r\033[K", stderr);
+
+  if (opts.stats) {
+    if (opts.json) dc_stats_json(&c->st, &c->out);
+    else {
+      if (!opts.quiet && c->shown) dc_out_ch(&c->out, '\n');
+      dc_stats_text(&c->st, &c->out, opts.path);
+    }
+  }
+  dc_out_flush(&c->out);
+  if (fflush(stdout) != 0 || c->out.failed) {
+    fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
+    exit_code = DC_EXIT_USAGE;
+  }
+  if (c->reports > MAX_REPORTS)
+    fprintf(stderr, PROG ": %s: %llu problems in all\n", opts.path, (unsigned long long)c->problems);
+  if (exit_code == DC_EXIT_OK && opts.strict && (c->error_finding || c->problems)) exit_code = DC_EXIT_STRICT;
+
+done:
+  if (in) dc_input_close(in);
+  if (c) dc_out_free(&c->out);
+  free(in);
+  free(c);
+  return exit_code;
+}

@@ -1,0 +1,230 @@
+/* --json: one object per record, shared/spec/json-output.md. The per-type
+ * DL message and Link Management keys come from the field table: every
+ * non-reserved field of the scope, named by its filter-name suffix. */
+#include "dcli.h"
+#include "json.h"
+
+#include <string.h>
+
+static const char *const dir_name[2] = { "A>B", "B>A" };
+
+/* "ualink.link_width.target" -> "target" */
+static const char *field_key(enum ual_field_id id) {
+  const char *a = ual_fields[id].abbrev, *dot = strrchr(a, '.');
+  return dot ? dot + 1 : a;
+}
+
+/* Non-reserved wire fields of a scope as integer members, keys prefixed. */
+static void scope_members(struct dc_out *o, bool *first, enum ual_scope sc, const uint8_t *base,
+                          const char *prefix) {
+  enum ual_field_id ids[32];
+  size_t n = ual_scope_fields(sc, ids, 32);
+  for (size_t i = 0; i < n && i < 32; i++) {
+    const struct ual_field *fd = &ual_fields[ids[i]];
+    if ((fd->flags & UAL_FF_RESERVED) || fd->size == 0) continue;
+    char key[48];
+    snprintf(key, sizeof key, "%s%s", prefix, field_key(ids[i]));
+    dc_json_u64(o, first, key, ual_field_get(ids[i], base));
+  }
+}
+
+static void findings(struct dc_out *o, const struct ual_findings *fs) {
+  dc_out_ch(o, '[');
+  for (unsigned i = 0; i < fs->n; i++) {
+    const struct ual_finding *x = &fs->v[i];
+    bool f = true;
+    if (i) dc_out_ch(o, ',');
+    dc_out_ch(o, '{');
+    dc_json_str(o, &f, "rule", ual_rule_id((enum ual_rule)x->rule));
+    dc_json_str(o, &f, "severity", ual_severity_name(ual_rule_severity((enum ual_rule)x->rule)));
+    dc_json_str(o, &f, "msg", x->msg);
+    if (x->segment >= 0) dc_json_u64(o, &f, "segment", (uint64_t)x->segment);
+    dc_out_ch(o, '}');
+  }
+  dc_out_ch(o, ']');
+}
+
+static void dl_msg(struct dc_out *o, const struct ual_dl_item *it) {
+  const struct ual_dlmsg *m = &it->msg;
+  unsigned t = m->type < UAL_MT_COUNT ? m->type : UAL_MT_RESERVED;
+  const struct ual_msg_type_info *ti = &ual_msg_types[t];
+  uint8_t b[4] = { (uint8_t)m->dw, (uint8_t)(m->dw >> 8), (uint8_t)(m->dw >> 16), (uint8_t)(m->dw >> 24) };
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &f, "start_frame", it->start_frame);
+  dc_json_u64(o, &f, "segment", it->segment);
+  dc_json_key(o, &f, "dw");
+  dc_json_dw(o, m->dw);
+  dc_json_str(o, &f, "mclass", ual_mclass_name(m->mclass));
+  dc_json_str(o, &f, "mtype", ti->json);
+  if (t != UAL_MT_RESERVED) {
+    scope_members(o, &f, (enum ual_scope)ti->scope, b, "");
+    if (ti->mclass == UAL_MCLASS_CONTROL) dc_json_str(o, &f, "command_name", ual_ctrl_cmd_name(m->command));
+  }
+  if (t == UAL_MT_UART_TRANSPORT) {
+    dc_json_key(o, &f, "payload");
+    dc_out_ch(o, '[');
+    for (unsigned i = 0; i < it->n_payload && i < UAL_UART_MAX_PAYLOAD; i++) {
+      if (i) dc_out_ch(o, ',');
+      dc_json_dw(o, it->payload[i]);
+    }
+    dc_out_ch(o, ']');
+  }
+  dc_out_ch(o, '}');
+}
+
+static void flit(struct dc_out *o, const struct ual_rec_result *r) {
+  const struct ual_flit_info *fi = &r->flit;
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_str(o, &f, "usage", ual_flit_kind_name((enum ual_flit_kind)fi->kind));
+  dc_json_u64(o, &f, "usage_raw", fi->fh.usage);
+  dc_json_bool(o, &f, "prior_payload", fi->fh.prior_payload);
+  dc_json_str(o, &f, "replay_cmd", ual_replay_cmd_name((enum ual_replay_cmd)fi->fh.replay_cmd));
+  dc_json_u64(o, &f, "seq", fi->fh.seq);
+  dc_json_bool(o, &f, "crc_ok", fi->crc_ok);
+  dc_json_hex(o, &f, "crc_rx", fi->crc_rx, UAL_CRC_BYTES);
+  dc_json_hex(o, &f, "crc_calc", fi->crc_calc, UAL_CRC_BYTES);
+  dc_json_str(o, &f, "fec", ual_fec_status_name((enum ual_fec_status)fi->fec.status));
+  dc_json_key(o, &f, "fec_groups");
+  dc_out_ch(o, '[');
+  for (int g = 0; g < 3; g++) {
+    bool h = true;
+    if (g) dc_out_ch(o, ',');
+    dc_out_ch(o, '{');
+    dc_json_str(o, &h, "status", ual_fec_status_name((enum ual_fec_status)fi->fec.group[g]));
+    dc_json_key(o, &h, "pos");
+    if (fi->fec.pos[g] >= 0) dc_out_i64(o, fi->fec.pos[g]);
+    else dc_out_str(o, "null");
+    dc_out_ch(o, '}');
+  }
+  dc_out_ch(o, ']');
+  if (fi->kind == UAL_FK_PAYLOAD) {
+    dc_json_key(o, &f, "segments");
+    dc_out_ch(o, '[');
+    for (int k = 0; k < UAL_SEGMENTS; k++) {
+      const struct ual_sh *sh = &fi->sh[k];
+      bool h = true;
+      if (k) dc_out_ch(o, ',');
+      dc_out_ch(o, '{');
+      dc_json_u64(o, &h, "sh", sh->raw);
+      dc_json_bool(o, &h, "alt", sh->alt);
+      dc_json_str(o, &h, "tlbeat", ual_tlbeat_name((enum ual_tlbeat)sh->tlbeat));
+      dc_json_u64(o, &h, "m0", sh->m0);
+      dc_json_u64(o, &h, "m1", sh->m1);
+      dc_out_ch(o, '}');
+    }
+    dc_out_ch(o, ']');
+  } else if (fi->kind == UAL_FK_NOP || fi->kind == UAL_FK_IDLE) {
+    const struct ual_dllp *d = &fi->dllp;
+    bool h = true;
+    dc_json_key(o, &f, "dllp");
+    dc_out_ch(o, '{');
+    dc_json_u64(o, &h, "type", d->type);
+    dc_json_str(o, &h, "name", ual_dllp_name_str((enum ual_dllp_name)d->name));
+    dc_json_hex(o, &h, "bytes", d->b, 4);
+    if (d->type == UAL_DLLP_LINK_MGMT) scope_members(o, &h, UAL_SC_DLLP_LM, d->b, "lm_");
+    dc_out_ch(o, '}');
+  }
+  const struct ual_unpack_out *u = &r->unp;
+  unsigned n_msg = r->unpacked ? u->n_msg : 0, n_tl = r->unpacked ? u->n_tl : 0;
+  dc_json_key(o, &f, "dl_msgs");
+  dc_out_ch(o, '[');
+  for (unsigned i = 0; i < n_msg; i++) {
+    if (i) dc_out_ch(o, ',');
+    dl_msg(o, &u->msg[i]);
+  }
+  dc_out_ch(o, ']');
+  dc_json_key(o, &f, "tl_flits");
+  dc_out_ch(o, '[');
+  for (unsigned i = 0; i < n_tl; i++) {
+    const struct ual_tl_flit *t = &u->tl[i];
+    bool h = true;
+    if (i) dc_out_ch(o, ',');
+    dc_out_ch(o, '{');
+    dc_json_u64(o, &h, "m0", t->m0);
+    dc_json_u64(o, &h, "m1", t->m1);
+    dc_json_hex(o, &h, "data", t->data, UAL_TL_FLIT_BYTES);
+    dc_json_u64(o, &h, "start_frame", t->start_frame);
+    dc_json_u64(o, &h, "start_segment", t->start_segment);
+    dc_out_ch(o, '}');
+  }
+  dc_out_ch(o, ']');
+  if (r->unpacked) {
+    dc_json_u64(o, &f, "tl_started", u->tl_started);
+    dc_json_u64(o, &f, "tl_owed", u->tl_owed);
+  }
+  dc_out_ch(o, '}');
+}
+
+static void ordered_set(struct dc_out *o, const struct ual_os *os) {
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &f, "lane", os->lane);
+  dc_json_str(o, &f, "encoding", ual_os_encoding_name(os->encoding)); /* "unknown" beyond 0..2 */
+  dc_json_u64(o, &f, "encoding_raw", os->encoding);
+  dc_json_str(o, &f, "type", ual_os_type_name(os->type));
+  dc_json_hex(o, &f, "symbols", os->sym, os->n <= UAL_OS_MAX_SYMBOLS ? os->n : UAL_OS_MAX_SYMBOLS);
+  if (os->type == UAL_OS_TS1 || os->type == UAL_OS_TS2) {
+    dc_json_u64(o, &f, "link_number", os->link_number);
+    dc_json_u64(o, &f, "lane_number", os->lane_number);
+    dc_json_u64(o, &f, "n_fts", os->n_fts);
+    dc_json_u64(o, &f, "rate_id", os->rate_id);
+    dc_json_bool(o, &f, "flit_mode", os->flit_mode);
+    dc_json_u64(o, &f, "training_control", os->training_control);
+    dc_json_bool(o, &f, "modified", os->modified);
+    if (os->modified) {
+      dc_json_u64(o, &f, "usage", os->mts_usage);
+      dc_json_u64(o, &f, "vendor_id", os->vendor_id);
+    }
+  }
+  dc_out_ch(o, '}');
+}
+
+void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  const struct ual_rec_result *r = &c->res;
+  struct dc_out *o = &c->out;
+  bool ok = r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &f, "frame", r->frame);
+  dc_json_u64(o, &f, "ts_ns", ts_ns);
+  dc_json_str(o, &f, "dir", dir_name[r->dir & 1]);
+  dc_json_key(o, &f, "link");
+  if (len >= UAL_REC_HDR_BYTES && r->rec.h.link != 255) dc_out_u64(o, r->rec.h.link);
+  else dc_out_str(o, "null");
+  const char *kind = "malformed";
+  if (ok && r->rec.h.kind == UAL_REC_FLIT) kind = "flit";
+  else if (ok && r->rec.h.kind == UAL_REC_OS) kind = "os";
+  else if (ok && r->rec.h.kind == UAL_REC_EVENT) kind = "event";
+  dc_json_str(o, &f, "kind", kind);
+  dc_json_u64(o, &f, "len", len);
+  if (c->o->hexdump) dc_json_hex(o, &f, "raw", rec, len);
+  if (!ok) dc_json_str(o, &f, "error", ual_rec_status_text(r->status));
+  dc_json_key(o, &f, "findings");
+  findings(o, &r->findings);
+  if (ok) {
+    switch (r->rec.h.kind) {
+    case UAL_REC_FLIT:
+      dc_json_key(o, &f, "flit");
+      flit(o, r);
+      break;
+    case UAL_REC_OS:
+      dc_json_key(o, &f, "os");
+      ordered_set(o, &r->os);
+      break;
+    case UAL_REC_EVENT: {
+      const char *n = ual_event_name(r->ev.code);
+      bool h = true;
+      dc_json_key(o, &f, "event");
+      dc_out_ch(o, '{');
+      dc_json_str(o, &h, "name", n ? n : "unknown");
+      dc_json_u64(o, &h, "code", r->ev.code);
+      dc_json_u64(o, &h, "value", r->ev.value);
+      dc_out_ch(o, '}');
+      break;
+    }
+    }
+  }
+  dc_out_str(o, "}\n");
+}

@@ -1,0 +1,162 @@
+/* Text output: the one-line summary, the -V field tree (walked from the
+ * field table by ual_tree_walk) and the -x hex dump. */
+#include "dcli.h"
+
+static const char *const dir_name[2] = { "A>B", "B>A" };
+
+const struct dc_colors *dc_colors(bool on) {
+  static const struct dc_colors off = { { "", "", "" }, "", "", "" };
+  static const struct dc_colors ansi = { { "\033[36m", "\033[33m", "\033[1;31m" }, "\033[2m", "\033[1m", "\033[0m" };
+  return on ? &ansi : &off;
+}
+
+static int64_t rel_ns(const struct dc_ctx *c, uint64_t ts_ns) {
+  return c->have_first ? (int64_t)(ts_ns - c->first_ts) : 0;
+}
+
+void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  const struct ual_rec_result *r = &c->res;
+  const struct dc_colors *k = dc_colors(c->o->color);
+  struct dc_out *o = &c->out;
+  char sum[512];
+  (void)rec;
+  (void)len;
+  ual_rec_summary(r, sum, sizeof sum);
+  dc_out_u64w(o, r->frame, 6);
+  dc_out_ch(o, ' ');
+  char t[DC_SECS_MAX];
+  size_t tn = dc_fmt_secs(t, rel_ns(c, ts_ns));
+  if (tn < 13) dc_out_pad(o, (unsigned)(13 - tn));
+  dc_out_mem(o, t, tn);
+  dc_out_ch(o, ' ');
+  dc_out_str(o, dir_name[r->dir & 1]);
+  dc_out_ch(o, ' ');
+  bool bad = r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED;
+  if (bad) dc_out_str(o, k->sev[UAL_SEV_ERROR]);
+  dc_out_str(o, sum);
+  if (bad) dc_out_str(o, k->off);
+  if (r->findings.n) {
+    dc_out_str(o, "  ");
+    dc_out_str(o, k->sev[ual_findings_max_severity(&r->findings)]);
+    dc_out_ch(o, '[');
+    for (unsigned i = 0; i < r->findings.n; i++) {
+      if (i) dc_out_ch(o, ' ');
+      dc_out_str(o, ual_rule_id((enum ual_rule)r->findings.v[i].rule));
+    }
+    if (r->findings.dropped) dc_out_fmt(o, " +%u", r->findings.dropped);
+    dc_out_ch(o, ']');
+    dc_out_str(o, k->off);
+  }
+  dc_out_ch(o, '\n');
+}
+
+struct tree_ctx {
+  struct dc_out *o;
+  const struct dc_colors *k;
+  bool flit;            /* the record is a flit: show flit byte offsets too */
+};
+
+/* ".... 01.. = " for a field narrower than its container of at most 4 bytes. */
+static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
+  unsigned nb = 8u * fd->size;
+  if (fd->size == 0 || fd->size > 4 || fd->width >= nb) return;
+  for (unsigned i = nb; i-- > 0;) {
+    if (i >= fd->lsb && i < (unsigned)fd->lsb + fd->width) dc_out_ch(o, (char)('0' + (v >> (i - fd->lsb) & 1)));
+    else dc_out_ch(o, '.');
+    if (i && i % 4 == 0) dc_out_ch(o, ' ');
+  }
+  dc_out_str(o, " = ");
+}
+
+static void tree_row(void *ctx, const struct ual_tree_row *row) {
+  struct tree_ctx *t = ctx;
+  struct dc_out *o = t->o;
+  dc_out_str(o, t->k->dim);
+  dc_out_str(o, "0x");
+  dc_out_hexu(o, row->offset, 3);
+  if (t->flit && row->offset >= UAL_REC_HDR_BYTES && row->offset < UAL_REC_HDR_BYTES + UAL_FLIT_BYTES) {
+    dc_out_str(o, " 0x");
+    dc_out_hexu(o, row->offset - UAL_REC_HDR_BYTES, 2);
+  } else {
+    dc_out_pad(o, 5);
+  }
+  dc_out_str(o, t->k->off);
+  dc_out_pad(o, 2 + 2 * row->depth);
+  if (!row->field) {
+    dc_out_str(o, t->k->bold);
+    dc_out_str(o, row->label);
+    dc_out_str(o, t->k->off);
+  } else {
+    bits(o, row->field, row->value);
+    dc_out_str(o, row->label);
+  }
+  if (row->text[0]) {
+    dc_out_str(o, ": ");
+    bool rsvd = row->field && (row->field->flags & UAL_FF_RESERVED) && row->value;
+    if (rsvd) dc_out_str(o, t->k->sev[UAL_SEV_WARNING]);
+    dc_out_str(o, row->text);
+    if (rsvd) dc_out_str(o, t->k->off);
+  }
+  dc_out_ch(o, '\n');
+}
+
+static void findings_block(struct dc_out *o, const struct dc_colors *k, const struct ual_findings *fs) {
+  if (!fs->n) return;
+  dc_out_fmt(o, "          Findings: %u\n", fs->n + fs->dropped);
+  for (unsigned i = 0; i < fs->n; i++) {
+    const struct ual_finding *x = &fs->v[i];
+    enum ual_severity s = ual_rule_severity((enum ual_rule)x->rule);
+    dc_out_str(o, "            ");
+    dc_out_str(o, k->sev[s]);
+    dc_out_fmt(o, "%-7s %s", ual_severity_name(s), ual_rule_id((enum ual_rule)x->rule));
+    dc_out_str(o, k->off);
+    if (x->segment >= 0) dc_out_fmt(o, " (segment %d)", x->segment);
+    dc_out_str(o, ": ");
+    dc_out_str(o, x->msg);
+    dc_out_ch(o, '\n');
+  }
+  if (fs->dropped) dc_out_fmt(o, "            ... %u more not stored\n", fs->dropped);
+}
+
+void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  const struct ual_rec_result *r = &c->res;
+  const struct dc_colors *k = dc_colors(c->o->color);
+  struct dc_out *o = &c->out;
+  dc_out_str(o, k->bold);
+  dc_out_fmt(o, "Frame %llu: %zu bytes, %s, ", (unsigned long long)r->frame, len, dir_name[r->dir & 1]);
+  dc_out_secs(o, rel_ns(c, ts_ns));
+  dc_out_str(o, " s");
+  if (ts_ns) {
+    dc_out_str(o, " (");
+    dc_out_secs(o, (int64_t)ts_ns);
+    dc_out_ch(o, ')');
+  }
+  dc_out_str(o, k->off);
+  dc_out_ch(o, '\n');
+  struct tree_ctx t = { o, k,
+                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) && r->rec.h.kind == UAL_REC_FLIT };
+  ual_tree_walk(r, rec, len, tree_row, &t);
+  findings_block(o, k, &r->findings);
+}
+
+void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n) {
+  for (size_t off = 0; off < n; off += 16) {
+    dc_out_hexu(o, off, 4);
+    dc_out_str(o, "  ");
+    for (size_t i = 0; i < 16; i++) {
+      if (i == 8) dc_out_ch(o, ' ');
+      if (off + i < n) {
+        dc_out_hexbytes(o, p + off + i, 1);
+        dc_out_ch(o, ' ');
+      } else {
+        dc_out_str(o, "   ");
+      }
+    }
+    dc_out_ch(o, ' ');
+    for (size_t i = 0; i < 16 && off + i < n; i++) {
+      unsigned char ch = p[off + i];
+      dc_out_ch(o, ch >= 0x20 && ch < 0x7f ? (char)ch : '.');
+    }
+    dc_out_ch(o, '\n');
+  }
+}

@@ -1,0 +1,242 @@
+/* Statistics (stats.h). */
+#include "stats.h"
+#include "json.h"
+
+static const char *const dir_name[2] = { "A>B", "B>A" };
+static const char *const kind_json[DC_K_COUNT] = { "malformed", "flit", "os", "event" };
+
+void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t ts_ns) {
+  struct dc_dir_stats *d = &s->d[r->dir & 1];
+  d->records++;
+  if (ts_ns) {
+    if (!d->first_ts || ts_ns < d->first_ts) d->first_ts = ts_ns;
+    if (ts_ns > d->last_ts) d->last_ts = ts_ns;
+  }
+  for (unsigned i = 0; i < r->findings.n; i++) {
+    enum ual_rule rule = (enum ual_rule)r->findings.v[i].rule;
+    d->rules[rule]++;
+    d->sev[ual_rule_severity(rule)]++;
+  }
+  d->findings_dropped += r->findings.dropped;
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
+    d->kind[DC_K_MALFORMED]++;
+    return;
+  }
+  switch (r->rec.h.kind) {
+  case UAL_REC_FLIT: {
+    const struct ual_flit_info *fi = &r->flit;
+    d->kind[DC_K_FLIT]++;
+    d->usage[fi->kind & 3]++;
+    if (fi->crc_ok) d->crc_ok++;
+    else if (fi->crc_inverted) d->crc_inverted++;
+    else d->crc_bad++;
+    d->fec[fi->fec.status < 3 ? fi->fec.status : UAL_FEC_UNCORRECTABLE]++;
+    if (fi->valid && (fi->kind == UAL_FK_PAYLOAD || fi->kind == UAL_FK_NOP))
+      d->replay_cmd[fi->fh.replay_cmd & 3]++;
+    if (r->unpacked) {
+      d->tl_started += r->unp.tl_started;
+      d->tl_flits += r->unp.n_tl;
+      for (unsigned i = 0; i < r->unp.n_msg; i++) {
+        d->dl_msgs[r->unp.msg[i].msg.type < UAL_MT_COUNT ? r->unp.msg[i].msg.type : UAL_MT_RESERVED]++;
+        d->uart_payload_dw += r->unp.msg[i].n_payload;
+      }
+    }
+    break;
+  }
+  case UAL_REC_OS: d->kind[DC_K_OS]++; break;
+  case UAL_REC_EVENT: d->kind[DC_K_EVENT]++; break;
+  }
+}
+
+/* Span over both directions. */
+static void span(const struct dc_stats *s, uint64_t *first, uint64_t *last) {
+  *first = *last = 0;
+  for (int i = 0; i < 2; i++) {
+    const struct dc_dir_stats *d = &s->d[i];
+    if (!d->first_ts) continue;
+    if (!*first || d->first_ts < *first) *first = d->first_ts;
+    if (d->last_ts > *last) *last = d->last_ts;
+  }
+}
+
+/* TL payload bits per second of a direction over the link's time span. */
+static double tl_gbps(const struct dc_dir_stats *d, uint64_t dur_ns) {
+  return dur_ns ? (double)d->tl_flits * UAL_TL_FLIT_BYTES * 8.0 / (double)dur_ns : 0.0;
+}
+
+#define LABEL_W 36  /* fits "  DM-CTRL-PENDING-TIMEOUT (warning)" */
+
+static void row(struct dc_out *o, unsigned indent, const char *label, uint64_t a, uint64_t b) {
+  dc_out_pad(o, indent);
+  dc_out_str(o, label);
+  size_t len = indent + strlen(label);
+  dc_out_pad(o, len < LABEL_W ? (unsigned)(LABEL_W - len) : 1);
+  dc_out_u64w(o, a, 12);
+  dc_out_u64w(o, b, 12);
+  dc_out_u64w(o, a + b, 12);
+  dc_out_ch(o, '\n');
+}
+
+static void heading(struct dc_out *o, const char *label) {
+  dc_out_str(o, label);
+  dc_out_ch(o, '\n');
+}
+
+void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input) {
+  const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
+  dc_out_str(o, "=== ualink-decode statistics: ");
+  dc_out_str(o, input);
+  dc_out_str(o, " ===\n");
+  dc_out_fmt(o, "%-*s%12s%12s%12s\n", LABEL_W, "", "A>B", "B>A", "total");
+  row(o, 0, "Records", a->records, b->records);
+  row(o, 2, "flits", a->kind[DC_K_FLIT], b->kind[DC_K_FLIT]);
+  row(o, 2, "ordered sets", a->kind[DC_K_OS], b->kind[DC_K_OS]);
+  row(o, 2, "link events", a->kind[DC_K_EVENT], b->kind[DC_K_EVENT]);
+  row(o, 2, "malformed", a->kind[DC_K_MALFORMED], b->kind[DC_K_MALFORMED]);
+  heading(o, "Flits by usage");
+  for (int k = 0; k < 4; k++) row(o, 2, ual_flit_kind_name((enum ual_flit_kind)k), a->usage[k], b->usage[k]);
+  heading(o, "CRC-64");
+  row(o, 2, "ok", a->crc_ok, b->crc_ok);
+  row(o, 2, "bad", a->crc_bad, b->crc_bad);
+  row(o, 2, "inverted (containment)", a->crc_inverted, b->crc_inverted);
+  heading(o, "FEC");
+  for (int k = 0; k < 3; k++) row(o, 2, ual_fec_status_name((enum ual_fec_status)k), a->fec[k], b->fec[k]);
+  heading(o, "Replay command (valid flits)");
+  for (int k = 0; k < 4; k++) row(o, 2, ual_replay_cmd_name((enum ual_replay_cmd)k), a->replay_cmd[k], b->replay_cmd[k]);
+  row(o, 2, "naks", a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
+      b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
+  row(o, 2, "replays (RP-REPLAY)", a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
+  heading(o, "TL flits");
+  row(o, 2, "started", a->tl_started, b->tl_started);
+  row(o, 2, "completed", a->tl_flits, b->tl_flits);
+  heading(o, "DL messages");
+  uint64_t ta = 0, tb = 0;
+  for (int t = 0; t < UAL_MT_COUNT; t++) { ta += a->dl_msgs[t]; tb += b->dl_msgs[t]; }
+  row(o, 2, "total", ta, tb);
+  for (int t = 0; t < UAL_MT_COUNT; t++)
+    if (a->dl_msgs[t] || b->dl_msgs[t]) row(o, 4, ual_msg_types[t].json, a->dl_msgs[t], b->dl_msgs[t]);
+  if (a->uart_payload_dw || b->uart_payload_dw)
+    row(o, 2, "UART payload DWords", a->uart_payload_dw, b->uart_payload_dw);
+  heading(o, "Findings by severity");
+  for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--)
+    row(o, 2, ual_severity_name((enum ual_severity)v), a->sev[v], b->sev[v]);
+  if (a->findings_dropped || b->findings_dropped)
+    row(o, 2, "not stored (over limit)", a->findings_dropped, b->findings_dropped);
+  bool any = false;
+  for (int r = 0; r < UAL_R_COUNT; r++) {
+    if (!a->rules[r] && !b->rules[r]) continue;
+    if (!any) heading(o, "Findings by rule");
+    any = true;
+    char label[64];
+    snprintf(label, sizeof label, "%s (%s)", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)));
+    row(o, 2, label, a->rules[r], b->rules[r]);
+  }
+  uint64_t first, last;
+  span(s, &first, &last);
+  heading(o, "Time");
+  if (first) {
+    dc_out_fmt(o, "  %-*s", LABEL_W - 2, "first record");
+    dc_out_secs(o, (int64_t)first);
+    dc_out_fmt(o, "\n  %-*s", LABEL_W - 2, "last record");
+    dc_out_secs(o, (int64_t)last);
+    dc_out_fmt(o, "\n  %-*s", LABEL_W - 2, "span");
+    dc_out_secs(o, (int64_t)(last - first));
+    dc_out_str(o, " s\n");
+    dc_out_fmt(o, "%-*s%12.3f%12.3f%12.3f\n", LABEL_W, "TL payload throughput (Gb/s)", tl_gbps(a, last - first),
+               tl_gbps(b, last - first), tl_gbps(a, last - first) + tl_gbps(b, last - first));
+  } else {
+    dc_out_str(o, "  no timestamps\n");
+  }
+}
+
+static void json_dir(struct dc_out *o, const struct dc_dir_stats *d, uint64_t dur) {
+  bool f = true, g;
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &f, "records", d->records);
+  for (int k = 0; k < DC_K_COUNT; k++) dc_json_u64(o, &f, kind_json[k], d->kind[k]);
+  dc_json_key(o, &f, "usage");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int k = 0; k < 4; k++) dc_json_u64(o, &g, ual_flit_kind_name((enum ual_flit_kind)k), d->usage[k]);
+  dc_out_str(o, "}");
+  dc_json_key(o, &f, "crc");
+  dc_out_ch(o, '{');
+  g = true;
+  dc_json_u64(o, &g, "ok", d->crc_ok);
+  dc_json_u64(o, &g, "bad", d->crc_bad);
+  dc_json_u64(o, &g, "inverted", d->crc_inverted);
+  dc_out_str(o, "}");
+  dc_json_key(o, &f, "fec");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int k = 0; k < 3; k++) dc_json_u64(o, &g, ual_fec_status_name((enum ual_fec_status)k), d->fec[k]);
+  dc_out_str(o, "}");
+  dc_json_key(o, &f, "replay_cmd");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int k = 0; k < 4; k++) dc_json_u64(o, &g, ual_replay_cmd_name((enum ual_replay_cmd)k), d->replay_cmd[k]);
+  dc_out_str(o, "}");
+  dc_json_u64(o, &f, "naks", d->replay_cmd[UAL_RC_NAK] + d->replay_cmd[UAL_RC_NAK_SELECTIVE]);
+  dc_json_u64(o, &f, "replays", d->rules[UAL_R_RP_REPLAY]);
+  dc_json_u64(o, &f, "tl_started", d->tl_started);
+  dc_json_u64(o, &f, "tl_flits", d->tl_flits);
+  dc_json_u64(o, &f, "tl_bytes", d->tl_flits * UAL_TL_FLIT_BYTES);
+  dc_json_key(o, &f, "tl_gbps");
+  dc_out_fmt(o, "%.6f", tl_gbps(d, dur));
+  dc_json_key(o, &f, "dl_msgs");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int t = 0; t < UAL_MT_COUNT; t++) dc_json_u64(o, &g, ual_msg_types[t].json, d->dl_msgs[t]);
+  dc_out_str(o, "}");
+  dc_json_u64(o, &f, "uart_payload_dw", d->uart_payload_dw);
+  dc_json_key(o, &f, "findings");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int v = 0; v < 3; v++) dc_json_u64(o, &g, ual_severity_name((enum ual_severity)v), d->sev[v]);
+  dc_out_str(o, "}");
+  dc_json_key(o, &f, "ts_first_ns");
+  dc_out_u64(o, d->first_ts);
+  dc_json_key(o, &f, "ts_last_ns");
+  dc_out_u64(o, d->last_ts);
+  dc_out_ch(o, '}');
+}
+
+void dc_stats_json(const struct dc_stats *s, struct dc_out *o) {
+  const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
+  uint64_t first, last;
+  span(s, &first, &last);
+  bool f = true, g;
+  dc_out_ch(o, '{');
+  dc_json_key(o, &f, "kind");
+  dc_json_string(o, "summary");
+  dc_json_u64(o, &f, "records", a->records + b->records);
+  dc_json_key(o, &f, "by_kind");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int k = 0; k < DC_K_COUNT; k++) dc_json_u64(o, &g, kind_json[k], a->kind[k] + b->kind[k]);
+  dc_out_ch(o, '}');
+  dc_json_u64(o, &f, "ts_first_ns", first);
+  dc_json_u64(o, &f, "ts_last_ns", last);
+  dc_json_u64(o, &f, "span_ns", last - first);
+  dc_json_key(o, &f, "dirs");
+  dc_out_ch(o, '{');
+  for (int i = 0; i < 2; i++) {
+    if (i) dc_out_ch(o, ',');
+    dc_json_string(o, dir_name[i]);
+    dc_out_ch(o, ':');
+    json_dir(o, &s->d[i], last - first);
+  }
+  dc_out_ch(o, '}');
+  dc_json_key(o, &f, "findings_by_rule");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int r = 0; r < UAL_R_COUNT; r++)
+    if (a->rules[r] + b->rules[r]) dc_json_u64(o, &g, ual_rule_id((enum ual_rule)r), a->rules[r] + b->rules[r]);
+  dc_out_ch(o, '}');
+  dc_json_key(o, &f, "findings_by_severity");
+  dc_out_ch(o, '{');
+  g = true;
+  for (int v = 0; v < 3; v++) dc_json_u64(o, &g, ual_severity_name((enum ual_severity)v), a->sev[v] + b->sev[v]);
+  dc_out_str(o, "}}\n");
+}

@@ -1,0 +1,37 @@
+/* Totals of a decode by direction (--stats), as text or a JSON summary. */
+#ifndef UAL_DC_STATS_H
+#define UAL_DC_STATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ualink/ualink.h"
+#include "outbuf.h"
+
+enum { DC_K_MALFORMED, DC_K_FLIT, DC_K_OS, DC_K_EVENT, DC_K_COUNT };
+
+struct dc_dir_stats {
+  uint64_t records;
+  uint64_t kind[DC_K_COUNT];
+  uint64_t usage[4];            /* enum ual_flit_kind */
+  uint64_t crc_ok, crc_bad, crc_inverted;
+  uint64_t fec[3];              /* enum ual_fec_status */
+  uint64_t replay_cmd[4];       /* valid payload and NOP flits */
+  uint64_t tl_started, tl_flits;
+  uint64_t dl_msgs[UAL_MT_COUNT];
+  uint64_t uart_payload_dw;
+  uint64_t sev[3];
+  uint64_t rules[UAL_R_COUNT];
+  uint64_t findings_dropped;
+  uint64_t first_ts, last_ts;   /* 0 = no timestamp seen */
+};
+
+struct dc_stats {
+  struct dc_dir_stats d[2];
+};
+
+void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t ts_ns);
+void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input);
+void dc_stats_json(const struct dc_stats *s, struct dc_out *o);
+
+#endif

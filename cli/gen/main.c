@@ -1,0 +1,226 @@
+/* ualink-gen: the command line. */
+#include "gen.h"
+#include "output.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+  "usage: ualink-gen [options] -w FILE|-  [--udp HOST[:PORT]]\n"
+  "Synthesizes two-direction UALink 128G traffic as capture records (pcap, nanosecond\n"
+  "timestamps, LINKTYPE_USER0) or UDP datagrams.\n"
+  "\n"
+  "  -s, --scenario NAME     bringup, traffic, uart, negotiation, l1, l0p, errors, all\n"
+  "                          (default traffic, or what the first --inject needs)\n"
+  "  -w, --write FILE        write a pcap file; - writes to standard output\n"
+  "      --udp HOST[:PORT]   send each record as one UDP datagram (default port 17762)\n"
+  "      --rate-limit N      at most N datagrams per second (default: the capture's own pace)\n"
+  "  -c, --count N           stop after about N records (the TL flit and messages in\n"
+  "                          flight are finished first); --flits is the same\n"
+  "      --duration T        stop after T of link time (ns, us, ms or s suffix)\n"
+  "      --seed N            random seed; the same seed gives the same bytes (default 1)\n"
+  "      --load X            TL load 0..1\n"
+  "      --ber X             bit error rate (errors scenario default 2e-6)\n"
+  "      --rate R            final link rate: 2.5, 32, 64, 104, 112, 120, 128 (default 128)\n"
+  "      --width W           lanes: 1, 2, 4, 8 (default 8)\n"
+  "      --peer switch|accel side B is a switch (default) or a second accelerator\n"
+  "      --nak standard|selective|alternate\n"
+  "                          how receivers ask for replays (default alternate)\n"
+  "      --inject RULE[@N][,RULE[@N]...]\n"
+  "                          break one rule on purpose, at the first chance at or after\n"
+  "                          frame N; see --list-injections\n"
+  "      --truth FILE        ground truth as JSON Lines (frame, dir, rule, source);\n"
+  "                          with --inject and -w FILE it defaults to FILE.truth.jsonl\n"
+  "      --list-injections   the rules that can be injected, and how\n"
+  "      --list-scenarios    the scenarios\n"
+  "      --latency NS        receiver turnaround (default 20)\n"
+  "      --train-os N        ordered sets per training state (default 8)\n"
+  "      --run-scale X       scale the scenario's stretches of plain traffic (0.1 = compact)\n"
+  "      --start-ns NS       timestamp of the first record (default 2025-01-01T00:00:00Z)\n"
+  "  -q, --quiet             no progress line\n"
+  "  -h, --help              this text\n"
+  "      --version\n";
+
+enum {
+  O_UDP = 256, O_RATE_LIMIT, O_DURATION, O_SEED, O_LOAD, O_BER, O_RATE, O_WIDTH, O_PEER, O_NAK,
+  O_INJECT, O_TRUTH, O_LIST_INJ, O_LIST_SC, O_LATENCY, O_TRAIN_OS, O_START, O_VERSION, O_RUN_SCALE
+};
+
+static const struct option longopts[] = {
+  { "scenario", required_argument, NULL, 's' }, { "write", required_argument, NULL, 'w' },
+  { "count", required_argument, NULL, 'c' }, { "flits", required_argument, NULL, 'c' },
+  { "udp", required_argument, NULL, O_UDP }, { "rate-limit", required_argument, NULL, O_RATE_LIMIT },
+  { "duration", required_argument, NULL, O_DURATION }, { "seed", required_argument, NULL, O_SEED },
+  { "load", required_argument, NULL, O_LOAD }, { "ber", required_argument, NULL, O_BER },
+  { "rate", required_argument, NULL, O_RATE }, { "width", required_argument, NULL, O_WIDTH },
+  { "peer", required_argument, NULL, O_PEER }, { "nak", required_argument, NULL, O_NAK },
+  { "inject", required_argument, NULL, O_INJECT }, { "truth", required_argument, NULL, O_TRUTH },
+  { "list-injections", no_argument, NULL, O_LIST_INJ }, { "list-scenarios", no_argument, NULL, O_LIST_SC },
+  { "latency", required_argument, NULL, O_LATENCY }, { "train-os", required_argument, NULL, O_TRAIN_OS },
+  { "start-ns", required_argument, NULL, O_START }, { "run-scale", required_argument, NULL, O_RUN_SCALE }, { "quiet", no_argument, NULL, 'q' },
+  { "help", no_argument, NULL, 'h' }, { "version", no_argument, NULL, O_VERSION },
+  { NULL, 0, NULL, 0 }
+};
+
+static void die(const char *fmt, const char *arg) {
+  fprintf(stderr, "ualink-gen: ");
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  exit(2);
+}
+
+static uint64_t parse_u64(const char *s, const char *what) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || end == s || *end) die("bad number for %s", what);
+  return v;
+}
+
+static double parse_double(const char *s, const char *what) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || *end) die("bad number for %s", what);
+  return v;
+}
+
+static uint64_t parse_duration_ps(const char *s) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v < 0) die("bad --duration %s", s);
+  double mult = 1e3;                          /* plain numbers are ns */
+  if (!strcmp(end, "ps")) mult = 1;
+  else if (!strcmp(end, "ns") || !*end) mult = 1e3;
+  else if (!strcmp(end, "us")) mult = 1e6;
+  else if (!strcmp(end, "ms")) mult = 1e9;
+  else if (!strcmp(end, "s")) mult = 1e12;
+  else die("bad --duration unit in %s (ns, us, ms, s)", s);
+  return (uint64_t)(v * mult);
+}
+
+static unsigned parse_rate(const char *s) {
+  static const char *const names[] = { NULL, "2.5", "32", "64", "104", "112", "120", "128" };
+  for (unsigned i = 1; i < 8; i++)
+    if (!strcmp(s, names[i]) || (ual_rate_name(i) && !strcmp(s, ual_rate_name(i)))) return i;
+  die("unknown --rate %s (2.5, 32, 64, 104, 112, 120, 128)", s);
+  return 0;
+}
+
+static void parse_inject(struct gen_opts *o, const char *arg) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    if (o->n_inject >= GEN_MAX_INJECT) die("too many injections (at most 16)%s", "");
+    char *at = strchr(tok, '@');
+    uint64_t frame = GEN_AT_DEFAULT;
+    if (at) { *at = 0; frame = parse_u64(at + 1, "--inject RULE@N"); }
+    int r = ual_rule_lookup(tok);
+    if (r < 0) die("unknown rule %s", tok);
+    if (!gen_inject_supported(r)) die("%s cannot be injected (see --list-injections)", tok);
+    o->inject[o->n_inject].rule = r;
+    o->inject[o->n_inject].at_frame = frame;
+    o->n_inject++;
+  }
+}
+
+static void list_injections(void) {
+  for (int r = 0; r < UAL_R_COUNT; r++) {
+    const char *how = gen_inject_how(r);
+    if (how)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_inject_scenario(r)), how);
+  }
+}
+
+static void list_scenarios(void) {
+  for (int i = 0; i < GEN_SC_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
+}
+
+int main(int argc, char **argv) {
+  struct gen_opts o;
+  gen_opts_default(&o);
+  const char *wpath = NULL, *udp = NULL, *truth = NULL;
+  double rate_limit = 0;
+  bool quiet = false;
+  int c;
+  while ((c = getopt_long(argc, argv, "s:w:c:qh", longopts, NULL)) != -1) {
+    switch (c) {
+    case 's':
+      o.scenario = gen_scenario_lookup(optarg);
+      if (o.scenario < 0) die("unknown scenario %s (see --list-scenarios)", optarg);
+      break;
+    case 'w': wpath = optarg; break;
+    case 'c': o.count = parse_u64(optarg, "--count"); break;
+    case O_UDP: udp = optarg; break;
+    case O_RATE_LIMIT: rate_limit = parse_double(optarg, "--rate-limit"); break;
+    case O_DURATION: o.duration_ps = parse_duration_ps(optarg); break;
+    case O_SEED: o.seed = parse_u64(optarg, "--seed"); break;
+    case O_LOAD: o.load = parse_double(optarg, "--load"); if (o.load < 0 || o.load > 1) die("--load must be 0..1%s", ""); break;
+    case O_BER: o.ber = parse_double(optarg, "--ber"); if (o.ber < 0) die("--ber must not be negative%s", ""); break;
+    case O_RATE: o.rate = parse_rate(optarg); break;
+    case O_WIDTH: o.width = (unsigned)parse_u64(optarg, "--width"); break;
+    case O_PEER:
+      if (!strcmp(optarg, "switch")) o.peer = GEN_PEER_SWITCH;
+      else if (!strcmp(optarg, "accel") || !strcmp(optarg, "accelerator")) o.peer = GEN_PEER_ACCEL;
+      else die("--peer must be switch or accel, not %s", optarg);
+      break;
+    case O_NAK:
+      if (!strcmp(optarg, "standard")) o.nak = GEN_NAK_STANDARD;
+      else if (!strcmp(optarg, "selective")) o.nak = GEN_NAK_SELECTIVE;
+      else if (!strcmp(optarg, "alternate")) o.nak = GEN_NAK_ALTERNATE;
+      else die("--nak must be standard, selective or alternate, not %s", optarg);
+      break;
+    case O_INJECT: parse_inject(&o, optarg); break;
+    case O_TRUTH: truth = optarg; break;
+    case O_LIST_INJ: list_injections(); return 0;
+    case O_LIST_SC: list_scenarios(); return 0;
+    case O_LATENCY: o.latency_ns = (uint32_t)parse_u64(optarg, "--latency"); break;
+    case O_TRAIN_OS: o.train_os = (unsigned)parse_u64(optarg, "--train-os"); break;
+    case O_START: o.start_ns = parse_u64(optarg, "--start-ns"); break;
+    case O_RUN_SCALE: o.run_scale = parse_double(optarg, "--run-scale"); break;
+    case 'q': quiet = true; break;
+    case 'h': fputs(usage, stdout); return 0;
+    case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return 0;
+    default: fputs(usage, stderr); return 2;
+    }
+  }
+  if (optind < argc) die("unexpected argument %s", argv[optind]);
+  if (!wpath && !udp) {
+    if (isatty(STDOUT_FILENO)) die("no output: give -w FILE, -w - or --udp HOST%s", "");
+    wpath = "-";
+  }
+
+  char err[256];
+  struct gen_writer w;
+  memset(&w, 0, sizeof w);
+  w.udp_fd = -1;
+  w.rate_limit = rate_limit;
+  w.realtime = rate_limit <= 0;
+  w.t0_ns = o.start_ns;
+  w.progress = !quiet && isatty(STDERR_FILENO) && !(wpath && !strcmp(wpath, "-") && isatty(STDOUT_FILENO));
+  if (wpath && out_pcap_open(&w, wpath, err, sizeof err) != 0) die("%s", err);
+  w.dump_is_stdout = wpath && !strcmp(wpath, "-");
+  if (udp && out_udp_open(&w, udp, err, sizeof err) != 0) die("%s", err);
+  char sidecar[4096];
+  if (!truth && o.n_inject && wpath && strcmp(wpath, "-") != 0) {
+    snprintf(sidecar, sizeof sidecar, "%s.truth.jsonl", wpath);
+    truth = sidecar;
+  }
+  if (truth) {
+    w.truth = fopen(truth, "w");
+    if (!w.truth) die("%s: cannot write", truth);
+  }
+
+  struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .progress = out_progress };
+  struct gen *g = gen_new(&o, &out, err, sizeof err);
+  if (!g) { out_close(&w); die("%s", err); }
+  int rc = gen_run(g, err, sizeof err);
+  gen_free(g);
+  if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }
+  if (rc != 0) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
+  return 0;
+}

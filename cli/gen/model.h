@@ -1,0 +1,467 @@
+/* The two-sided link model behind ualink-gen. Each side is a transmitter
+ * (PL: ordered sets, IDLE/NOP/payload flits, sequence numbers, Acks/Naks,
+ * replay; DL: packer, DL message queues, UART, negotiations) and a receiver
+ * of the other side's flits, which arrive over a wire with a latency. */
+#ifndef UALGEN_MODEL_H
+#define UALGEN_MODEL_H
+
+#include "gen.h"
+
+/* ---- deterministic PRNG (xoshiro256**) ---- */
+struct gen_rng { uint64_t s[4]; };
+void gen_rng_seed(struct gen_rng *r, uint64_t seed);
+uint64_t gen_rng_next(struct gen_rng *r);
+static inline uint32_t gen_rng_below(struct gen_rng *r, uint32_t n) {
+  return (uint32_t)(((gen_rng_next(r) >> 32) * (uint64_t)n) >> 32);
+}
+static inline double gen_rng_unit(struct gen_rng *r) { /* [0, 1) */
+  return (double)(gen_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+#define PS_NEVER UINT64_MAX
+#define PS_PER_NS 1000ull
+#define PS_PER_US 1000000ull
+
+/* ---- sequence numbers: 1..1023, wrap 1023 -> 1, arithmetic mod 1023 ---- */
+#define SEQ_MOD 1023u
+#define SEQ_MAX_UNACKED 511u
+static inline uint16_t seq_inc(uint16_t s) { return s >= SEQ_MOD ? 1 : (uint16_t)(s + 1); }
+static inline uint16_t seq_dec(uint16_t s) { return s <= 1 ? (uint16_t)SEQ_MOD : (uint16_t)(s - 1); }
+static inline uint16_t seq_add(uint16_t s, unsigned n) { return (uint16_t)((s - 1 + n) % SEQ_MOD + 1); }
+/* Steps from a to b going forward (0..1022). */
+static inline unsigned seq_dist(uint16_t a, uint16_t b) { return (b % SEQ_MOD + SEQ_MOD - a % SEQ_MOD) % SEQ_MOD; }
+
+/* ---- what travels with a flit for the model (not on the wire) ---- */
+#define META_MSGS 4
+struct msg_done {                /* a DL message whose last DWord is in this flit */
+  uint32_t dw;
+  uint8_t n_payload;             /* UART transport payload DWords */
+};
+struct flit_meta {
+  uint8_t n;
+  struct msg_done m[META_MSGS];
+};
+
+/* Replay buffer entry: only payload bytes and the sequence number are replayed. */
+#define RB_BODY (UAL_CRC_OFFSET - 2)
+struct rb_entry {
+  uint8_t body[RB_BODY];         /* flit bytes 2..241 */
+  struct flit_meta meta;
+};
+
+enum wire_kind { W_PAYLOAD, W_NOP, W_IDLE, W_IGNORED, W_OS, W_EVENT };
+
+struct wire_item {
+  uint64_t t_end;
+  uint8_t kind;                  /* enum wire_kind */
+  uint8_t corrupt;               /* bit errors were applied */
+  uint8_t os_type;
+  uint8_t contained;             /* CRC inverted on purpose */
+  uint8_t seq_ok;                /* payload flit that numbers in sequence (not injected seq 0) */
+  uint8_t fresh;                 /* a new payload flit (not a replay) */
+  uint16_t seq;                  /* payload flit: its sequence number */
+  struct ual_fh fh;
+  struct ual_dllp dllp;
+  uint8_t raw[UAL_FLIT_BYTES];   /* for corrupted flits: the bytes as received */
+  struct flit_meta meta;
+  uint64_t frame;
+};
+
+#define WIRE_RING 1024
+struct wire {
+  struct wire_item it[WIRE_RING];
+  unsigned head, count;
+};
+
+/* ---- PL transmitter ---- */
+enum pl_mode { PL_SILENT, PL_SCRIPT, PL_IDLE, PL_HANDSHAKE, PL_NORMAL };
+
+enum pli_kind { PLI_TS, PLI_OS, PLI_EVENT, PLI_GAP, PLI_RATE, PLI_MODE, PLI_LABEL };
+struct pl_item {
+  uint8_t kind;                  /* enum pli_kind */
+  uint8_t os_type;               /* PLI_OS */
+  uint8_t per_lane;              /* PLI_TS: one record per active lane, lane number = lane */
+  uint8_t flit_mode_off;         /* PLI_TS: injected LT-NO-FLIT-MODE on the first set */
+  uint16_t count;
+  struct ual_ts_params ts;
+  uint32_t value;                /* PLI_EVENT value, PLI_RATE code, PLI_MODE mode, PLI_LABEL rule */
+  uint16_t code;                 /* PLI_EVENT code */
+  uint64_t ps;                   /* PLI_GAP */
+};
+#define PL_SCRIPT_MAX 96
+
+/* extra flits the PL puts in a tail slot (they take no sequence number) */
+enum extra_kind { X_NOP_DLLP, X_LM, X_USAGE, X_NOP_BODY, X_SEQ0 };
+struct pl_extra {
+  uint8_t kind;
+  struct ual_dllp dllp;
+  int16_t label;                 /* rule to label at its frame, or -1 */
+  uint8_t lm_width;              /* X_LM: change width after sending (Ack) */
+};
+#define PL_EXTRA_MAX 8
+
+/* ---- DL message queues ---- */
+enum msg_class { MC_BASIC, MC_CONTROL, MC_UART, MC_COUNT };
+enum msg_hook {
+  H_NONE, H_UART_TRANSPORT, H_CTRL_CONFIRM, H_CTRL_ACK, H_L1_STOP, H_RESET_BATCH,
+  H_RESET_RSP, H_CREDIT, H_LATE
+};
+#define MSG_MAX_DW (1 + UAL_UART_MAX_PAYLOAD)
+struct msg_item {
+  uint32_t dw[MSG_MAX_DW];
+  uint8_t n;
+  uint8_t cls;
+  uint8_t hook;
+  uint8_t prio;                  /* responses go ahead of new requests */
+  int16_t label;                 /* rule to label at its frame, or -1 */
+  uint8_t label_src;             /* 0 inject, 1 consequence */
+  uint64_t not_before_ps;        /* delayed response */
+};
+#define MSGQ_MAX 96
+struct msg_queue {
+  struct msg_item it[MSGQ_MAX];
+  unsigned head, count;
+};
+
+/* messages handed to the packer, in order, to know which flit completes them */
+#define INFLIGHT_MAX 160
+struct inflight {
+  struct msg_item it[INFLIGHT_MAX];
+  unsigned left[INFLIGHT_MAX];   /* DWords not yet placed */
+  unsigned head, count;
+};
+
+/* ---- control negotiations (width, speed, state, channel) ---- */
+enum ctrl_req_state { CR_NONE, CR_SENT, CR_WAIT_PEER };
+enum ctrl_rsp_state { RS_NONE, RS_ACKED };
+struct ctrl_state {
+  uint8_t req, req_mtype, req_target, req_prio;
+  uint8_t rsp, rsp_mtype, rsp_target;
+  uint8_t force;                 /* answer for the next request received (0 = by the rules) */
+  uint8_t owe, owe_mtype, owe_target;
+  uint64_t owe_ps;
+  uint8_t skip_confirm;          /* injected DM-CTRL-NO-CONFIRM */
+  uint8_t echo_wrong;            /* injected DM-CTRL-ECHO */
+  int16_t force_label;           /* rule to label on the forced answer */
+  uint8_t conflict_wrong;        /* injected DM-CTRL-RESOLUTION: Nack a request that wins */
+  uint8_t conflict_pending;      /* injected DM-CTRL-PENDING-ILLEGAL: Decision Pending in a conflict */
+  uint32_t done;                 /* negotiations completed (both Acks) */
+  uint32_t failed;
+};
+
+/* ---- UART stream 0 ---- */
+#define UART_TXBUF 4096
+#define UART_RXBUF 128           /* DWords: the recommended receive buffer */
+enum uart_reset { UR_NONE, UR_FLUSH, UR_BATCH, UR_WAIT_RSP };
+struct uart_state {
+  bool enabled;                  /* channel 4 online and not in a reset */
+  uint32_t txbuf[UART_TXBUF];
+  unsigned tx_head, tx_fill;
+  uint16_t tx_cnt;               /* DWords sent, mod 4096 */
+  uint16_t credit;               /* last DataFCSeq received */
+  bool credit_valid;
+  bool transport_busy;           /* a transport queued or in the packer */
+  uint16_t rx_cnt;               /* receive counter, mod 4096 */
+  unsigned rx_fill;
+  uint16_t rx_cnt_sent;
+  bool credit_first_due, credit_queued;
+  uint64_t flit_last_credit;
+  double drain_acc, fw_acc;
+  uint8_t reset;                 /* enum uart_reset, requester side */
+  uint8_t reset_noops;           /* No-Ops before the Reset Request (40) */
+  uint32_t vdp_count;
+  int8_t over_credit;            /* injected DM-UART-CREDIT: DWords beyond the credit */
+  bool stopped;                  /* winding down before channel 4 goes offline */
+  bool quiesced;                 /* wound down: no more Credit Updates */
+};
+
+/* ---- TL rate notifications (accelerators) ---- */
+enum rate_fsm { RC_IDLE, RC_WAIT_REF_ACK, RC_PLL, RC_WAIT_NEW_ACK, RC_DIRECT_WAIT };
+
+/* a record header as ual_record_build made it, for the side's current rate and width */
+struct hdr_cache { uint32_t key; uint8_t b[UAL_REC_HDR_BYTES]; };
+
+/* ---- one link partner ---- */
+struct side {
+  unsigned id;                   /* 0 = A, 1 = B */
+  uint8_t role;                  /* UAL_ROLE_ACCEL / UAL_ROLE_SWITCH */
+  bool upstream;                 /* port role: switch ports train as upstream ports */
+  uint8_t rate, width;           /* what its records say */
+  uint64_t t_next;               /* start of its next emission, ps */
+  struct gen_rng rng;
+  struct hdr_cache hdr[4];       /* by record kind */
+
+  /* PL transmitter */
+  uint8_t mode;                  /* enum pl_mode */
+  uint8_t after_idle;            /* PL_HANDSHAKE or PL_NORMAL */
+  struct pl_item script[PL_SCRIPT_MAX];
+  unsigned sc_head, sc_count, sc_rep, sc_lane;
+  unsigned idle_sent, hs_sent;
+  bool prior_payload;
+  struct pl_extra extra[PL_EXTRA_MAX];
+  unsigned n_extra;
+  bool dl_active;                /* the DL gives payload flits to the PL */
+  bool dl_pause;                 /* the PL sends NOP flits instead (quiesce) */
+  bool quiet;                    /* no new TL flits or DL messages into the packer */
+  bool wind_down;                /* no new TL flits or UART traffic; queued messages still go out */
+  bool link_down;
+
+  /* flit header cycle: explicit x3, then a tail (Ack, or 3 Naks, then extras) */
+  unsigned cyc;                  /* 0..2 explicit slots, 3 tail */
+  unsigned tail_naks;            /* Naks still to send in this tail */
+  bool tail_acked;
+  unsigned explicit_group;       /* injected RP-EXPLICIT-GROUP: group length */
+
+  /* sequence numbers and replay (transmit side) */
+  uint16_t next_tx;              /* NEXT_TX_SEQ */
+  uint16_t acked;                /* last acknowledged */
+  struct rb_entry *rb;           /* indexed by sequence number */
+  bool rp_pending, rp_active, rp_selective;
+  uint16_t rp_start, rp_next, rp_end;  /* replay rp_next .. rp_end inclusive */
+  bool nak_armed;
+  uint64_t no_progress_flits;
+  bool ignore_limit;             /* injected RP-UNACKED-LIMIT */
+  int16_t rp_wrong_start;        /* injected RP-REPLAY-WRONG-START: offset */
+  uint16_t skip_seq;             /* injected RP-SEQ-GAP: skip this many numbers at the next group */
+
+  /* receive side (of the partner's flits) */
+  uint16_t next_exp;             /* NEXT_EXPECTED_RX_SEQ */
+  uint16_t last_rx_seq;
+  bool last_rx_known, rx_any, prev_rx_bad;
+  uint8_t rx_state;              /* RX_NORMAL, RX_NAK_WAIT, RX_SEL_WAIT */
+  bool nak_req, nak_req_selective;
+  unsigned naks_sent_events;
+  struct flit_meta *sel_buf;     /* selective replay: flits held for in-order delivery */
+  uint8_t *sel_have;
+  unsigned idle_rx_consec;
+  bool hs_rx_ack;
+  bool accept_gap;               /* injected RP-SEQ-GAP: receiver resynchronises silently */
+  uint64_t withhold_acks_until;  /* injected ack starvation: flit count */
+  uint16_t withheld_ack;
+  uint64_t flits_sent;
+
+  /* DL */
+  struct ual_pack pack;
+  struct msg_queue q[MC_COUNT];
+  unsigned rr;                   /* round robin across classes */
+  struct inflight infl;
+  bool msg_block;                /* all DL messages blocked (UART reset sequence) */
+  bool ch_online[8];
+  bool tl_enable;                /* the TL wants to send */
+  double tl_tokens, tl_per_flit;
+  unsigned tl_burst;
+  bool tl_boost;                 /* full TL load while an injection looks for its chance */
+  uint32_t tl_sent;
+  uint32_t tl_inject_offline;    /* injected DL-CH0-OFFLINE / LT-EXIT-L1-CONTENT: TL flits to force */
+  int16_t tl_inject_label;
+  uint8_t err_burst;             /* errors scenario: 1 correctable burst, 2 uncorrectable, on the next payload flit */
+  int16_t ctrl_label;            /* rule to label on the next control request */
+  uint8_t ctrl_label_src;        /* TRUTH_SRC_INJECT or TRUTH_SRC_CONSEQ */
+  bool late_pending;             /* injected DM-RESPONSE-LATE: the answer is being held */
+  int16_t rate_label;            /* rule to label on the new-rate notification */
+  bool ack_ahead;                /* injected RP-ACK-AHEAD on the next Ack */
+  bool label_next_tail;          /* injected RP-EXPLICIT-GROUP: label the flit after the short group */
+  bool pack_idle_before;         /* no carry-over and no open transport before the flit just packed */
+  uint8_t corrupt_src;           /* truth source of a PL corruption by inj_flit */
+  bool force_standard_nak;
+  int16_t label_fresh;           /* rule to label on the next new payload flit */
+  uint16_t corrupt_seq;
+  bool timeout_inject;           /* injected RP-ACK-TIMEOUT: the replay timer label is the injection */
+  uint64_t last_flit_frame;
+  uint64_t last_nak_flit;
+  uint64_t rx_frame;              /* frame of the partner flit being delivered */
+  uint64_t rx_t_end;              /* and when it ended on the wire */
+  struct ctrl_state ctrl;
+  struct uart_state uart;
+  uint8_t link_state;            /* 0 L0, 1 L1 (DL view) */
+  uint8_t width_code, speed_code, max_width_code, max_speed_code;
+  bool lockout_width, lockout_speed;
+  bool basic_out[UAL_MT_COUNT];  /* own basic requests awaiting a response */
+  uint16_t dev_id;
+  uint16_t port;
+  bool port_known;
+  uint16_t own_rate, peer_rate;  /* 50 kHz units */
+  uint8_t rate_fsm;
+  uint16_t rate_target;
+  uint64_t rate_wait_until;
+  uint32_t rate_changes;
+  uint32_t basic_done;
+  uint64_t response_delay_ps;    /* injected DM-RESPONSE-LATE */
+  bool ignore_dup_request;       /* injected DM-CTRL-OUTSTANDING: the duplicate is not answered */
+  uint8_t dup_basic;             /* injected DM-BASIC-OUTSTANDING: answer 1 of 2 */
+  struct msg_item done_it[8];    /* messages completed in the flit just built */
+  unsigned n_done;
+
+  /* L1 and L0p */
+  uint8_t pm;                    /* PM_* */
+  bool rx_enter_l1, rx_req_ack, rx_eios;
+  uint64_t pm_enter_ps;
+  bool lm_sent, lm_acked;
+  uint8_t lm_target;
+  uint8_t l1_payload_extra;      /* injected LT-PAYLOAD-IN-L1 */
+
+  /* shadow unpacker for flit mutations (injections) */
+  bool shadow_on;
+  struct ual_unpack shadow;
+};
+
+enum rx_state { RX_NORMAL, RX_NAK_WAIT, RX_SEL_WAIT };
+enum pm_state { PM_NONE, PM_STOPPED, PM_ENTER, PM_ACK, PM_EIDLE };
+
+/* ---- scenario steps ---- */
+enum op_code {
+  OP_EVENT, OP_TRAIN, OP_RUN, OP_BASIC, OP_NEGOTIATE, OP_CONFLICT, OP_SPEED, OP_L0P,
+  OP_TL, OP_UART_ONLINE_WAIT, OP_UART_STOP, OP_UART_RESET, OP_RATE, OP_L1_ENTER, OP_L1_EXIT,
+  OP_ERRBURST, OP_SET, OP_LOCKOUT_CLEAR, OP_DRAIN, OP_RUN_LIMIT, OP_INJECT_POINT, OP_END
+};
+enum set_what {
+  SET_LOAD, SET_BER, SET_UART_LOAD, SET_FORCE, SET_NAK, SET_LOCKOUT, SET_TL_INJECT, SET_CTRL_LABEL,
+  SET_NOOPS, SET_ECHO, SET_FORCE_LABEL, SET_SKIP_CONFIRM, SET_SEND_CREDIT, SET_CTRL_CONSEQ,
+  SET_CONFLICT_WRONG, SET_CONFLICT_PENDING
+};
+struct op {
+  uint8_t code;
+  uint8_t side;                  /* requester, or 2 = both */
+  uint8_t a, b, c;               /* op specific */
+  uint8_t keep;                  /* runs to its end even when the record limit is reached */
+  uint32_t n;
+  double x;
+};
+#define OPS_MAX 160
+
+/* ---- the whole generator ---- */
+#define TRUTH_SRC_INJECT 0
+#define TRUTH_SRC_CONSEQ 1
+#define TRUTH_SRC_CHANNEL 2
+
+enum inj_state { INJ_PENDING, INJ_ARMED, INJ_DONE };
+struct inj {
+  int rule;
+  uint64_t at;
+  uint8_t state;
+  uint8_t side;
+  uint32_t n;                    /* injection-specific progress */
+  uint8_t fin;                   /* nothing left to do */
+};
+
+/* a label due at the first record after a time (deadline-type rules) */
+struct time_label { uint64_t t_ps; int16_t rule; uint8_t dir, on; };
+#define TIME_LABELS 4
+
+struct gen {
+  struct gen_opts o;
+  struct gen_out out;
+  struct side s[2];
+  struct wire w[2];              /* w[i]: flits sent by side i */
+  uint64_t now, t0;
+  uint64_t frame;
+  uint64_t lat_ps;
+  int scenario;
+  double load, ber, uart_load, uart_saved;
+  uint8_t final_rate;
+  bool draining, finished, stop_error;
+  bool hold_requests;            /* no new requests while an injection starves the link of Acks */
+  uint64_t drain_frame;
+  uint64_t user_count;           /* --count as given (0 when the scenario's own length) */
+  struct time_label tlabel[TIME_LABELS];
+  char err[160];
+  struct op ops[OPS_MAX];
+  unsigned n_ops, pc;
+  bool op_started;
+  uint64_t op_mark, op_wake, op_frame;
+  uint32_t op_state;
+  int nak_policy, nak_alt;
+  struct gen_rng rng;            /* scenario decisions */
+  struct gen_rng ber_rng[2];
+  double ber_next[2];            /* bits until the next error */
+  struct inj inj[GEN_MAX_INJECT];
+  unsigned n_inj;
+  struct gen_stats st;
+  uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES + 8];
+};
+
+/* gen.c */
+void gen_emit(struct gen *g, struct side *s, unsigned kind, const uint8_t *body, size_t len,
+              uint64_t t_ps);
+void gen_truth(struct gen *g, uint64_t frame, unsigned dir, int rule, int src, const char *note);
+/* labels rule (source inject) at the first record later than t_ps */
+void gen_label_at(struct gen *g, uint64_t t_ps, unsigned dir, int rule);
+/* end of capture: labels whose time has not come are dropped */
+void gen_label_flush(struct gen *g);
+void gen_fail(struct gen *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static inline struct side *peer_of(struct gen *g, struct side *s) { return &g->s[s->id ^ 1]; }
+uint64_t side_flit_ps(const struct side *s);
+
+/* link.c: PL transmitter and receiver */
+void link_side_init(struct gen *g, struct side *s, unsigned id);
+void link_side_free(struct side *s);
+void link_step(struct gen *g, struct side *s);
+void link_script_push(struct side *s, const struct pl_item *it);
+bool link_script_idle(const struct side *s);
+void link_extra_push(struct side *s, const struct pl_extra *x);
+unsigned link_outstanding(const struct side *s);
+bool link_settled(const struct gen *g, const struct side *s);
+bool link_calm_rx(const struct side *s);
+void link_set_rate(struct gen *g, struct side *s, unsigned rate);
+void link_set_width(struct gen *g, struct side *s, unsigned width);
+void link_go_normal(struct side *s);
+void link_down(struct gen *g, struct side *s);
+
+/* dl.c: DL messages, packing, UART, negotiations */
+void dl_init(struct gen *g, struct side *s);
+/* fills the packer before a payload flit and builds it */
+void dl_build_payload(struct gen *g, struct side *s, const struct ual_fh *fh, uint8_t *flit,
+                      struct flit_meta *meta);
+void dl_after_sent(struct gen *g, struct side *s, uint64_t frame);
+void dl_deliver(struct gen *g, struct side *rx, const struct flit_meta *meta);
+void dl_tick(struct gen *g, struct side *s);   /* once per flit time of the side */
+bool dl_queue_msg(struct side *s, const struct msg_item *m);
+void dl_msg_init(struct msg_item *m, unsigned cls, const uint32_t *dw, unsigned n);
+bool dl_idle(const struct side *s);           /* nothing queued, nothing partly packed */
+bool dl_busy_requests(const struct side *s);  /* requests awaiting answers */
+void dl_ctrl_request(struct gen *g, struct side *s, unsigned mtype, unsigned target,
+                     unsigned prio);
+void dl_basic_request(struct gen *g, struct side *s, unsigned mtype);
+void dl_rate_change(struct gen *g, struct side *s, uint16_t target, bool direct);
+void dl_uart_reset(struct gen *g, struct side *s);
+void dl_uart_fill(struct gen *g, struct side *s, unsigned dwords);
+void dl_update_pacing(struct gen *g, struct side *s);
+void dl_apply_channel(struct gen *g, struct side *s, unsigned ch, bool online);
+uint32_t dl_ctrl_dw(unsigned mtype, unsigned prio, unsigned target, unsigned cmd,
+                    unsigned response);
+void dl_log_msg(struct gen *g, struct side *s, const struct msg_item *m);
+
+/* scenario.c */
+void scen_build(struct gen *g);
+void scen_tick(struct gen *g);
+uint64_t scen_wake(const struct gen *g);
+
+/* inject.c */
+void inj_init(struct gen *g);
+/* adds the steps some injections need (carrier negotiations, resets) */
+void inj_plan(struct gen *g);
+/* Link Management request about to be queued: Priority / initiator injections */
+void inj_lm(struct gen *g, struct side *s, struct pl_extra *x);
+bool inj_drain_ready(struct gen *g);
+bool inj_truncate_now(struct gen *g);
+void inj_labelled(struct gen *g, int rule);
+void inj_send_credit(struct gen *g, struct side *s, int rule);
+bool inj_pending(struct gen *g, int rule);
+void gen_truth_next_ctrl(struct gen *g, struct side *s, int rule);
+/* DL mutation hook: a new payload flit just packed (kept for replays) */
+void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit);
+/* PL hook: any flit just before it is emitted (not kept for replays) */
+void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi);
+/* per-slot hook: may queue extras, arm behaviours */
+void inj_slot(struct gen *g, struct side *s);
+bool inj_wants_quiet(const struct gen *g, const struct side *s);
+struct inj *inj_find(struct gen *g, int rule);
+bool inj_ready(struct gen *g, struct inj *in);
+void inj_done(struct gen *g, struct inj *in);
+int inj_check_all_done(struct gen *g);
+
+#endif

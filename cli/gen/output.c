@@ -1,0 +1,152 @@
+/* Where ualink-gen's records go: a nanosecond pcap (file or stdout), UDP
+ * datagrams (one record each), and the ground-truth JSON Lines file. */
+#include "output.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SNAPLEN 65535
+
+int out_pcap_open(struct gen_writer *w, const char *path, char *err, size_t cap) {
+  w->pd = pcap_open_dead_with_tstamp_precision(UAL_DLT_USER0, SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+  if (!w->pd) { snprintf(err, cap, "pcap_open_dead failed"); return -1; }
+  if (strcmp(path, "-") == 0) {
+    w->dump = pcap_dump_fopen(w->pd, stdout);
+  } else {
+    w->dump = pcap_dump_open(w->pd, path);
+  }
+  if (!w->dump) { snprintf(err, cap, "%s: %s", path, pcap_geterr(w->pd)); return -1; }
+  return 0;
+}
+
+int out_udp_open(struct gen_writer *w, const char *spec, char *err, size_t cap) {
+  char host[256];
+  const char *port = NULL;
+  snprintf(host, sizeof host, "%s", spec);
+  char *colon = strrchr(host, ':');
+  if (host[0] == '[') {                       /* [v6]:port */
+    char *close = strchr(host, ']');
+    if (!close) { snprintf(err, cap, "bad --udp address %s", spec); return -1; }
+    *close = 0;
+    memmove(host, host + 1, strlen(host));
+    colon = close[1] == ':' ? close + 1 : NULL;
+  } else if (colon && strchr(host, ':') != colon) {
+    colon = NULL;                             /* bare IPv6 address */
+  }
+  char portbuf[16];
+  if (colon) { *colon = 0; port = colon + 1; }
+  else { snprintf(portbuf, sizeof portbuf, "%u", UAL_UDP_PORT); port = portbuf; }
+  struct addrinfo hints, *res = NULL;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  int rc = getaddrinfo(host, port, &hints, &res);
+  if (rc != 0) { snprintf(err, cap, "%s: %s", spec, gai_strerror(rc)); return -1; }
+  w->udp_fd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
+  if (w->udp_fd < 0) { snprintf(err, cap, "socket: %s", strerror(errno)); freeaddrinfo(res); return -1; }
+  if (connect(w->udp_fd, res->ai_addr, res->ai_addrlen) != 0) {
+    snprintf(err, cap, "%s: %s", spec, strerror(errno));
+    freeaddrinfo(res);
+    return -1;
+  }
+  freeaddrinfo(res);
+  return 0;
+}
+
+static uint64_t wall_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void sleep_until(uint64_t t) {
+  uint64_t now = wall_ns();
+  if (t <= now) return;
+  struct timespec d = { (time_t)((t - now) / 1000000000ull), (long)((t - now) % 1000000000ull) };
+  nanosleep(&d, NULL);
+}
+
+/* Paces datagrams: records per second, or the capture's own timestamps. */
+static void udp_pace(struct gen_writer *w, uint64_t ts_ns) {
+  uint64_t now = wall_ns();
+  if (!w->sent) { w->wall0 = now; w->ts0 = ts_ns; }
+  if (w->rate_limit > 0) {
+    sleep_until(w->wall0 + (uint64_t)((double)w->sent * 1e9 / w->rate_limit));
+  } else if (w->realtime) {
+    sleep_until(w->wall0 + (ts_ns - w->ts0));
+  }
+}
+
+int out_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) {
+  struct gen_writer *w = ctx;
+  if (w->dump) {
+    uint64_t ns = ts_ns;
+    struct pcap_pkthdr h;
+    h.ts.tv_sec = (time_t)(ns / 1000000000ull);
+    h.ts.tv_usec = (suseconds_t)(ns % 1000000000ull);   /* nanoseconds: the pcap is nano-precision */
+    h.caplen = h.len = (bpf_u_int32)len;
+    pcap_dump((u_char *)w->dump, &h, rec);
+  }
+  if (w->udp_fd >= 0) {
+    udp_pace(w, ts_ns);
+    if (send(w->udp_fd, rec, len, 0) < 0 && errno != ECONNREFUSED) {
+      fprintf(stderr, "ualink-gen: udp: %s\n", strerror(errno));
+      return -1;
+    }
+    w->sent++;
+  }
+  return 0;
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+void out_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *source, const char *note) {
+  struct gen_writer *w = ctx;
+  w->n_truth++;
+  if (!w->truth) return;
+  fprintf(w->truth, "{\"frame\": %llu, \"dir\": \"%s\", \"rule\": \"%s\", \"severity\": \"%s\", \"source\": ",
+          (unsigned long long)frame, dir ? "B>A" : "A>B", ual_rule_id((enum ual_rule)rule),
+          ual_severity_name(ual_rule_severity((enum ual_rule)rule)));
+  json_str(w->truth, source);
+  fputs(", \"note\": ", w->truth);
+  json_str(w->truth, note);
+  fputs("}\n", w->truth);
+}
+
+void out_progress(void *ctx, uint64_t records, uint64_t ts_ns) {
+  struct gen_writer *w = ctx;
+  if (!w->progress) return;
+  fprintf(stderr, "\r%llu records, %.3f us of link time", (unsigned long long)records,
+          (double)(ts_ns - w->t0_ns) / 1e3);
+  fflush(stderr);
+  w->progress_shown = true;
+}
+
+int out_close(struct gen_writer *w) {
+  int rc = 0;
+  if (w->progress_shown) fputc('\n', stderr);
+  if (w->dump) {
+    if (pcap_dump_flush(w->dump) != 0) rc = -1;
+    if (w->dump_is_stdout) fflush(stdout);
+    pcap_dump_close(w->dump);
+  }
+  if (w->pd) pcap_close(w->pd);
+  if (w->truth && fclose(w->truth) != 0) rc = -1;
+  if (w->udp_fd >= 0) close(w->udp_fd);
+  return rc;
+}

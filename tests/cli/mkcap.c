@@ -1,0 +1,595 @@
+/* mkcap: writes the small, deterministic inputs of the ualink-decode tests
+ * into a directory: well-formed traffic built with libdecode's own encoders
+ * (packer, flit/OS/event builders), flits with deliberate PL/DL problems,
+ * malformed and truncated records, a wrong link type, pcapng, raw and hex.
+ *
+ *   mkcap OUTDIR
+ */
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ualink/ualink.h"
+
+#define TS_BASE 1700000000000000000ull  /* 2023-11-14T22:13:20Z, in ns */
+
+static const char *outdir;
+
+static void die(const char *what, const char *detail) {
+  fprintf(stderr, "mkcap: %s: %s\n", what, detail);
+  exit(1);
+}
+
+static char *path_of(const char *name) {
+  static char p[4096];
+  snprintf(p, sizeof p, "%s/%s", outdir, name);
+  return p;
+}
+
+/* ---- pcap writing -------------------------------------------------------- */
+
+struct cap {
+  pcap_t *p;
+  pcap_dumper_t *d;
+  uint64_t ts;           /* next timestamp */
+  uint64_t step;         /* ns between records */
+  struct ual_rec_hdr hdr[2];
+};
+
+static void cap_open(struct cap *c, const char *name, int dlt) {
+  c->p = pcap_open_dead_with_tstamp_precision(dlt, 65535, PCAP_TSTAMP_PRECISION_NANO);
+  if (!c->p) die(name, "pcap_open_dead failed");
+  c->d = pcap_dump_open(c->p, path_of(name));
+  if (!c->d) die(name, pcap_geterr(c->p));
+  c->ts = TS_BASE;
+  c->step = ual_flit_time_ps(7, 8) / 1000u; /* 128 GT/s x8: 2 ns per flit */
+  if (!c->step) c->step = 2;
+  for (int dir = 0; dir < 2; dir++) {
+    ual_rec_hdr_init(&c->hdr[dir], UAL_REC_FLIT, (unsigned)dir);
+    c->hdr[dir].link = 0;
+    c->hdr[dir].rate = 7;
+    c->hdr[dir].width = 8;
+    c->hdr[dir].role_a = UAL_ROLE_ACCEL;
+    c->hdr[dir].role_b = UAL_ROLE_SWITCH;
+  }
+}
+
+static void cap_close(struct cap *c) {
+  pcap_dump_close(c->d);
+  pcap_close(c->p);
+}
+
+/* Writes bytes as one record with caplen n and original length wire (>= n). */
+static void cap_bytes(struct cap *c, const uint8_t *b, size_t n, size_t wire) {
+  struct pcap_pkthdr h;
+  memset(&h, 0, sizeof h);
+  h.ts.tv_sec = (time_t)(c->ts / 1000000000u);
+  h.ts.tv_usec = (suseconds_t)(c->ts % 1000000000u); /* nanoseconds with the NANO precision */
+  h.caplen = (bpf_u_int32)n;
+  h.len = (bpf_u_int32)wire;
+  pcap_dump((u_char *)c->d, &h, b);
+  c->ts += c->step;
+}
+
+static void cap_record(struct cap *c, int dir, unsigned kind, const uint8_t *body, size_t n) {
+  uint8_t rec[UAL_REC_HDR_BYTES + 512];
+  struct ual_rec_hdr h = c->hdr[dir];
+  h.kind = (uint8_t)kind;
+  size_t len = ual_record_build(&h, body, n, rec, sizeof rec);
+  if (!len) die("record", "too long");
+  cap_bytes(c, rec, len, len);
+}
+
+static void cap_flit(struct cap *c, int dir, const uint8_t *flit) { cap_record(c, dir, UAL_REC_FLIT, flit, UAL_FLIT_BYTES); }
+
+static void cap_event(struct cap *c, int dir, unsigned code, uint32_t value) {
+  struct ual_event e = { (uint16_t)code, 0, value };
+  uint8_t b[UAL_REC_EVENT_BYTES];
+  ual_event_build(&e, b);
+  cap_record(c, dir, UAL_REC_EVENT, b, sizeof b);
+}
+
+static void cap_ts(struct cap *c, int dir, unsigned enc, int ts2, unsigned rate_id, int modified) {
+  struct ual_ts_params p;
+  memset(&p, 0, sizeof p);
+  p.ts2 = (uint8_t)ts2;
+  p.link_number = 0;
+  p.lane_number = 0;
+  p.n_fts = 0;
+  p.rate_id = (uint8_t)rate_id;
+  p.modified = (uint8_t)modified;
+  p.training_control = 0;
+  if (modified) {
+    p.mts_usage = UAL_MTS_USAGE_ALT_PROTOCOL;
+    p.vendor_id = UAL_UALINK_VENDOR_ID;
+  }
+  uint8_t b[4 + UAL_OS_MAX_SYMBOLS];
+  size_t n = ual_os_build_ts(b, sizeof b, 255, enc, &p);
+  if (!n) die("ts", "build failed");
+  cap_record(c, dir, UAL_REC_OS, b, n);
+}
+
+static void cap_os(struct cap *c, int dir, unsigned enc, unsigned type) {
+  uint8_t b[4 + UAL_OS_MAX_SYMBOLS];
+  size_t n = ual_os_build(b, sizeof b, 0, enc, type);
+  if (!n) die("os", "build failed");
+  cap_record(c, dir, UAL_REC_OS, b, n);
+}
+
+/* ---- traffic ------------------------------------------------------------- */
+
+/* One direction's transmitter: packer plus sequence numbering. */
+struct tx {
+  struct ual_pack pk;
+  unsigned next_seq;      /* sequence number of the next payload flit */
+  unsigned n;             /* payload flits sent */
+};
+
+static void tx_init(struct tx *t) {
+  ual_pack_init(&t->pk);
+  t->next_seq = 1;
+  t->n = 0;
+}
+
+static void tl_pattern(uint8_t *d, unsigned seed) {
+  for (unsigned i = 0; i < UAL_TL_FLIT_BYTES; i++) d[i] = (uint8_t)(seed * 16u + i);
+}
+
+static uint32_t msg(unsigned type, void (*set)(struct ual_dlmsg *, unsigned), unsigned arg) {
+  struct ual_dlmsg m;
+  memset(&m, 0, sizeof m);
+  m.type = (uint8_t)type;
+  m.mclass = ual_msg_types[type].mclass;
+  m.mtype = ual_msg_types[type].mtype;
+  if (set) set(&m, arg);
+  return ual_dlmsg_encode(&m);
+}
+
+static void push1(struct tx *t, uint32_t dw) {
+  if (!ual_pack_push_msg(&t->pk, &dw, 1)) die("pack", "message queue full");
+}
+
+static void set_width_req(struct ual_dlmsg *m, unsigned w) { m->command = UAL_CMD_REQUEST; m->target = (uint8_t)w; }
+static void set_width_ack(struct ual_dlmsg *m, unsigned w) { m->command = UAL_CMD_ACK; m->target = (uint8_t)w; m->response = (uint8_t)w; }
+static void set_rate_req(struct ual_dlmsg *m, unsigned r) { m->ack = 0; m->rate = (uint16_t)r; }
+static void set_rate_ack(struct ual_dlmsg *m, unsigned r) { (void)r; m->ack = 1; }
+static void set_devid(struct ual_dlmsg *m, unsigned a) {
+  m->ack = (uint8_t)(a >> 16);
+  m->id = (uint16_t)(a & 0x3ff);
+  m->dev_type = (uint8_t)(a >> 12 & 3);
+  m->valid = 1;
+}
+static void set_credit(struct ual_dlmsg *m, unsigned v) { m->data_fc_seq = (uint16_t)v; }
+
+/* A UART Stream Transport with n payload DWords. */
+static void push_uart(struct tx *t, unsigned n, uint32_t seed) {
+  uint32_t dw[1 + UAL_UART_MAX_PAYLOAD];
+  struct ual_dlmsg m;
+  memset(&m, 0, sizeof m);
+  m.type = UAL_MT_UART_TRANSPORT;
+  m.mclass = UAL_MCLASS_UART;
+  m.mtype = 0;
+  m.length = (uint8_t)(n - 1);
+  dw[0] = ual_dlmsg_encode(&m);
+  for (unsigned i = 0; i < n; i++) dw[1 + i] = seed + i;
+  if (!ual_pack_push_msg(&t->pk, dw, n + 1)) die("pack", "uart transport");
+}
+
+/* Next payload flit: explicit sequence numbers in groups of three, then one
+ * flit acknowledging the partner's last payload flit (implicit number). */
+static void tx_flit(struct tx *t, unsigned partner_last, uint8_t *flit) {
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, (uint16_t)t->next_seq };
+  if (t->n % 4 == 3 && partner_last) {
+    fh.replay_cmd = UAL_RC_ACK;
+    fh.seq = (uint16_t)partner_last;
+  }
+  ual_pack_flit(&t->pk, &fh, true, flit);
+  t->next_seq = t->next_seq % 1023u + 1u;
+  t->n++;
+}
+
+static void nop_flit(uint8_t *flit, unsigned cmd, unsigned seq, uint8_t dllp_type) {
+  struct ual_fh fh = { UAL_USAGE_NOP_IDLE, 1, (uint8_t)cmd, (uint16_t)seq };
+  struct ual_dllp d;
+  memset(&d, 0, sizeof d);
+  d.type = dllp_type;
+  ual_flit_build_nop(flit, &fh, &d);
+}
+
+/* Well-formed traffic between an accelerator (A) and a switch (B). Calls
+ * emit for every flit so that the same stream also feeds raw and hex files. */
+static void basic_traffic(struct cap *c) {
+  struct tx a, b;
+  uint8_t f[UAL_FLIT_BYTES], d[UAL_TL_FLIT_BYTES];
+  tx_init(&a);
+  tx_init(&b);
+
+  cap_event(c, 0, UAL_EV_CAP_START, 0);
+  cap_ts(c, 0, UAL_ENC_1B1B, 0, 0x3f, 0);
+  cap_ts(c, 1, UAL_ENC_128B130B, 1, 0x3f, 1);
+  cap_os(c, 0, UAL_ENC_1B1B, UAL_OS_SKP);
+  ual_flit_build_idle(f);
+  cap_flit(c, 0, f);
+  cap_flit(c, 1, f);
+
+  for (unsigned i = 0; i < 5; i++) {
+    tl_pattern(d, i);
+    ual_pack_push_tl(&a.pk, d, i & 1, i >> 1 & 1);
+  }
+  for (unsigned i = 0; i < 3; i++) {
+    tl_pattern(d, 0x80 + i);
+    ual_pack_push_tl(&b.pk, d, 0, 0);
+  }
+  push1(&a, msg(UAL_MT_LINK_WIDTH, set_width_req, 3));
+  push1(&a, msg(UAL_MT_DEVICE_ID, set_devid, 0x1000 | 5));
+  push1(&a, msg(UAL_MT_TL_RATE, set_rate_req, 36875));
+  push1(&b, msg(UAL_MT_UART_CREDIT, set_credit, 128));
+  push1(&b, msg(UAL_MT_DEVICE_ID, set_devid, 0x10000 | 9));
+
+  unsigned a_last = 0, b_last = 0;
+  for (unsigned i = 0; i < 6; i++) {
+    if (i == 1) {
+      push1(&b, msg(UAL_MT_LINK_WIDTH, set_width_ack, 3));
+      push1(&b, msg(UAL_MT_TL_RATE, set_rate_ack, 0));
+    }
+    if (i == 2) {
+      push1(&a, msg(UAL_MT_LINK_WIDTH, set_width_ack, 3));
+      push_uart(&a, 3, 0x55410000u);
+    }
+    unsigned sa = a.next_seq;
+    tx_flit(&a, b_last, f);
+    a_last = sa;
+    cap_flit(c, 0, f);
+    unsigned sb = b.next_seq;
+    tx_flit(&b, a_last, f);
+    b_last = sb;
+    cap_flit(c, 1, f);
+  }
+  nop_flit(f, UAL_RC_ACK, b_last, UAL_DLLP_NOP);
+  cap_flit(c, 0, f);
+  nop_flit(f, UAL_RC_ACK, a_last, UAL_DLLP_NOP2);
+  cap_flit(c, 1, f);
+  cap_event(c, 0, UAL_EV_CAP_STOP, 0);
+}
+
+/* ---- deliberately broken flits ------------------------------------------- */
+
+static void payload_flit(uint8_t *f, unsigned seq, unsigned tl_seed) {
+  struct ual_pack pk;
+  uint8_t d[UAL_TL_FLIT_BYTES];
+  ual_pack_init(&pk);
+  tl_pattern(d, tl_seed);
+  ual_pack_push_tl(&pk, d, 0, 0);
+  ual_pack_push_tl(&pk, d, 1, 1);
+  ual_pack_push_tl(&pk, d, 0, 1);
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, (uint16_t)seq };
+  ual_pack_flit(&pk, &fh, true, f);
+}
+
+/* Recomputes the FEC only: keeps a wrong CRC visible as a CRC error. */
+static void refec(uint8_t *f) { ual_fec_encode(f); }
+
+/* Flips two data bytes of FEC group 0 (bytes 30 and i, both = 0 mod 3) so
+ * that the group is uncorrectable; the flit header stays intact. */
+static void make_uncorrectable(uint8_t *f) {
+  for (unsigned i = 33; i < 240; i += 3) {
+    uint8_t t[UAL_FLIT_BYTES];
+    memcpy(t, f, sizeof t);
+    t[30] ^= 0x5a;
+    t[i] ^= 0x33;
+    struct ual_fec_result r;
+    if (ual_fec_correct(t, &r) == UAL_FEC_UNCORRECTABLE) {
+      f[30] ^= 0x5a;
+      f[i] ^= 0x33;
+      return;
+    }
+  }
+  die("uncorrectable", "no byte pair found");
+}
+
+static void push_raw_msgs(struct ual_pack *pk, const uint32_t *dw, unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    if (!ual_pack_push_msg(pk, &dw[i], 1)) die("pack", "raw message");
+}
+
+static void error_traffic(struct cap *c) {
+  uint8_t f[UAL_FLIT_BYTES];
+
+  cap_ts(c, 0, UAL_ENC_8B10B, 0, 0x3e, 0);          /* LT-NO-FLIT-MODE: rate id bit 0 clear */
+  payload_flit(f, 1, 1);
+  cap_flit(c, 0, f);                                 /* clean */
+  payload_flit(f, 2, 2);
+  f[100] ^= 0x10;
+  cap_flit(c, 0, f);                                 /* PL-FEC-CORRECTED at byte 100 */
+  payload_flit(f, 3, 3);
+  f[50] ^= 0x01;
+  refec(f);
+  cap_flit(c, 0, f);                                 /* PL-CRC */
+  payload_flit(f, 4, 4);
+  for (int i = 0; i < UAL_CRC_BYTES; i++) f[UAL_CRC_OFFSET + i] ^= 0xff;
+  refec(f);
+  cap_flit(c, 0, f);                                 /* PL-CRC-INVERTED */
+  payload_flit(f, 5, 5);
+  make_uncorrectable(f);
+  cap_flit(c, 0, f);                                 /* PL-FEC-UNCORRECTABLE */
+
+  memset(f, 0, sizeof f);
+  ual_field_put(UAL_F_FH_USAGE_LO, f, 1);
+  ual_field_put(UAL_F_FH_SEQ, f, 6);
+  ual_flit_seal(f);
+  cap_flit(c, 0, f);                                 /* PL-USAGE (001b) */
+  payload_flit(f, 0, 7);
+  cap_flit(c, 0, f);                                 /* PL-SEQ-ZERO */
+
+  memset(f, 0, sizeof f);
+  f[100] = 0xee;
+  ual_flit_seal(f);
+  cap_flit(c, 1, f);                                 /* PL-IDLE-BODY */
+  nop_flit(f, UAL_RC_ACK, 5, 0x10);
+  cap_flit(c, 1, f);                                 /* PL-NOP-DLLP */
+  nop_flit(f, UAL_RC_ACK, 5, UAL_DLLP_PM_ENTER_L23);
+  cap_flit(c, 1, f);                                 /* LT-UNSUPPORTED-PM */
+  nop_flit(f, UAL_RC_ACK, 5, UAL_DLLP_NOP);
+  f[200] = 0x01;
+  ual_flit_seal(f);
+  cap_flit(c, 1, f);                                 /* PL-NOP-BODY */
+
+  payload_flit(f, 8, 8);
+  f[ual_segment_map[1].sh_byte] |= 0x80;             /* reserved bit 7 */
+  f[ual_segment_map[2].sh_byte] = (uint8_t)(f[ual_segment_map[2].sh_byte] & 0x83) | (0x05 << 2); /* TLBeat 00101b */
+  ual_flit_seal(f);
+  cap_flit(c, 0, f);                                 /* DL-SH-RESERVED, DL-TLBEAT */
+
+  struct ual_pack pk;
+  ual_pack_init(&pk);
+  uint32_t bad[3];
+  bad[0] = msg(UAL_MT_NOOP, NULL, 0) | 1u;           /* DM-COMPRESSED */
+  bad[1] = 0x7u << 2;                                /* mclass 0111b: DM-UNKNOWN */
+  bad[2] = msg(UAL_MT_DEVICE_ID, set_devid, 0x1000 | 5) | 1u << 27; /* DM-RESERVED */
+  push_raw_msgs(&pk, bad, 3);
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, 9 };
+  ual_pack_flit(&pk, &fh, true, f);
+  cap_flit(c, 1, f);
+
+  ual_pack_init(&pk);
+  fh.seq = 10;
+  ual_pack_flit(&pk, &fh, true, f);
+  f[230] = 0x77;                                     /* segment 3 is unallocated */
+  ual_flit_seal(f);
+  cap_flit(c, 1, f);                                 /* DL-ZERO-FILL */
+
+  ual_pack_init(&pk);
+  uint32_t r = msg(UAL_MT_TL_RATE, set_rate_req, 100);
+  push_raw_msgs(&pk, &r, 1);
+  fh.seq = 11;
+  ual_pack_flit(&pk, &fh, true, f);
+  cap_flit(c, 1, f);                                 /* DM-RATE-RANGE */
+}
+
+static void malformed_traffic(struct cap *c) {
+  uint8_t f[UAL_FLIT_BYTES], rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
+  struct ual_rec_hdr h;
+  ual_flit_build_idle(f);
+  cap_flit(c, 0, f);
+
+  ual_rec_hdr_init(&h, UAL_REC_FLIT, 0);
+  size_t n = ual_record_build(&h, f, sizeof f, rec, sizeof rec);
+  rec[0] = 2;                                        /* version 2 */
+  cap_bytes(c, rec, n, n);
+  rec[0] = 1;
+  rec[1] = 9;                                        /* kind 9 */
+  cap_bytes(c, rec, n, n);
+  rec[1] = UAL_REC_FLIT;
+  cap_bytes(c, rec, UAL_REC_HDR_BYTES + 100, UAL_REC_HDR_BYTES + 100); /* short flit body */
+  cap_bytes(c, rec, 4, 4);                           /* shorter than a header */
+  rec[2] = 0x80;                                     /* reserved flag bit: still decodes */
+  cap_bytes(c, rec, n, n);
+  rec[2] = 0x01;
+  cap_bytes(c, rec, 100, n);                         /* cut by the snapshot length */
+  ual_rec_hdr_init(&h, UAL_REC_EVENT, 1);
+  uint8_t ev[6] = { 6, 0, 0, 0, 0, 0 };
+  n = ual_record_build(&h, ev, sizeof ev, rec, sizeof rec);
+  cap_bytes(c, rec, n, n);                           /* event body of 6 bytes */
+  cap_flit(c, 1, f);
+}
+
+/* Records whose reserved header bits are set: they still decode. */
+static void reserved_header(struct cap *c) {
+  uint8_t f[UAL_FLIT_BYTES];
+  ual_flit_build_idle(f);
+  c->hdr[0].rsvd_flags = 1;                          /* flags bit 3 */
+  cap_flit(c, 0, f);
+  c->hdr[1].rsvd_roles = 1;                          /* roles bit 4 */
+  cap_flit(c, 1, f);
+}
+
+/* Hostile input: records of random length and content, and sealed (valid
+ * CRC and FEC) flits with random bodies, so that the unpacker and every
+ * printer meet arbitrary segment headers, DL messages and DLLPs. */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return rng_state;
+}
+
+static void hostile_traffic(struct cap *c) {
+  uint8_t rec[UAL_REC_HDR_BYTES + 600];
+  for (int i = 0; i < 3000; i++) {
+    size_t n;
+    unsigned what = (unsigned)(rng() % 4);
+    for (size_t k = 0; k < sizeof rec; k++) rec[k] = (uint8_t)rng();
+    if (what == 0) {
+      n = (size_t)(rng() % sizeof rec);                 /* anything at all */
+    } else {
+      rec[0] = UAL_REC_VERSION;
+      rec[1] = (uint8_t)(1 + rng() % 3);
+      rec[2] &= 0x07;
+      rec[6] &= 0x0f;
+      rec[7] = 0;
+      if (rec[1] == UAL_REC_FLIT) {
+        uint8_t *f = rec + UAL_REC_HDR_BYTES;
+        if (what == 1) ual_field_put(UAL_F_FH_USAGE_LO, f, 2), ual_field_put(UAL_F_FH_USAGE_HI, f, 0);
+        ual_flit_seal(f);
+        n = UAL_REC_HDR_BYTES + UAL_FLIT_BYTES;
+      } else if (rec[1] == UAL_REC_OS) {
+        n = UAL_REC_HDR_BYTES + (size_t)(rng() % 80);
+      } else {
+        n = UAL_REC_HDR_BYTES + UAL_REC_EVENT_BYTES;
+      }
+    }
+    cap_bytes(c, rec, n, n);
+  }
+}
+
+/* ---- other containers ---------------------------------------------------- */
+
+static FILE *create(const char *name) {
+  FILE *fp = fopen(path_of(name), "wb");
+  if (!fp) die(name, strerror(errno));
+  return fp;
+}
+
+static void put32(FILE *fp, uint32_t v) { fwrite(&v, 4, 1, fp); }
+static void put16(FILE *fp, uint16_t v) { fwrite(&v, 2, 1, fp); }
+
+/* pcapng (host byte order) with if_tsresol = 9 (nanoseconds): IDLE, a
+ * payload flit and an event. */
+static void write_pcapng(const char *name) {
+  FILE *fp = create(name);
+  put32(fp, 0x0A0D0D0A); put32(fp, 28); put32(fp, 0x1A2B3C4D); put16(fp, 1); put16(fp, 0);
+  put32(fp, 0xffffffffu); put32(fp, 0xffffffffu); put32(fp, 28);                 /* SHB */
+  put32(fp, 1); put32(fp, 32); put16(fp, UAL_DLT_USER0); put16(fp, 0); put32(fp, 65535);
+  put16(fp, 9); put16(fp, 1); put32(fp, 9); put32(fp, 0); put32(fp, 32);          /* IDB, if_tsresol */
+  uint8_t f[UAL_FLIT_BYTES], rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
+  struct ual_rec_hdr h;
+  for (int i = 0; i < 3; i++) {
+    size_t n;
+    if (i == 0) {
+      ual_flit_build_idle(f);
+      ual_rec_hdr_init(&h, UAL_REC_FLIT, 0);
+      n = ual_record_build(&h, f, sizeof f, rec, sizeof rec);
+    } else if (i == 1) {
+      payload_flit(f, 1, 9);
+      ual_rec_hdr_init(&h, UAL_REC_FLIT, 1);
+      n = ual_record_build(&h, f, sizeof f, rec, sizeof rec);
+    } else {
+      struct ual_event e = { UAL_EV_RATE, 0, 7 };
+      uint8_t b[UAL_REC_EVENT_BYTES];
+      ual_event_build(&e, b);
+      ual_rec_hdr_init(&h, UAL_REC_EVENT, 0);
+      n = ual_record_build(&h, b, sizeof b, rec, sizeof rec);
+    }
+    uint64_t ts = TS_BASE + 1000u * (uint64_t)i + 1;
+    uint32_t pad = (uint32_t)((4 - n % 4) % 4), blen = 32 + (uint32_t)n + pad;
+    put32(fp, 6); put32(fp, blen); put32(fp, 0); put32(fp, (uint32_t)(ts >> 32)); put32(fp, (uint32_t)ts);
+    put32(fp, (uint32_t)n); put32(fp, (uint32_t)n);
+    fwrite(rec, 1, n, fp);
+    fwrite("\0\0\0", 1, pad, fp);
+    put32(fp, blen);                                                              /* EPB */
+  }
+  fclose(fp);
+}
+
+/* Raw and hex files from the payload flits of one transmitter. */
+static void write_raw_hex(void) {
+  struct tx a;
+  uint8_t f[UAL_FLIT_BYTES], d[UAL_TL_FLIT_BYTES];
+  tx_init(&a);
+  for (unsigned i = 0; i < 4; i++) {
+    tl_pattern(d, 0x40 + i);
+    ual_pack_push_tl(&a.pk, d, 0, 0);
+  }
+  push1(&a, msg(UAL_MT_LINK_WIDTH, set_width_req, 2));
+  FILE *raw = create("flits.raw"), *trunc = create("flits_trunc.raw"), *hex = create("flits.hex");
+  fputs("# ualink-decode test input: one flit per line\n\n", hex);
+  for (unsigned i = 0; i < 4; i++) {
+    tx_flit(&a, 0, f);
+    fwrite(f, 1, sizeof f, raw);
+    fwrite(f, 1, sizeof f, trunc);
+    fprintf(hex, "%s", i == 2 ? "B>" : i == 3 ? "A> " : "");
+    for (int k = 0; k < UAL_FLIT_BYTES; k++) fprintf(hex, "%02x%s", f[k], i == 1 && k % 4 == 3 ? " " : "");
+    fputs(i == 0 ? "   # first flit\n" : "\n", hex);
+  }
+  ual_flit_build_idle(f);
+  fwrite(f, 1, 100, trunc);
+  fclose(raw);
+  fclose(trunc);
+  fclose(hex);
+
+  FILE *bad = create("bad.hex");
+  fputs("# two bad lines between good flits\n", bad);
+  ual_flit_build_idle(f);
+  for (int k = 0; k < UAL_FLIT_BYTES; k++) fprintf(bad, "%02x", f[k]);
+  fputs("\n00ff\nB>", bad);
+  for (int k = 0; k < UAL_FLIT_BYTES; k++) fprintf(bad, "%02x", f[k]);
+  fputs("zz\nB>", bad);
+  for (int k = 0; k < UAL_FLIT_BYTES; k++) fprintf(bad, "%02x", f[k]);
+  fputs("\n", bad);
+  fclose(bad);
+}
+
+static void truncate_tail(const char *name, long cut) {
+  FILE *fp = fopen(path_of(name), "r+b");
+  if (!fp) die(name, strerror(errno));
+  fseek(fp, 0, SEEK_END);
+  long size = ftell(fp);
+  fclose(fp);
+  if (truncate(path_of(name), size - cut) != 0) die(name, strerror(errno));
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: mkcap OUTDIR\n");
+    return 2;
+  }
+  outdir = argv[1];
+  struct cap c;
+
+  cap_open(&c, "basic.pcap", UAL_DLT_USER0);
+  basic_traffic(&c);
+  cap_close(&c);
+
+  cap_open(&c, "errors.pcap", UAL_DLT_USER0);
+  error_traffic(&c);
+  cap_close(&c);
+
+  cap_open(&c, "malformed.pcap", UAL_DLT_USER0);
+  malformed_traffic(&c);
+  cap_close(&c);
+
+  cap_open(&c, "hostile.pcap", UAL_DLT_USER0);
+  hostile_traffic(&c);
+  cap_close(&c);
+
+  cap_open(&c, "rsvdhdr.pcap", UAL_DLT_USER0);
+  reserved_header(&c);
+  cap_close(&c);
+
+  cap_open(&c, "truncated.pcap", UAL_DLT_USER0);
+  basic_traffic(&c);
+  cap_close(&c);
+  truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
+
+  cap_open(&c, "user5.pcap", UAL_DLT_USER0 + 5);
+  basic_traffic(&c);
+  cap_close(&c);
+
+  cap_open(&c, "ethernet.pcap", 1);
+  uint8_t eth[60] = { 0 };
+  cap_bytes(&c, eth, sizeof eth, sizeof eth);
+  cap_close(&c);
+
+  write_pcapng("basic.pcapng");
+  write_raw_hex();
+
+  FILE *fp = create("notpcap.txt");
+  fputs("this is not a capture file\n", fp);
+  fclose(fp);
+  fclose(create("empty.pcap"));
+  return 0;
+}

@@ -1,0 +1,256 @@
+#!/usr/bin/env python3
+"""Validates `ualink-decode --json --stats` output against the keys and types
+required by shared/spec/json-output.md (schema version 1).
+
+usage: check_json.py BIN CAPTURE [EXTRA ARGS...]   ('{}' in the extra args
+marks where the capture goes, e.g. --raw {})
+"""
+import json
+import re
+import subprocess
+import sys
+
+HEX = re.compile(r'^[0-9a-f]*$')
+DIRS = {'A>B', 'B>A'}
+KINDS = {'flit', 'os', 'event', 'malformed'}
+SEVS = {'error', 'warning', 'info'}
+USAGE = {'payload', 'nop', 'idle', 'reserved'}
+REPLAY = {'seq', 'ack', 'nak', 'nak_selective'}
+FEC = {'clean', 'corrected', 'uncorrectable'}
+TLBEAT = {'none', 'tl', 'tl_m1', 'tl_m0', 'tl_m0m1', 'invalid'}
+DLLP = {'nop2', 'nop', 'pm_enter_l1', 'pm_request_ack', 'link_mgmt', 'other'}
+MCLASS = {'basic', 'control', 'uart', 'reserved'}
+MTYPE = {'no_op', 'tl_rate', 'device_id', 'port_number', 'link_width', 'link_speed',
+         'link_state', 'channel', 'uart_transport', 'uart_credit', 'uart_reset_req',
+         'uart_reset_rsp', 'reserved'}
+CMD_NAMES = {'request', 'ack', 'nack', 'pending', 'reserved'}
+MSG_KEYS = {
+    'tl_rate': ['ack', 'rate'],
+    'device_id': ['ack', 'id', 'type', 'valid'],
+    'port_number': ['ack', 'port', 'valid'],
+    'link_width': ['priority', 'target', 'command', 'response'],
+    'link_speed': ['priority', 'target', 'command', 'response'],
+    'link_state': ['priority', 'target', 'command', 'response'],
+    'channel': ['target', 'command', 'response'],
+    'uart_reset_req': ['stream', 'all_streams'],
+    'uart_reset_rsp': ['stream', 'all_streams', 'status'],
+    'uart_transport': ['stream', 'length'],
+    'uart_credit': ['stream', 'data_fc_seq'],
+}
+ENCODINGS = {'8b10b', '128b130b', '1b1b'}
+OS_TYPES = {'ts1', 'ts2', 'eios', 'eieos', 'skp', 'sds', 'unknown'}
+
+
+class Bad(Exception):
+    pass
+
+
+def need(obj, key, where):
+    if not isinstance(obj, dict) or key not in obj:
+        raise Bad(f"{where}: missing key '{key}'")
+    return obj[key]
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def int_key(obj, key, where, lo=None, hi=None, nullable=False):
+    v = need(obj, key, where)
+    if v is None and nullable:
+        return v
+    if not is_int(v):
+        raise Bad(f"{where}.{key}: {v!r} is not an integer")
+    if (lo is not None and v < lo) or (hi is not None and v > hi):
+        raise Bad(f"{where}.{key}: {v} outside {lo}..{hi}")
+    return v
+
+
+def bool_key(obj, key, where):
+    v = need(obj, key, where)
+    if not isinstance(v, bool):
+        raise Bad(f"{where}.{key}: {v!r} is not a boolean")
+    return v
+
+
+def enum_key(obj, key, where, values):
+    v = need(obj, key, where)
+    if v not in values:
+        raise Bad(f"{where}.{key}: {v!r} not one of {sorted(values)}")
+    return v
+
+
+def hex_key(obj, key, where, digits=None):
+    v = need(obj, key, where)
+    if not isinstance(v, str) or not HEX.match(v) or len(v) % 2:
+        raise Bad(f"{where}.{key}: {v!r} is not lower-case hex")
+    if digits is not None and len(v) != digits:
+        raise Bad(f"{where}.{key}: {len(v)} hex digits, want {digits}")
+    return v
+
+
+def list_key(obj, key, where, n=None):
+    v = need(obj, key, where)
+    if not isinstance(v, list):
+        raise Bad(f"{where}.{key}: not an array")
+    if n is not None and len(v) != n:
+        raise Bad(f"{where}.{key}: {len(v)} elements, want {n}")
+    return v
+
+
+def check_msg(m, w):
+    int_key(m, 'start_frame', w, 1)
+    int_key(m, 'segment', w, 0, 3)
+    hex_key(m, 'dw', w, 8)
+    enum_key(m, 'mclass', w, MCLASS)
+    mt = enum_key(m, 'mtype', w, MTYPE)
+    for k in MSG_KEYS.get(mt, []):
+        int_key(m, k, w, 0)
+    if mt in ('link_width', 'link_speed', 'link_state', 'channel'):
+        enum_key(m, 'command_name', w, CMD_NAMES)
+    if mt == 'uart_transport':
+        payload = list_key(m, 'payload', w)
+        for i, dw in enumerate(payload):
+            if not isinstance(dw, str) or not HEX.match(dw) or len(dw) != 8:
+                raise Bad(f"{w}.payload[{i}]: {dw!r} is not 8 hex digits")
+        if len(payload) > m['length'] + 1:
+            raise Bad(f"{w}: {len(payload)} payload DWords for length {m['length']}")
+
+
+def check_flit(f, w):
+    usage = enum_key(f, 'usage', w, USAGE)
+    int_key(f, 'usage_raw', w, 0, 7)
+    bool_key(f, 'prior_payload', w)
+    enum_key(f, 'replay_cmd', w, REPLAY)
+    int_key(f, 'seq', w, 0, 1023)
+    crc_ok = bool_key(f, 'crc_ok', w)
+    rx, calc = hex_key(f, 'crc_rx', w, 16), hex_key(f, 'crc_calc', w, 16)
+    if crc_ok != (rx == calc):
+        raise Bad(f"{w}: crc_ok {crc_ok} but crc_rx {rx} crc_calc {calc}")
+    enum_key(f, 'fec', w, FEC)
+    for i, g in enumerate(list_key(f, 'fec_groups', w, 3)):
+        enum_key(g, 'status', f"{w}.fec_groups[{i}]", FEC)
+        int_key(g, 'pos', f"{w}.fec_groups[{i}]", 0, 255, nullable=True)
+    if usage == 'payload':
+        for i, s in enumerate(list_key(f, 'segments', w, 4)):
+            ws = f"{w}.segments[{i}]"
+            int_key(s, 'sh', ws, 0, 255)
+            bool_key(s, 'alt', ws)
+            enum_key(s, 'tlbeat', ws, TLBEAT)
+            int_key(s, 'm0', ws, 0, 1)
+            int_key(s, 'm1', ws, 0, 1)
+    elif 'segments' in f:
+        raise Bad(f"{w}: segments on a {usage} flit")
+    if usage in ('nop', 'idle'):
+        d = need(f, 'dllp', w)
+        int_key(d, 'type', w + '.dllp', 0, 255)
+        enum_key(d, 'name', w + '.dllp', DLLP)
+    elif 'dllp' in f:
+        raise Bad(f"{w}: dllp on a {usage} flit")
+    for i, m in enumerate(list_key(f, 'dl_msgs', w)):
+        check_msg(m, f"{w}.dl_msgs[{i}]")
+    for i, t in enumerate(list_key(f, 'tl_flits', w)):
+        wt = f"{w}.tl_flits[{i}]"
+        int_key(t, 'm0', wt, 0, 1)
+        int_key(t, 'm1', wt, 0, 1)
+        hex_key(t, 'data', wt, 128)
+        int_key(t, 'start_frame', wt, 1)
+        int_key(t, 'start_segment', wt, 0, 3)
+
+
+def check_os(o, w):
+    int_key(o, 'lane', w, 0, 255)
+    raw = int_key(o, 'encoding_raw', w, 0, 255)
+    # the schema lists three encodings; a record with another code says "unknown"
+    enum_key(o, 'encoding', w, ENCODINGS if raw <= 2 else {'unknown'})
+    t = enum_key(o, 'type', w, OS_TYPES)
+    hex_key(o, 'symbols', w)
+    if t in ('ts1', 'ts2'):
+        for k in ('link_number', 'lane_number', 'rate_id', 'training_control'):
+            int_key(o, k, w, 0, 255)
+        bool_key(o, 'flit_mode', w)
+        if bool_key(o, 'modified', w):
+            int_key(o, 'usage', w, 0, 7)
+            int_key(o, 'vendor_id', w, 0, 0xffff)
+
+
+def check_record(r, w):
+    int_key(r, 'frame', w, 1)
+    int_key(r, 'ts_ns', w, 0)
+    enum_key(r, 'dir', w, DIRS)
+    int_key(r, 'link', w, 0, 254, nullable=True)
+    kind = enum_key(r, 'kind', w, KINDS)
+    for i, f in enumerate(list_key(r, 'findings', w)):
+        wf = f"{w}.findings[{i}]"
+        if not isinstance(need(f, 'rule', wf), str) or not re.match(r'^[A-Z]{2}(-[A-Z0-9]+)+$', f['rule']):
+            raise Bad(f"{wf}.rule: {f['rule']!r}")
+        enum_key(f, 'severity', wf, SEVS)
+        if not isinstance(need(f, 'msg', wf), str):
+            raise Bad(f"{wf}.msg: not a string")
+    if kind == 'flit':
+        check_flit(need(r, 'flit', w), w + '.flit')
+    elif kind == 'os':
+        check_os(need(r, 'os', w), w + '.os')
+    elif kind == 'event':
+        e = need(r, 'event', w)
+        if not isinstance(need(e, 'name', w + '.event'), str):
+            raise Bad(f"{w}.event.name: not a string")
+        int_key(e, 'code', w + '.event', 0, 0xffff)
+        int_key(e, 'value', w + '.event', 0, 0xffffffff)
+
+
+def check_summary(s, records):
+    w = 'summary'
+    int_key(s, 'records', w, 0)
+    if s['records'] != records:
+        raise Bad(f"summary.records {s['records']} but {records} record lines")
+    dirs = need(s, 'dirs', w)
+    total = 0
+    for d in DIRS:
+        dd = need(dirs, d, w + '.dirs')
+        wd = f"{w}.dirs.{d}"
+        total += int_key(dd, 'records', wd, 0)
+        for k in ('usage', 'crc', 'fec', 'replay_cmd', 'dl_msgs', 'findings'):
+            need(dd, k, wd)
+        for k in ('flit', 'os', 'event', 'malformed', 'tl_flits'):
+            int_key(dd, k, wd, 0)
+        for m in MTYPE:
+            int_key(dd['dl_msgs'], m, wd + '.dl_msgs', 0)
+    if total != records:
+        raise Bad(f"summary: per-direction records add up to {total}, not {records}")
+    need(s, 'findings_by_rule', w)
+    need(s, 'by_kind', w)
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    binary, capture, extra = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = [capture if a == '{}' else a for a in extra]
+    if '{}' not in extra:
+        args.append(capture)
+    p = subprocess.run([binary, '--json', '--stats'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit(f"{capture}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
+    lines = p.stdout.decode().splitlines()
+    if not lines:
+        sys.exit(f"{capture}: no output")
+    frames = []
+    try:
+        for n, line in enumerate(lines[:-1], 1):
+            r = json.loads(line)
+            check_record(r, f"line {n} (frame {r.get('frame')})")
+            frames.append(r['frame'])
+        s = json.loads(lines[-1])
+        if s.get('kind') != 'summary':
+            raise Bad("last line is not the summary object")
+        check_summary(s, len(frames))
+        if frames != list(range(1, len(frames) + 1)):
+            raise Bad("frames are not numbered 1..N in order")
+    except (Bad, json.JSONDecodeError) as e:
+        sys.exit(f"{capture}: {e}")
+    print(f"{capture}: {len(frames)} records valid")
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,471 @@
+/* UALink 128G dissector for capture records (shared/spec/capture-format.md)
+ * on LINKTYPE_USER0 and on the UDP export.
+ *
+ * The plugin holds no protocol logic. libdecode decodes the record
+ * (ual_decode_record), the hf array is generated from its field table, the
+ * tree from its tree walker (ual_tree_walk), the expert fields from its rule
+ * list and the Info column from its one-line summary.
+ *
+ * State: the TL/DL unpacker carries bytes across flits, so a record can only
+ * be decoded after the records before it. Wireshark's first pass is
+ * sequential; during it each frame stores the unpacker state of its
+ * direction as it was before the frame (NULL when idle) and later
+ * dissections, in any order, decode from that snapshot. */
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+#include <wiretap/wtap.h>
+
+#include <string.h>
+
+#include "ualink/ualink.h"
+#include "packet-ualink.h"
+
+static int proto_ualink = -1;
+static int uw_tap = -1;
+static dissector_handle_t uw_handle;
+
+/* One hf per field-table row, indexed by enum ual_field_id. */
+static int hf_field[UAL_F_COUNT];
+
+/* Reassembly results: they have no fixed wire location, so they are not
+ * rows of the field table. */
+static int hf_sector = -1;
+static int hf_tl_data = -1;
+static int hf_tl_m0 = -1;
+static int hf_tl_m1 = -1;
+static int hf_tl_start_frame = -1;
+static int hf_tl_start_segment = -1;
+static int hf_dlm_summary = -1;
+static int hf_dlm_start_frame = -1;
+static int hf_dlm_segment = -1;
+static int hf_dlm_payload = -1;
+
+static hf_register_info hf_extra[] = {
+  { &hf_sector, { "Sector", "ualink.sector", FT_BYTES, BASE_NONE, NULL, 0, "4-byte sector of a segment", HFILL } },
+  { &hf_tl_data, { "TL flit data", "ualink.tl.data", FT_BYTES, BASE_NONE, NULL, 0, "Reassembled 64-byte TL flit", HFILL } },
+  { &hf_tl_m0, { "M0", "ualink.tl.m0", FT_UINT8, BASE_DEC, NULL, 0, "Metadata bit of the lower half", HFILL } },
+  { &hf_tl_m1, { "M1", "ualink.tl.m1", FT_UINT8, BASE_DEC, NULL, 0, "Metadata bit of the upper half", HFILL } },
+  { &hf_tl_start_frame, { "Started in frame", "ualink.tl.start_frame", FT_FRAMENUM, BASE_NONE, NULL, 0, NULL, HFILL } },
+  { &hf_tl_start_segment, { "Started in segment", "ualink.tl.start_segment", FT_UINT8, BASE_DEC, NULL, 0, NULL, HFILL } },
+  { &hf_dlm_summary, { "DL message", "ualink.dlm.summary", FT_STRING, BASE_NONE, NULL, 0, "DL message completed in this flit", HFILL } },
+  { &hf_dlm_start_frame, { "Started in frame", "ualink.dlm.start_frame", FT_FRAMENUM, BASE_NONE, NULL, 0, NULL, HFILL } },
+  { &hf_dlm_segment, { "Started in segment", "ualink.dlm.segment", FT_UINT8, BASE_DEC, NULL, 0, NULL, HFILL } },
+  { &hf_dlm_payload, { "UART payload DWord", "ualink.dlm.payload", FT_UINT32, BASE_HEX, NULL, 0, NULL, HFILL } },
+};
+
+static gint ett_ualink = -1;
+static gint ett_tl = -1;
+static gint ett_dlm = -1;
+/* Subtrees of the walker's groups get an ett per group label, from a pool. */
+#define UW_ETT_POOL 24
+static gint ett_pool[UW_ETT_POOL];
+static GHashTable *ett_by_label;
+
+static expert_field ei_rule[UAL_R_COUNT];
+static expert_field ei_malformed = EI_INIT;
+static expert_field ei_hdr_reserved = EI_INIT;
+static expert_field ei_dropped = EI_INIT;
+
+/* The first pass's live decoder, and the last snapshot stored per
+ * direction (frames that leave the unpacker unchanged share it). */
+static struct ual_decoder uw_live;
+static struct ual_unpack *uw_last_snap[2];
+
+struct uw_frame {
+  struct ual_unpack *before;   /* unpacker of the frame's direction before it; NULL = initial */
+  /* Analysis snapshots (replay, LTSSM, negotiations) go here, filled in
+   * the same first-pass step. */
+};
+
+/* ------------------------------------------------------------------ */
+/* Registration tables generated from libdecode */
+
+static enum ftenum uw_ftype(const struct ual_field *fd) {
+  if (fd->flags & UAL_FF_BOOL) return FT_BOOLEAN;
+  unsigned bytes = fd->size ? fd->size : (fd->width + 7u) / 8u;
+  switch (bytes) {
+  case 1: return FT_UINT8;
+  case 2: return FT_UINT16;
+  case 3: return FT_UINT24;
+  case 4: return FT_UINT32;
+  case 5: return FT_UINT40;
+  case 6: return FT_UINT48;
+  case 7: return FT_UINT56;
+  default: return FT_UINT64;
+  }
+}
+
+static gboolean uw_is64(enum ftenum t) {
+  return t == FT_UINT40 || t == FT_UINT48 || t == FT_UINT56 || t == FT_UINT64;
+}
+
+/* value_string copy of a libdecode value list; lists shared by several
+ * fields are converted once. */
+static const value_string *uw_vals(const struct ual_value_name *v) {
+  static GHashTable *done;
+  if (!done) done = g_hash_table_new(g_direct_hash, g_direct_equal);
+  value_string *vs = g_hash_table_lookup(done, v);
+  if (vs) return vs;
+  size_t n = 0;
+  while (v[n].name) n++;
+  vs = g_new0(value_string, n + 1);
+  for (size_t i = 0; i < n; i++) {
+    vs[i].value = v[i].value;
+    vs[i].strptr = v[i].name;
+  }
+  g_hash_table_insert(done, (gpointer)v, vs);
+  return vs;
+}
+
+static void uw_register_fields(void) {
+  hf_register_info *hf = g_new0(hf_register_info, UAL_F_COUNT);
+  for (int i = 0; i < UAL_F_COUNT; i++) {
+    const struct ual_field *fd = &ual_fields[i];
+    header_field_info *h = &hf[i].hfinfo;
+    enum ftenum t = uw_ftype(fd);
+    gboolean masked = fd->size && fd->width < 8u * fd->size;
+    hf_field[i] = -1;
+    hf[i].p_id = &hf_field[i];
+    h->name = fd->name;
+    h->abbrev = fd->abbrev;
+    h->type = t;
+    h->bitmask = masked ? ual_field_mask((enum ual_field_id)i) : 0;
+    if (t == FT_BOOLEAN)
+      h->display = masked ? 8 * fd->size : BASE_NONE;
+    else
+      h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
+    if (fd->vals && t != FT_BOOLEAN && !uw_is64(t))
+      h->strings = VALS(uw_vals(fd->vals));
+    h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
+    HFILL_INIT(hf[i]);
+  }
+  proto_register_field_array(proto_ualink, hf, UAL_F_COUNT);
+  proto_register_field_array(proto_ualink, hf_extra, array_length(hf_extra));
+}
+
+/* Expert group of a rule, from its layer prefix. */
+static int uw_rule_group(const char *id) {
+  if (strncmp(id, "PL-CRC", 6) == 0 || strncmp(id, "PL-FEC", 6) == 0) return PI_CHECKSUM;
+  if (strncmp(id, "RP-", 3) == 0) return PI_SEQUENCE;
+  return PI_PROTOCOL;
+}
+
+static int uw_severity(enum ual_severity s) {
+  switch (s) {
+  case UAL_SEV_ERROR: return PI_ERROR;
+  case UAL_SEV_WARNING: return PI_WARN;
+  case UAL_SEV_INFO: return PI_NOTE;
+  }
+  return PI_ERROR;
+}
+
+static void uw_register_expert(void) {
+  static ei_register_info fixed[] = {
+    { &ei_malformed, { "ualink.malformed", PI_MALFORMED, PI_ERROR, "Malformed capture record", EXPFILL } },
+    { &ei_hdr_reserved, { "ualink.rec.reserved_set", PI_PROTOCOL, PI_WARN, "Reserved record header bits set", EXPFILL } },
+    { &ei_dropped, { "ualink.findings_dropped", PI_PROTOCOL, PI_NOTE, "More findings than one record holds", EXPFILL } },
+  };
+  ei_register_info *ei = g_new0(ei_register_info, UAL_R_COUNT);
+  for (int r = 0; r < UAL_R_COUNT; r++) {
+    const char *id = ual_rule_id((enum ual_rule)r);
+    ei_rule[r].ei = EI_INIT_EI;
+    ei_rule[r].hf = EI_INIT_HF;
+    ei[r].ids = &ei_rule[r];
+    ei[r].eiinfo.name = g_strdup_printf("ualink.rule.%s", id);
+    ei[r].eiinfo.group = uw_rule_group(id);
+    ei[r].eiinfo.severity = uw_severity(ual_rule_severity((enum ual_rule)r));
+    ei[r].eiinfo.summary = g_strdup_printf("%s: %s", id, ual_rule_what((enum ual_rule)r));
+    HFILL_INIT(ei[r].eiinfo.hf_info);
+  }
+  expert_module_t *m = expert_register_protocol(proto_ualink);
+  expert_register_field_array(m, ei, UAL_R_COUNT);
+  expert_register_field_array(m, fixed, array_length(fixed));
+}
+
+static void uw_register_etts(void) {
+  static gint *etts[3 + UW_ETT_POOL];
+  etts[0] = &ett_ualink;
+  etts[1] = &ett_tl;
+  etts[2] = &ett_dlm;
+  for (int i = 0; i < UW_ETT_POOL; i++) {
+    ett_pool[i] = -1;
+    etts[3 + i] = &ett_pool[i];
+  }
+  proto_register_subtree_array(etts, array_length(etts));
+  ett_by_label = g_hash_table_new(g_str_hash, g_str_equal);
+}
+
+/* Each distinct group label keeps its own expansion state. */
+static gint uw_ett(const char *label) {
+  gpointer v = g_hash_table_lookup(ett_by_label, label);
+  if (v) return ett_pool[GPOINTER_TO_INT(v) - 1];
+  guint n = g_hash_table_size(ett_by_label);
+  if (n >= UW_ETT_POOL) return ett_ualink;
+  g_hash_table_insert(ett_by_label, (gpointer)label, GINT_TO_POINTER((gint)n + 1));
+  return ett_pool[n];
+}
+
+/* ------------------------------------------------------------------ */
+/* Decoding */
+
+static void uw_init(void) {
+  ual_decoder_init(&uw_live);
+  uw_last_snap[0] = uw_last_snap[1] = NULL;
+}
+
+/* State of a direction's unpacker before the frame, for its later dissections. */
+static struct ual_unpack *uw_snapshot(unsigned dir) {
+  const struct ual_unpack *u = &uw_live.unpack[dir];
+  if (!ual_unpack_partial(u)) return NULL;
+  if (!uw_last_snap[dir] || memcmp(uw_last_snap[dir], u, sizeof *u) != 0)
+    uw_last_snap[dir] = wmem_memdup(wmem_file_scope(), u, sizeof *u);
+  return uw_last_snap[dir];
+}
+
+static struct ual_rec_result *uw_decode(tvbuff_t *tvb, packet_info *pinfo) {
+  guint len = tvb_captured_length(tvb);
+  const guint8 *buf = tvb_get_ptr(tvb, 0, len);
+  struct ual_rec_result *r = wmem_new(pinfo->pool, struct ual_rec_result);
+  unsigned dir = len >= UAL_REC_HDR_BYTES ? (unsigned)ual_field_get(UAL_F_REC_DIR, buf) : 0;
+  struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, proto_ualink, 0);
+
+  if (!fr && !PINFO_FD_VISITED(pinfo) && !pinfo->flags.in_error_pkt) {
+    fr = wmem_new0(wmem_file_scope(), struct uw_frame);
+    fr->before = uw_snapshot(dir);
+    p_add_proto_data(wmem_file_scope(), pinfo, proto_ualink, 0, fr);
+    ual_decode_record(&uw_live, buf, len, pinfo->num, r);
+    return r;
+  }
+  /* A later pass, or a record quoted inside an error packet. */
+  struct ual_decoder d;
+  ual_decoder_init(&d);
+  if (fr && fr->before) d.unpack[dir] = *fr->before;
+  ual_decode_record(&d, buf, len, pinfo->num, r);
+  return r;
+}
+
+static gboolean uw_decoded(const struct ual_rec_result *r) {
+  return r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tree */
+
+#define UW_MAX_DEPTH 8
+
+struct uw_build {
+  packet_info *pinfo;
+  tvbuff_t *tvb;
+  proto_tree *tree[UW_MAX_DEPTH];   /* where rows of depth d go */
+  proto_item *seg[UAL_SEGMENTS];    /* segment items, for segment findings */
+  int open_seg;                     /* segment whose sectors are still to come, or -1 */
+  unsigned open_depth;
+  proto_tree *open_tree;
+};
+
+static int uw_segment_at(unsigned offset) {
+  for (int k = 0; k < UAL_SEGMENTS; k++)
+    if (offset == UAL_REC_HDR_BYTES + (unsigned)ual_segment_map[k].sh_byte) return k;
+  return -1;
+}
+
+/* The sectors go after the segment's header fields and message. */
+static void uw_flush_sectors(struct uw_build *b) {
+  const struct ual_segment_def *sd = &ual_segment_map[b->open_seg];
+  for (unsigned s = sd->first_sector; s < sd->first_sector + sd->n_sectors; s++) {
+    gint off = (gint)(UAL_REC_HDR_BYTES + ual_sector_offset(s));
+    proto_tree_add_bytes_format(b->open_tree, hf_sector, b->tvb, off, UAL_SECTOR_BYTES, NULL,
+                                "Sector %u: %s", s,
+                                tvb_bytes_to_str(b->pinfo->pool, b->tvb, off, UAL_SECTOR_BYTES));
+  }
+  b->open_seg = -1;
+}
+
+static proto_item *uw_add_value(proto_tree *t, enum ual_field_id id, tvbuff_t *tvb, gint off,
+                                uint64_t v) {
+  enum ftenum ft = uw_ftype(&ual_fields[id]);
+  proto_item *ti;
+  if (ft == FT_BOOLEAN)
+    ti = proto_tree_add_boolean(t, hf_field[id], tvb, off, 0, v != 0);
+  else if (uw_is64(ft))
+    ti = proto_tree_add_uint64(t, hf_field[id], tvb, off, 0, v);
+  else
+    ti = proto_tree_add_uint(t, hf_field[id], tvb, off, 0, (guint32)v);
+  proto_item_set_generated(ti);
+  return ti;
+}
+
+static void uw_row(void *ctx, const struct ual_tree_row *row) {
+  struct uw_build *b = ctx;
+  unsigned d = row->depth < UW_MAX_DEPTH ? row->depth : UW_MAX_DEPTH - 1;
+  if (b->open_seg >= 0 && d <= b->open_depth) uw_flush_sectors(b);
+  proto_tree *parent = b->tree[d];
+  gint off = (gint)row->offset;
+
+  if (!row->field) {
+    proto_item *ti;
+    proto_tree *sub = proto_tree_add_subtree_format(parent, b->tvb, off, (gint)row->length,
+                                                    uw_ett(row->label), &ti, "%s: %s", row->label, row->text);
+    for (unsigned k = d + 1; k < UW_MAX_DEPTH; k++) b->tree[k] = sub;
+    int seg = strcmp(row->label, "Segment") == 0 ? uw_segment_at(row->offset) : -1;
+    if (seg >= 0) {
+      b->seg[seg] = ti;
+      b->open_seg = seg;
+      b->open_depth = d;
+      b->open_tree = sub;
+    }
+  } else if (row->field->size) {
+    proto_tree_add_item(parent, hf_field[row->id], b->tvb, off, row->field->size,
+                        row->field->endian == UAL_BE ? ENC_BIG_ENDIAN : ENC_LITTLE_ENDIAN);
+  } else {
+    uw_add_value(parent, row->id, b->tvb, off, row->value);
+  }
+}
+
+/* TL flits and DL messages that completed in this flit. */
+static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+                             const struct ual_rec_result *r) {
+  if (!r->unpacked) return;
+  for (unsigned i = 0; i < r->unp.n_tl; i++) {
+    const struct ual_tl_flit *tl = &r->unp.tl[i];
+    tvbuff_t *t = tvb_new_child_real_data(tvb, tl->data, UAL_TL_FLIT_BYTES, UAL_TL_FLIT_BYTES);
+    add_new_data_source(pinfo, t, wmem_strdup_printf(pinfo->pool, "TL flit %u", i + 1));
+    proto_tree *st = proto_tree_add_subtree_format(tree, t, 0, UAL_TL_FLIT_BYTES, ett_tl, NULL,
+        "TL flit %u (started in frame %" PRIu64 " segment %u, M0=%u M1=%u)", i + 1,
+        tl->start_frame, tl->start_segment, tl->m0, tl->m1);
+    proto_tree_add_item(st, hf_tl_data, t, 0, UAL_TL_FLIT_BYTES, ENC_NA);
+    proto_item_set_generated(proto_tree_add_uint(st, hf_tl_m0, t, 0, 0, tl->m0));
+    proto_item_set_generated(proto_tree_add_uint(st, hf_tl_m1, t, 0, 0, tl->m1));
+    proto_item_set_generated(proto_tree_add_uint(st, hf_tl_start_frame, t, 0, 0, (guint32)tl->start_frame));
+    proto_item_set_generated(proto_tree_add_uint(st, hf_tl_start_segment, t, 0, 0, tl->start_segment));
+  }
+  for (unsigned i = 0; i < r->unp.n_msg; i++) {
+    const struct ual_dl_item *it = &r->unp.msg[i];
+    char s[128];
+    ual_dlmsg_summary(&it->msg, s, sizeof s);
+    proto_tree *st = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_dlm, NULL,
+        "DL message completed: %s (started in frame %" PRIu64 " segment %u)", s, it->start_frame, it->segment);
+    proto_item_set_generated(proto_tree_add_string(st, hf_dlm_summary, tvb, 0, 0, s));
+    proto_item_set_generated(proto_tree_add_uint(st, hf_dlm_start_frame, tvb, 0, 0, (guint32)it->start_frame));
+    proto_item_set_generated(proto_tree_add_uint(st, hf_dlm_segment, tvb, 0, 0, it->segment));
+    for (unsigned k = 0; k < it->n_payload; k++)
+      proto_item_set_generated(proto_tree_add_uint(st, hf_dlm_payload, tvb, 0, 0, it->payload[k]));
+  }
+}
+
+static void uw_add_findings(packet_info *pinfo, proto_item *top, const struct uw_build *b,
+                            const struct ual_rec_result *r) {
+  for (unsigned i = 0; i < r->findings.n; i++) {
+    const struct ual_finding *f = &r->findings.v[i];
+    if (f->rule >= UAL_R_COUNT) continue;
+    proto_item *at = f->segment >= 0 && f->segment < UAL_SEGMENTS && b->seg[f->segment] ? b->seg[f->segment] : top;
+    expert_add_info_format(pinfo, at, &ei_rule[f->rule], "%s: %s", ual_rule_id((enum ual_rule)f->rule), f->msg);
+  }
+  if (r->findings.dropped)
+    expert_add_info_format(pinfo, top, &ei_dropped, "%u more findings not shown", r->findings.dropped);
+  if (!uw_decoded(r))
+    expert_add_info_format(pinfo, top, &ei_malformed, "Malformed record: %s", ual_rec_status_text(r->status));
+  else if (r->status == UAL_RS_RESERVED)
+    expert_add_info(pinfo, top, &ei_hdr_reserved);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dissector */
+
+static const char uw_side_a[] = "Side A";
+static const char uw_side_b[] = "Side B";
+
+static void uw_columns(packet_info *pinfo, const struct ual_rec_result *r) {
+  char sum[256], rules[256];
+  col_set_str(pinfo->cinfo, COL_PROTOCOL, "UALink");
+  ual_rec_summary(r, sum, sizeof sum);
+  ual_rec_rules(r, rules, sizeof rules);
+  col_clear(pinfo->cinfo, COL_INFO);
+  col_add_str(pinfo->cinfo, COL_INFO, sum);
+  if (rules[0]) col_append_fstr(pinfo->cinfo, COL_INFO, " [%s]", rules);
+}
+
+static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_) {
+  struct ual_rec_result *r = uw_decode(tvb, pinfo);
+
+  uw_columns(pinfo, r);
+  if (tvb_captured_length(tvb) >= UAL_REC_HDR_BYTES) {
+    set_address(&pinfo->src, AT_STRINGZ, (int)sizeof uw_side_a, r->dir ? uw_side_b : uw_side_a);
+    set_address(&pinfo->dst, AT_STRINGZ, (int)sizeof uw_side_a, r->dir ? uw_side_a : uw_side_b);
+    pinfo->p2p_dir = r->dir ? P2P_DIR_RECV : P2P_DIR_SENT;
+  }
+
+  proto_item *top = proto_tree_add_item(tree, proto_ualink, tvb, 0, -1, ENC_NA);
+  proto_tree *root = proto_item_add_subtree(top, ett_ualink);
+
+  /* Wire fields are shown as the flit is after FEC correction. */
+  tvbuff_t *view = tvb;
+  guint len = tvb_captured_length(tvb);
+  if (uw_decoded(r) && r->rec.h.kind == UAL_REC_FLIT && r->flit.fec.status == UAL_FEC_CORRECTED) {
+    guint8 *fixed = (guint8 *)tvb_memdup(pinfo->pool, tvb, 0, len);
+    memcpy(fixed + UAL_REC_HDR_BYTES, r->flit.bytes, UAL_FLIT_BYTES);
+    view = tvb_new_child_real_data(tvb, fixed, len, len);
+    add_new_data_source(pinfo, view, "FEC-corrected record");
+  }
+
+  struct uw_build b;
+  memset(&b, 0, sizeof b);
+  b.pinfo = pinfo;
+  b.tvb = view;
+  b.open_seg = -1;
+  for (int k = 0; k < UW_MAX_DEPTH; k++) b.tree[k] = root;
+  if (tree) {
+    ual_tree_walk(r, tvb_get_ptr(view, 0, len), len, uw_row, &b);
+    if (b.open_seg >= 0) uw_flush_sectors(&b);
+    uw_add_completed(root, tvb, pinfo, r);
+  }
+  uw_add_findings(pinfo, top, &b, r);
+
+  tap_queue_packet(uw_tap, pinfo, r);
+  return (int)len;
+}
+
+/* The heuristic accepts exactly what a writer of version-1 records can
+ * produce: header values inside their defined ranges, reserved bits 0 and
+ * the body length of the kind. */
+static gboolean uw_plausible(tvbuff_t *tvb) {
+  guint len = tvb_captured_length(tvb);
+  if (len < UAL_REC_HDR_BYTES || len != tvb_reported_length(tvb)) return FALSE;
+  struct ual_record rec;
+  if (ual_record_parse(tvb_get_ptr(tvb, 0, len), len, &rec) != UAL_RS_OK) return FALSE;
+  const struct ual_rec_hdr *h = &rec.h;
+  gboolean link_ok = h->link <= 3 || h->link == 255;    /* capture-format: 0-3, 255 unknown */
+  gboolean width_ok = h->width <= 8 && (h->width & (h->width - 1)) == 0;
+  return link_ok && width_ok &&
+         ual_field_value_name(UAL_F_REC_RATE, h->rate) &&
+         ual_field_value_name(UAL_F_REC_ROLE_A, h->role_a) &&
+         ual_field_value_name(UAL_F_REC_ROLE_B, h->role_b);
+}
+
+static gboolean dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
+  if (!uw_plausible(tvb)) return FALSE;
+  dissect_ualink(tvb, pinfo, tree, data);
+  return TRUE;
+}
+
+void proto_register_ualink(void) {
+  proto_ualink = proto_register_protocol("UALink 128G DL/PL", "UALink", "ualink");
+  uw_register_fields();
+  uw_register_etts();
+  uw_register_expert();
+  prefs_register_protocol(proto_ualink, NULL);
+  uw_handle = register_dissector("ualink", dissect_ualink, proto_ualink);
+  uw_tap = register_tap(UAL_WS_TAP);
+  register_init_routine(uw_init);
+}
+
+void proto_reg_handoff_ualink(void) {
+  dissector_add_uint("wtap_encap", WTAP_ENCAP_USER0, uw_handle);
+  dissector_add_uint_with_preference("udp.port", UAL_UDP_PORT, uw_handle);
+  heur_dissector_add("udp", dissect_ualink_heur, "UALink capture records over UDP", "ualink_udp",
+                     proto_ualink, HEURISTIC_ENABLE);
+}

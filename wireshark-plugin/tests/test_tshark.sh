@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# Runs real tshark with the plugin on captures made by ws_capgen (and on
+# captures/*.pcap when present) and checks what it shows.
+#
+#   test_tshark.sh TEST PLUGIN.so WS_CAPGEN TSHARK SRCDIR MAJOR.MINOR [UALINK-DECODE [UALINK-GEN]]
+#
+# tshark ignores WIRESHARK_PLUGIN_DIR and the personal plugin folder when run
+# as root, so as root it runs as nobody; everything it reads is copied into a
+# fresh world-readable folder first.
+set -euo pipefail
+
+what=$1 so=$2 capgen=$3 tshark=$4 src=$5 majmin=$6 decode=${7:-} gen=${8:-}
+
+work=$(mktemp -d /tmp/ualink-ws.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"
+mkdir -p "$work/plugins/$majmin/epan" "$work/home/.config/wireshark" "$work/cap"
+cp "$so" "$work/plugins/$majmin/epan/ualink.so"
+"$capgen" gen "$work/cap"
+shopt -s nullglob
+samples=()
+for f in "$src"/../captures/*.pcap; do
+  cp "$f" "$work/cap/sample-$(basename "$f")"
+  samples+=("$work/cap/sample-$(basename "$f")")
+done
+chmod -R a+rX "$work"
+if [ "$(id -u)" -eq 0 ]; then chown -R nobody "$work/home"; fi
+
+ts() {
+  if [ "$(id -u)" -eq 0 ]; then
+    env HOME="$work/home" WIRESHARK_PLUGIN_DIR="$work/plugins" \
+      setpriv --reuid=nobody --regid=nogroup --clear-groups "$tshark" "$@"
+  else
+    env HOME="$work/home" WIRESHARK_PLUGIN_DIR="$work/plugins" "$tshark" "$@"
+  fi
+}
+
+fails=0
+pass() { echo "ok: $*"; }
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+check() { local msg=$1; shift; if "$@"; then pass "$msg"; else fail "$msg"; fi; }
+
+# Frame numbers a display filter selects, comma-separated.
+frames() { ts -r "$1" -Y "$2" -T fields -e frame.number | paste -sd, -; }
+
+# All fields of the table, compared with libdecode's decode frame by frame.
+compare_all() {
+  local pcap=$1 out
+  out="$work/$(basename "$pcap").fields"
+  mapfile -t fields < <("$capgen" fields)
+  local args=()
+  for f in "${fields[@]}"; do args+=(-e "$f"); done
+  ts -r "$pcap" -T fields -E occurrence=a -E aggregator=, -e frame.number "${args[@]}" > "$out"
+  "$capgen" compare "$pcap" "$out"
+}
+
+# Fields against ualink-decode --json (compare_json.py), frame by frame.
+compare_json() {
+  local pcap=$1 jf args=()
+  mapfile -t jf < <(python3 "$src/tests/compare_json.py" --fields)
+  for f in "${jf[@]}"; do args+=(-e "$f"); done
+  "$decode" --json "$pcap" > "$work/decode.jsonl" 2> /dev/null || true
+  ts -r "$pcap" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" > "$work/tshark.tsv"
+  python3 "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
+}
+
+case $what in
+plugin)
+  ts -G plugins > "$work/plugins.txt"
+  check "plugin listed by tshark -G plugins" grep -qE '^ualink\.so[[:space:]]+0\.1\.0[[:space:]]+dissector' "$work/plugins.txt"
+  ts -G protocols > "$work/protocols.txt"
+  check "protocol ualink registered" grep -qP '^UALink 128G DL/PL\tUALink\tualink$' "$work/protocols.txt"
+  ts -G dissector-tables > /dev/null
+  ts -G decodes > "$work/decodes.txt"
+  check "registered on wtap_encap USER0 and udp.port 17762" \
+    bash -c "grep -qP '^wtap_encap\t45\tualink$' '$work/decodes.txt' && grep -qP '^udp.port\t17762\tualink$' '$work/decodes.txt'"
+  ts -G heuristic-decodes > "$work/heur.txt"
+  check "UDP heuristic registered and enabled" grep -qP '^udp\tualink\tT$' "$work/heur.txt"
+  ;;
+fields)
+  ts -G fields > "$work/fields.txt"
+  missing=0
+  while read -r f; do
+    grep -qP "^F\t[^\t]*\t${f//./\\.}\t" "$work/fields.txt" || { echo "missing field $f" >&2; missing=$((missing + 1)); }
+  done < <("$capgen" fields)
+  check "every field-table abbrev is a Wireshark field ($("$capgen" fields | wc -l) fields)" test "$missing" -eq 0
+  # Types and masks generated from the table.
+  for want in \
+      $'ualink.fh.seq\tFT_UINT16\tualink\tBASE_DEC\t0x3ff' \
+      $'ualink.fh.replay_cmd\tFT_UINT16\tualink\tBASE_DEC\t0xc00' \
+      $'ualink.sh.tlbeat\tFT_UINT8\tualink\tBASE_DEC\t0x7c' \
+      $'ualink.sh.alt\tFT_BOOLEAN\tualink\t8\t0x1' \
+      $'ualink.flit.crc\tFT_UINT64\tualink\tBASE_HEX\t0x0' \
+      $'ualink.link_width.target\tFT_UINT32\tualink\tBASE_DEC\t0xf0000' \
+      $'ualink.uart_credit.data_fc_seq\tFT_UINT32\tualink\tBASE_DEC\t0xfff00000' \
+      $'ualink.dllp.type\tFT_UINT8\tualink\tBASE_HEX\t0x0' \
+      $'ualink.flit.crc_ok\tFT_BOOLEAN\tualink\t0\t0x0'; do
+    check "field ${want%%$'\t'*} has type/base/mask from the table" grep -qF "$want" "$work/fields.txt"
+  done
+  missing=0
+  while read -r r; do
+    grep -qP "^F\t${r}: [^\t]*\tualink\.rule\.${r}\tFT_NONE\t" "$work/fields.txt" || { echo "no expert field for $r" >&2; missing=$((missing + 1)); }
+  done < <("$capgen" rules)
+  check "one expert field ualink.rule.<ID> per rule ($("$capgen" rules | wc -l) rules)" test "$missing" -eq 0
+  ts -G values > "$work/values.txt"
+  check "value strings from the table (TLBeat, replay command)" \
+    bash -c "grep -qP '^V\tualink.sh.tlbeat\t18\tTL flit \(M1=1\)$' '$work/values.txt' && grep -qP '^V\tualink.fh.replay_cmd\t3\tNak \(selective\)$' '$work/values.txt'"
+  ;;
+decode)
+  for p in "$work/cap/clean.pcap" "$work/cap/bad.pcap" "${samples[@]}"; do
+    check "all table fields of $(basename "$p") equal libdecode's decode" compare_all "$p"
+  done
+  # Sequence numbers and replay commands as the generator built them.
+  ts -r "$work/cap/clean.pcap" -T fields -e ualink.fh.seq -e ualink.fh.replay_cmd > "$work/seq.txt"
+  check "fh.seq / fh.replay_cmd as built" diff "$work/cap/clean.seq" "$work/seq.txt"
+  # Reassembly: the 6-DWord UART transport completes in the flit after its header.
+  got=$(ts -r "$work/cap/clean.pcap" -Y 'ualink.dlm.summary contains "UART Transport"' \
+          -T fields -e frame.number -e ualink.dlm.start_frame -e ualink.dlm.payload)
+  hdr=$(frames "$work/cap/clean.pcap" 'ualink.uart_transport.length == 5')
+  want="$((hdr + 2))	$hdr	0x11110001,0x22220002,0x33330003,0x44440004,0x55550005,0x66660006"
+  check "UART transport reassembled with a link to frame $hdr" test "$got" = "$want"
+  n=$(ts -r "$work/cap/clean.pcap" -Y 'ualink.tl.start_frame < frame.number' -T fields -e frame.number | wc -l)
+  check "TL flits spanning flits shown where they complete ($n frames)" test "$n" -gt 3
+  ;;
+json)
+  [ -n "$decode" ] || { echo "json: needs ualink-decode" >&2; exit 2; }
+  for p in "$work/cap/clean.pcap" "$work/cap/bad.pcap" "${samples[@]}"; do
+    check "$(basename "$p"): tshark fields equal ualink-decode --json" compare_json "$p"
+  done
+  ;;
+gen)
+  # Captures of every ualink-gen scenario, and one per injectable rule.
+  [ -n "$decode" ] && [ -n "$gen" ] || { echo "gen: needs ualink-decode and ualink-gen" >&2; exit 2; }
+  for sc in bringup traffic uart negotiation l1 l0p errors; do
+    p=$work/cap/gen-$sc.pcap
+    "$gen" -s "$sc" -c 400 -w "$p" 2> /dev/null
+    chmod a+r "$p"
+    check "ualink-gen $sc: all table fields equal libdecode's decode" compare_all "$p"
+    check "ualink-gen $sc: tshark fields equal ualink-decode --json" compare_json "$p"
+    n=$(ts -r "$p" -Y '_ws.malformed' | wc -l)
+    check "ualink-gen $sc: no Malformed/exception items" test "$n" -eq 0
+  done
+  found=0 both=0 total=0
+  while read -r rule _; do
+    p=$work/cap/inject.pcap
+    "$gen" --inject "$rule" -c 600 -w "$p" --truth /dev/null 2> /dev/null || { fail "ualink-gen --inject $rule"; continue; }
+    chmod a+r "$p"
+    total=$((total + 1))
+    want=$("$decode" --json "$p" 2> /dev/null | python3 -c 'import json, sys
+print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.loads(l).get("findings", [])})))')
+    got=$(ts -r "$p" -q -z expert | awk '/ UALink  [A-Z][A-Z]-/ { print $4 }' | sed 's/:$//' | sort -u | paste -sd' ' -)
+    check "--inject $rule: -z expert lists the rules ualink-decode finds ($want)" test "$got" = "$want"
+    case " $want " in *" $rule "*) both=$((both + 1)) ;; esac
+    case " $got " in *" $rule "*) found=$((found + 1)) ;; esac
+  done < <("$gen" --list-injections)
+  echo "injected rules listed by -z expert: $found of $total (ualink-decode finds $both)"
+  check "some injected rules reach -z expert" test "$found" -gt 0
+  ;;
+filter)
+  c=$work/cap/clean.pcap
+  want=$(awk -F'\t' '$1 == 5 && $2 == 0 { print NR }' "$work/cap/clean.seq" | paste -sd, -)
+  check "ualink.fh.seq == 5 && replay_cmd == 0 selects frames $want" \
+    test "$(frames "$c" 'ualink.fh.seq == 5 && ualink.fh.replay_cmd == 0')" = "$want"
+  want=$(awk -F'\t' '$2 == 1 { print NR }' "$work/cap/clean.seq" | paste -sd, -)
+  check "ualink.fh.replay_cmd == 1 (Ack) selects frames $want" test "$(frames "$c" 'ualink.fh.replay_cmd == 1')" = "$want"
+  want=$(awk -F'\t' '$1 == 0 && $2 == 0 { print NR }' "$work/cap/clean.seq" | paste -sd, -)
+  check "ualink.flit.kind == 2 (IDLE) selects frames $want" test "$(frames "$c" 'ualink.flit.kind == 2')" = "$want"
+  check "ualink.msg.type == 4 (Link Width) selects 3 frames" \
+    test "$(frames "$c" 'ualink.msg.type == 4' | tr ',' '\n' | wc -l)" -eq 3
+  check "ualink.sh.tlbeat == 0x1e selects the M0=M1=1 TL flit starts" test -n "$(frames "$c" 'ualink.sh.tlbeat == 0x1e')"
+  while read -r frame rule; do
+    check "ualink.rule.$rule selects frame $frame of bad.pcap" test "$(frames "$work/cap/bad.pcap" "ualink.rule.$rule")" = "$frame"
+  done < "$work/cap/bad.frames"
+  ;;
+expert)
+  ts -r "$work/cap/bad.pcap" -q -z expert > "$work/expert.txt"
+  cat "$work/expert.txt"
+  # Section of each summary line: Errors / Warnings / Notes.
+  awk '/^(Errors|Warns|Notes|Chats|Comments) \(/ { sec = $1 } / UALink  [A-Z][A-Z]-/ { print sec, $4 }' \
+    "$work/expert.txt" | sed 's/:$//' | sort -u > "$work/expert-rules.txt"
+  while read -r rule sev; do
+    case $sev in error) sec=Errors ;; warning) sec=Warns ;; *) sec=Notes ;; esac
+    check "-z expert lists $rule under $sec" grep -qx "$sec $rule" "$work/expert-rules.txt"
+  done < "$work/cap/bad.rules"
+  while read -r frame rule; do
+    check "injected $rule found by libdecode" grep -q "^$rule " "$work/cap/bad.rules"
+  done < "$work/cap/bad.frames"
+  check "-z expert lists the malformed record" grep -q "Malformed record: unknown record kind" "$work/expert.txt"
+  check "expert group Checksum for PL-CRC" grep -qE 'Checksum +UALink  PL-CRC: ' "$work/expert.txt"
+  ;;
+clean)
+  for p in "$work/cap/clean.pcap" "$work/cap/udp.pcap" "${samples[@]}"; do
+    n=$(ts -r "$p" -Y '_ws.malformed || _ws.expert.group == 0x07000000 || ualink.malformed' | wc -l)
+    check "no Malformed/exception items in $(basename "$p")" test "$n" -eq 0
+  done
+  # Truncated records (snap length) are reported as malformed, not as exceptions.
+  editcap -s 100 "$work/cap/clean.pcap" "$work/short.pcap" 2>/dev/null || cp "$work/cap/clean.pcap" "$work/short.pcap"
+  chmod a+r "$work/short.pcap"
+  # (a PI_MALFORMED expert item also sets _ws.malformed; exceptions do not set ualink.malformed)
+  n=$(ts -r "$work/short.pcap" -Y '_ws.malformed && !ualink.malformed' | wc -l)
+  m=$(ts -r "$work/short.pcap" -Y 'ualink.malformed' | wc -l)
+  x=$(ts -r "$work/short.pcap" -V | grep -c 'Exception occurred' || true)
+  check "truncated flit records: $m reported malformed, $n+$x exceptions" test "$n" -eq 0 -a "$x" -eq 0 -a "$m" -gt 0
+  ts -r "$work/cap/clean.pcap" -q -z expert > "$work/expert.txt"
+  got=$(awk '/ UALink  [A-Z][A-Z]-/ { print $4 }' "$work/expert.txt" | sed 's/:$//' | sort -u | paste -sd' ' -)
+  want=$(cut -d' ' -f1 "$work/cap/clean.rules" | sort -u | paste -sd' ' -)
+  check "expert info of clean.pcap equals libdecode's findings ('$want')" test "$got" = "$want"
+  ts -r "$work/cap/clean.pcap" -V > "$work/verbose.txt" 2> "$work/stderr.txt"
+  check "tshark -V runs without warnings" test ! -s "$work/stderr.txt"
+  ;;
+stats)
+  ts -r "$work/cap/clean.pcap" -q -z ualink,stat > "$work/stat.txt"
+  cat "$work/stat.txt"
+  for kind in 0:Payload 1:NOP 2:IDLE; do
+    a=$(frames "$work/cap/clean.pcap" "ualink.flit.kind == ${kind%%:*} && ualink.rec.dir == 0" | tr ',' '\n' | grep -c . || true)
+    b=$(frames "$work/cap/clean.pcap" "ualink.flit.kind == ${kind%%:*} && ualink.rec.dir == 1" | tr ',' '\n' | grep -c . || true)
+    check "-z ualink,stat: ${kind#*:} flits $a / $b" grep -qE "^  ${kind#*:} +$a +$b\$" "$work/stat.txt"
+  done
+  n=$(ts -r "$work/cap/clean.pcap" -T fields -e ualink.dlm.summary | tr ',' '\n' | grep -c . || true)
+  got=$(sed -n '/^DL messages/,/^[A-Z]/{/^  /p}' "$work/stat.txt" | awk '{ s += $(NF-1) + $NF } END { print s + 0 }')
+  check "-z ualink,stat: DL messages total $got = completed messages $n" test "$got" -eq "$n" -a "$n" -gt 0
+  ts -r "$work/cap/bad.pcap" -q -z ualink,stat > "$work/stat-bad.txt"
+  check "-z ualink,stat: findings per rule" grep -qE '^  PL-CRC \(error\) +1 +0$' "$work/stat-bad.txt"
+  ts -r "$work/cap/bad.pcap" -q -z "ualink,stat,ualink.rec.dir == 1" > "$work/stat-b.txt"
+  check "-z ualink,stat with a filter" grep -qE '^  PL-USAGE \(error\) +0 +1$' "$work/stat-b.txt"
+  check "-z ualink,stat with a filter drops side A" bash -c "! grep -q 'PL-CRC ' '$work/stat-b.txt'"
+  ts -r "$work/cap/clean.pcap" -q -z ualink,tree > "$work/tree.txt"
+  cat "$work/tree.txt"
+  check "-z ualink,tree counts flits" grep -qE '^ +Payload +[0-9]+' "$work/tree.txt"
+  ;;
+udp)
+  u=$work/cap/udp.pcap
+  total=$(ts -r "$u" | wc -l)
+  n=$(ts -r "$u" -Y ualink | wc -l)
+  check "every UDP datagram dissected as UALink ($n of $total)" test "$n" -eq "$total"
+  n=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' | wc -l)
+  check "heuristic finds records on a non-default port ($n)" test "$n" -gt 0
+  check "all table fields of udp.pcap equal libdecode's decode" compare_all "$u"
+  n2=$(ts -r "$u" -Y ualink --disable-heuristic ualink_udp | wc -l)
+  check "without the heuristic only port 17762 is dissected ($n2 of $total)" test "$n2" -lt "$total" -a "$n2" -gt 0
+  n3=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' --disable-heuristic ualink_udp -o ualink.udp.port:40001 | wc -l)
+  check "UDP port preference ualink.udp.port selects the port ($n3 + $n2 = $total)" test "$((n2 + n3))" -eq "$total"
+  ts -r "$u" -T fields -e _ws.col.Source -e _ws.col.Destination -e _ws.col.Protocol -c 3 > "$work/cols.txt"
+  check "src/dst columns are Side A / Side B and protocol UALink" \
+    grep -qP '^Side B\tSide A\tUALink$' "$work/cols.txt"
+  ;;
+color)
+  cp "$src/ualink.colorfilters" "$work/home/.config/wireshark/colorfilters"
+  chmod a+r "$work/home/.config/wireshark/colorfilters"
+  while IFS= read -r line; do
+    case $line in @*) ;; *) continue ;; esac
+    name=$(printf '%s' "$line" | cut -d@ -f2)
+    filter=$(printf '%s' "$line" | cut -d@ -f3)
+    check "colouring rule '$name' compiles" ts -r "$work/cap/clean.pcap" -Y "$filter" -c 1 -q
+  done < "$src/ualink.colorfilters"
+  # With --color the frame tree names the rule that matched.
+  rule() { ts -r "$1" --color -T fields -e frame.coloring_rule.name 2> "$work/color-err.txt" | sed -n "${2}p"; }
+  crc=$(awk '$2 == "PL-CRC" { print $1 }' "$work/cap/bad.frames")
+  check "bad-CRC frame $crc coloured 'UALink error'" test "$(rule "$work/cap/bad.pcap" "$crc")" = "UALink error"
+  check "tshark --color loads the rules without complaint" test ! -s "$work/color-err.txt"
+  idle=$(awk -F'\t' '$1 == 0 && $2 == 0 { print NR; exit }' "$work/cap/clean.seq")
+  check "IDLE frame $idle coloured 'UALink IDLE flit'" test "$(rule "$work/cap/clean.pcap" "$idle")" = "UALink IDLE flit"
+  msg=$(frames "$work/cap/clean.pcap" 'ualink.msg.type == 4' | cut -d, -f1)
+  check "DL message frame $msg coloured 'UALink DL message'" test "$(rule "$work/cap/clean.pcap" "$msg")" = "UALink DL message"
+  ;;
+*)
+  echo "unknown test $what" >&2
+  exit 2
+  ;;
+esac
+
+if [ "$fails" -ne 0 ]; then
+  echo "$fails check(s) failed" >&2
+  exit 1
+fi

@@ -1,0 +1,189 @@
+/* Statistics from the "ualink" tap: a stats tree (Statistics > UALink in
+ * the GUI, "-z ualink,tree" in tshark) and a per-direction text table
+ * ("-z ualink,stat[,filter]"). Both count what uw_classify names. */
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/tap.h>
+#include <epan/stat_tap_ui.h>
+#include <epan/stats_tree.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ualink/ualink.h"
+#include "packet-ualink.h"
+
+enum uw_group {
+  UG_RECORDS, UG_USAGE, UG_REPLAY, UG_CHECK, UG_TL, UG_DLMSG, UG_DLLP, UG_OS, UG_EVENT, UG_RULES,
+  UG_COUNT
+};
+static const char *const uw_group_name[UG_COUNT] = {
+  "Records", "Flit usage", "Replay command", "CRC and FEC", "TL flits", "DL messages",
+  "DLLPs", "Ordered sets", "Link events", "Findings by rule",
+};
+
+typedef void (*uw_count_cb)(void *ctx, enum uw_group g, const char *item, unsigned dir, unsigned n);
+
+static const char *uw_name_or(const char *name, const char *fallback) { return name ? name : fallback; }
+
+/* Everything one record adds to the statistics. */
+static void uw_classify(const struct ual_rec_result *r, uw_count_cb cb, void *ctx) {
+  unsigned dir = r->dir;
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
+    cb(ctx, UG_RECORDS, "Malformed", dir, 1);
+    return;
+  }
+  cb(ctx, UG_RECORDS, uw_name_or(ual_field_value_name(UAL_F_REC_KIND, r->rec.h.kind), "?"), dir, 1);
+  switch (r->rec.h.kind) {
+  case UAL_REC_FLIT: {
+    const struct ual_flit_info *fi = &r->flit;
+    cb(ctx, UG_USAGE, uw_name_or(ual_field_value_name(UAL_F_GEN_KIND, fi->kind), "?"), dir, 1);
+    if (fi->kind != UAL_FK_IDLE)
+      cb(ctx, UG_REPLAY, uw_name_or(ual_field_value_name(UAL_F_FH_REPLAY_CMD, fi->fh.replay_cmd), "?"), dir, 1);
+    if (fi->fec.status != UAL_FEC_CLEAN)
+      cb(ctx, UG_CHECK, uw_name_or(ual_field_value_name(UAL_F_GEN_FEC, fi->fec.status), "?"), dir, 1);
+    if (!fi->crc_ok) cb(ctx, UG_CHECK, fi->crc_inverted ? "CRC inverted" : "CRC bad", dir, 1);
+    if (fi->kind == UAL_FK_NOP || fi->kind == UAL_FK_IDLE)
+      cb(ctx, UG_DLLP, uw_name_or(ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type), "Other"), dir, 1);
+    if (r->unpacked) {
+      if (r->unp.tl_started) cb(ctx, UG_TL, "Started", dir, r->unp.tl_started);
+      if (r->unp.n_tl) cb(ctx, UG_TL, "Completed", dir, r->unp.n_tl);
+      for (unsigned i = 0; i < r->unp.n_msg; i++)
+        cb(ctx, UG_DLMSG, ual_msg_types[r->unp.msg[i].msg.type].display, dir, 1);
+    }
+    break;
+  }
+  case UAL_REC_OS:
+    cb(ctx, UG_OS, uw_name_or(ual_field_value_name(UAL_F_GEN_OS_TYPE, r->os.type), "?"), dir, 1);
+    break;
+  case UAL_REC_EVENT:
+    cb(ctx, UG_EVENT, uw_name_or(ual_field_value_name(UAL_F_EV_CODE, r->ev.code), "Unknown"), dir, 1);
+    break;
+  }
+  for (unsigned i = 0; i < r->findings.n; i++)
+    cb(ctx, UG_RULES, ual_rule_id((enum ual_rule)r->findings.v[i].rule), dir, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stats tree */
+
+static int st_group[UG_COUNT];
+
+static void uw_st_init(stats_tree *st) {
+  for (int g = 0; g < UG_COUNT; g++)
+    st_group[g] = stats_tree_create_node(st, uw_group_name[g], 0, STAT_DT_INT, TRUE);
+}
+
+static void uw_st_count(void *ctx, enum uw_group g, const char *item, unsigned dir _U_, unsigned n) {
+  stats_tree *st = ctx;
+  increase_stat_node(st, uw_group_name[g], 0, TRUE, (gint)n);
+  increase_stat_node(st, item, st_group[g], FALSE, (gint)n);
+}
+
+static tap_packet_status uw_st_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
+                                      const void *data, tap_flags_t flags _U_) {
+  uw_classify(data, uw_st_count, st);
+  return TAP_PACKET_REDRAW;
+}
+
+/* ------------------------------------------------------------------ */
+/* -z ualink,stat: rows per group in first-seen order, one column per direction */
+
+struct uw_row { char *item; guint64 n[2]; };
+
+struct uw_stat {
+  GPtrArray *rows[UG_COUNT];
+  guint64 records[2];
+};
+
+static void uw_stat_count(void *ctx, enum uw_group g, const char *item, unsigned dir, unsigned n) {
+  struct uw_stat *s = ctx;
+  GPtrArray *a = s->rows[g];
+  struct uw_row *row = NULL;
+  for (guint i = 0; i < a->len && !row; i++)
+    if (strcmp(((struct uw_row *)a->pdata[i])->item, item) == 0) row = a->pdata[i];
+  if (!row) {
+    row = g_new0(struct uw_row, 1);
+    row->item = g_strdup(item);
+    g_ptr_array_add(a, row);
+  }
+  row->n[dir & 1] += n;
+}
+
+static void uw_row_free(gpointer p) {
+  struct uw_row *row = p;
+  g_free(row->item);
+  g_free(row);
+}
+
+static void uw_stat_reset(void *tapdata) {
+  struct uw_stat *s = tapdata;
+  for (int g = 0; g < UG_COUNT; g++) g_ptr_array_set_size(s->rows[g], 0);
+}
+
+static tap_packet_status uw_stat_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
+                                        const void *data, tap_flags_t flags _U_) {
+  uw_classify(data, uw_stat_count, tapdata);
+  return TAP_PACKET_REDRAW;
+}
+
+static void uw_stat_draw(void *tapdata) {
+  struct uw_stat *s = tapdata;
+  printf("\n===================================================================\n");
+  printf("UALink statistics\n");
+  printf("%-40s %12s %12s\n", "", "A>B", "B>A");
+  for (int g = 0; g < UG_COUNT; g++) {
+    GPtrArray *a = s->rows[g];
+    if (a->len == 0) continue;
+    printf("%s\n", uw_group_name[g]);
+    for (guint i = 0; i < a->len; i++) {
+      const struct uw_row *row = a->pdata[i];
+      char label[64];
+      int rule = g == UG_RULES ? ual_rule_lookup(row->item) : -1;
+      if (rule >= 0)
+        snprintf(label, sizeof label, "%s (%s)", row->item,
+                 ual_severity_name(ual_rule_severity((enum ual_rule)rule)));
+      else
+        snprintf(label, sizeof label, "%s", row->item);
+      printf("  %-38s %12" PRIu64 " %12" PRIu64 "\n", label, row->n[0], row->n[1]);
+    }
+  }
+  printf("===================================================================\n");
+}
+
+static void uw_stat_finish(void *tapdata) {
+  struct uw_stat *s = tapdata;
+  for (int g = 0; g < UG_COUNT; g++) g_ptr_array_free(s->rows[g], TRUE);
+  g_free(s);
+}
+
+#define UW_STAT_CLI "ualink,stat"
+
+static void uw_stat_init(const char *opt_arg, void *userdata _U_) {
+  const char *filter = NULL;
+  if (strncmp(opt_arg, UW_STAT_CLI ",", sizeof UW_STAT_CLI) == 0) filter = opt_arg + sizeof UW_STAT_CLI;
+  struct uw_stat *s = g_new0(struct uw_stat, 1);
+  for (int g = 0; g < UG_COUNT; g++) s->rows[g] = g_ptr_array_new_with_free_func(uw_row_free);
+  GString *err = register_tap_listener(UAL_WS_TAP, s, filter, TL_REQUIRES_NOTHING, uw_stat_reset,
+                                       uw_stat_packet, uw_stat_draw, uw_stat_finish);
+  if (err) {
+    fprintf(stderr, "tshark: -z " UW_STAT_CLI ": %s\n", err->str);
+    g_string_free(err, TRUE);
+    uw_stat_finish(s);
+  }
+}
+
+static tap_param uw_stat_params[] = {
+  { PARAM_FILTER, "filter", "Filter", NULL, TRUE },
+};
+
+static stat_tap_ui uw_stat_ui = {
+  REGISTER_STAT_GROUP_GENERIC, "UALink statistics", UW_STAT_CLI, uw_stat_init,
+  array_length(uw_stat_params), uw_stat_params,
+};
+
+void ual_ws_register_stats(void) {
+  stats_tree_register_plugin(UAL_WS_TAP, "ualink", "UALink/Flits, messages and findings", 0,
+                             uw_st_packet, uw_st_init, NULL);
+  register_stat_tap_ui(&uw_stat_ui, NULL);
+}
