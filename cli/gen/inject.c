@@ -658,7 +658,9 @@ void inj_plan(struct gen *g) {
     case UAL_R_DM_CTRL_PENDING_ILLEGAL:
     case UAL_R_DM_CTRL_RESOLUTION:
     case UAL_R_DM_CTRL_LOSER_RETRY: {
-      /* A asks for x2, B for x4 at the same time: without Priority the widest wins */
+      /* A asks for x2, B for x4 at the same time: without Priority the widest
+       * wins. No UART meanwhile, so each answer goes out in the next flit. */
+      plan_add(g, OP_UART_STOP);
       if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) plan_set(g, SET_CONFLICT_PENDING, 0, 1);
       if (in->rule == UAL_R_DM_CTRL_RESOLUTION) plan_set(g, SET_CONFLICT_WRONG, 0, 1);
       struct op *o = plan_add(g, OP_CONFLICT);
@@ -670,6 +672,7 @@ void inj_plan(struct gen *g) {
         plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, o->b);
       }
       plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w);   /* back to the trained width */
+      plan_add(g, OP_UART_ONLINE_WAIT);
       continue;
     }
     case UAL_R_DM_CTRL_SAME_STATE:

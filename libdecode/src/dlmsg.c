@@ -8,6 +8,7 @@
  * +---------------+-----+-------+----+---+
  */
 #include "ualink/dlmsg.h"
+#include "field_access.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -59,12 +59,7 @@ const struct ual_value_name ual_vals_rec_link[] = { {255, "unknown"}, END };
 const struct ual_value_name ual_vals_os_type[] = {
   {0, "TS1"}, {1, "TS2"}, {2, "EIOS"}, {3, "EIEOS"}, {4, "SKP"}, {5, "SDS"}, {6, "Unknown"}, END };
 
-const struct ual_field ual_fields[UAL_F_COUNT] = {
-#define UAL_X_(id, sc, name, abbrev, off, size, end, lsb, width, flags, vals, sec) \
-  { name, "ualink." abbrev, sc, off, size, end, lsb, width, flags, vals, sec },
-  UAL_FIELDS(UAL_X_)
-#undef UAL_X_
-};
+const struct ual_field ual_fields[UAL_F_COUNT] = { UAL_FIELDS(UAL_FIELD_ROW_) };
 
 static uint64_t width_mask(unsigned width) {
   return width >= 64 ? ~0ULL : ((1ULL << width) - 1);

@@ -2,6 +2,7 @@
  * decode (digest §2, §5.3). */
 #include "ualink/flit.h"
 #include "ualink/fields.h"
+#include "field_access.h"
 
 #include <stdio.h>
 #include <string.h>

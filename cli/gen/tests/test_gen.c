@@ -616,7 +616,7 @@ static void test_inject_at(void) {
   /* an opportunity that never comes is an error, not a silent success */
   base_opts(&o, GEN_SC_TRAFFIC, 500);
   o.n_inject = 1;
-  o.inject[0] = (struct gen_inject_req){ UAL_R_DM_UNKNOWN, 100000 };
+  o.inject[0] = (struct gen_inject_req){ UAL_R_LT_NO_FLIT_MODE, 100000 };   /* training is over by then */
   generate(&r, &o);
   CHECK(r.rc != 0);
   run_free(&r);

@@ -209,6 +209,11 @@ struct ual_field {
   const char *section;   /* specification section */
 };
 
+/* Initializer of one table row, shared by the exported table and the
+ * library's private constant-folded copy (src/field_access.h). */
+#define UAL_FIELD_ROW_(id, sc, name, abbrev, off, size, end, lsb, width, flags, vals, sec) \
+  { name, "ualink." abbrev, sc, off, size, end, lsb, width, flags, vals, sec },
+
 extern const struct ual_field ual_fields[UAL_F_COUNT];
 
 /* Extracts a field from the bytes at its scope base. */
