@@ -278,9 +278,8 @@ static void uw_flush_sectors(struct uw_build *b) {
   const struct ual_segment_def *sd = &ual_segment_map[b->open_seg];
   for (unsigned s = sd->first_sector; s < sd->first_sector + sd->n_sectors; s++) {
     gint off = (gint)(UAL_REC_HDR_BYTES + ual_sector_offset(s));
-    proto_tree_add_bytes_format(b->open_tree, hf_sector, b->tvb, off, UAL_SECTOR_BYTES, NULL,
-                                "Sector %u: %s", s,
-                                tvb_bytes_to_str(b->pinfo->pool, b->tvb, off, UAL_SECTOR_BYTES));
+    proto_item *ti = proto_tree_add_item(b->open_tree, hf_sector, b->tvb, off, UAL_SECTOR_BYTES, ENC_NA);
+    proto_item_append_text(ti, " (sector %u)", s);  /* no-op when the tree is not shown */
   }
   b->open_seg = -1;
 }

@@ -103,7 +103,6 @@ struct inj *inj_find(struct gen *g, int rule) {
   return NULL;
 }
 
-void inj_done(struct gen *g, struct inj *in) { (void)g; in->state = INJ_DONE; }
 
 bool inj_pending(struct gen *g, int rule) {
   struct inj *in = inj_find(g, rule);
@@ -115,7 +114,8 @@ static unsigned inj_side(int rule) {
   switch (rule) {
   case UAL_R_DM_UNSOLICITED: case UAL_R_DM_RATE_SWITCH: case UAL_R_DM_CTRL_INITIATOR:
   case UAL_R_DM_CTRL_RESPONSE_RULE: case UAL_R_DM_CTRL_ECHO: case UAL_R_LT_PAYLOAD_IN_L1:
-  case UAL_R_LT_L0P_INITIATOR: case UAL_R_DM_RESPONSE_LATE:
+  case UAL_R_LT_L0P_INITIATOR: case UAL_R_DM_RESPONSE_LATE: case UAL_R_DM_CTRL_PENDING_ILLEGAL:
+  case UAL_R_DM_CTRL_RESOLUTION: case UAL_R_DM_CTRL_LOSER_RETRY:
     return 1;
   }
   return 0;
@@ -582,7 +582,6 @@ void inj_slot(struct gen *g, struct side *s) {
   }
 }
 
-bool inj_wants_quiet(const struct gen *g, const struct side *s) { return s->quiet && g->n_inj; }
 
 void inj_lm(struct gen *g, struct side *s, struct pl_extra *x) {
   if (inj_find(g, UAL_R_LT_L0P_PRIORITY) && inj_find(g, UAL_R_LT_L0P_PRIORITY)->state != INJ_DONE) {
@@ -660,16 +659,19 @@ void inj_plan(struct gen *g) {
     case UAL_R_DM_CTRL_LOSER_RETRY: {
       /* A asks for x2, B for x4 at the same time: without Priority the widest
        * wins. No UART meanwhile, so each answer goes out in the next flit. */
+      /* B breaks the rule: it asks for the narrower width, sends second, and so
+       * receives A's request, and answers it, first */
       plan_add(g, OP_UART_STOP);
-      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) plan_set(g, SET_CONFLICT_PENDING, 0, 1);
-      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) plan_set(g, SET_CONFLICT_WRONG, 0, 1);
+      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) plan_set(g, SET_CONFLICT_PENDING, 1, 1);
+      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) plan_set(g, SET_CONFLICT_WRONG, 1, 1);
       struct op *o = plan_add(g, OP_CONFLICT);
       o->a = UAL_MT_LINK_WIDTH;
-      o->b = (uint8_t)(w >= 2 ? w - 2 : 0);
-      o->c = (uint8_t)(w >= 1 ? w - 1 : 0);
+      o->b = (uint8_t)(w >= 1 ? w - 1 : 0);
+      o->c = (uint8_t)(w >= 2 ? w - 2 : 0);
+      o->n = CONFLICT_B_SECOND;
       if (in->rule == UAL_R_DM_CTRL_LOSER_RETRY) {
-        plan_set(g, SET_CTRL_LABEL, 0, in->rule);
-        plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, o->b);
+        plan_set(g, SET_CTRL_LABEL, 1, in->rule);
+        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, o->c);
       }
       plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w);   /* back to the trained width */
       plan_add(g, OP_UART_ONLINE_WAIT);

@@ -140,6 +140,7 @@ static bool choose_selective(struct gen *g) {
 static void rx_bad(struct gen *g, struct side *s, const struct wire_item *it) {
   s->idle_rx_consec = 0;
   if (it->contained) {            /* ingress containment: drop everything, link down */
+    s->rx_dead = true;
     link_down(g, s);
     link_down(g, peer_of(g, s));
     return;
@@ -216,6 +217,7 @@ static void rx_dllp(struct gen *g, struct side *s, const struct ual_dllp *d, uin
 }
 
 static void rx_item(struct gen *g, struct side *s, struct wire_item *it) {
+  if (s->rx_dead) return;
   switch (it->kind) {
   case W_OS:
     if (it->os_type == UAL_OS_EIOS) s->rx_eios = true;
@@ -672,8 +674,6 @@ static void emit_normal(struct gen *g, struct side *s) {
     if (s->tail_naks == 0 && s->nak_req) {
       s->tail_naks = NAKS_PER_EVENT;
       s->nak_req = false;
-      s->rp_selective = s->rp_selective;  /* transmit side state untouched */
-      s->naks_sent_events++;
       s->last_nak_flit = s->flits_sent;
       fh.replay_cmd = s->nak_req_selective ? UAL_RC_NAK_SELECTIVE : UAL_RC_NAK;
     }

@@ -205,6 +205,7 @@ struct side {
   bool quiet;                    /* no new TL flits or DL messages into the packer */
   bool wind_down;                /* no new TL flits or UART traffic; queued messages still go out */
   bool link_down;
+  bool rx_dead;                  /* containment seen: everything after it is dropped */
 
   /* flit header cycle: explicit x3, then a tail (Ack, or 3 Naks, then extras) */
   unsigned cyc;                  /* 0..2 explicit slots, 3 tail */
@@ -230,7 +231,6 @@ struct side {
   bool last_rx_known, rx_any, prev_rx_bad;
   uint8_t rx_state;              /* RX_NORMAL, RX_NAK_WAIT, RX_SEL_WAIT */
   bool nak_req, nak_req_selective;
-  unsigned naks_sent_events;
   struct flit_meta *sel_buf;     /* selective replay: flits held for in-order delivery */
   uint8_t *sel_have;
   unsigned idle_rx_consec;
@@ -245,7 +245,6 @@ struct side {
   struct msg_queue q[MC_COUNT];
   unsigned rr;                   /* round robin across classes */
   struct inflight infl;
-  bool msg_block;                /* all DL messages blocked (UART reset sequence) */
   bool ch_online[8];
   bool tl_enable;                /* the TL wants to send */
   double tl_tokens, tl_per_flit;
@@ -312,7 +311,7 @@ enum pm_state { PM_NONE, PM_STOPPED, PM_ENTER, PM_ACK, PM_EIDLE };
 enum op_code {
   OP_EVENT, OP_TRAIN, OP_RUN, OP_BASIC, OP_NEGOTIATE, OP_CONFLICT, OP_SPEED, OP_L0P,
   OP_TL, OP_UART_ONLINE_WAIT, OP_UART_STOP, OP_UART_RESET, OP_RATE, OP_L1_ENTER, OP_L1_EXIT,
-  OP_ERRBURST, OP_SET, OP_LOCKOUT_CLEAR, OP_DRAIN, OP_RUN_LIMIT, OP_INJECT_POINT, OP_END
+  OP_ERRBURST, OP_SET, OP_DRAIN, OP_RUN_LIMIT, OP_INJECT_POINT, OP_END
 };
 enum set_what {
   SET_LOAD, SET_BER, SET_UART_LOAD, SET_FORCE, SET_NAK, SET_LOCKOUT, SET_TL_INJECT, SET_CTRL_LABEL,
@@ -328,6 +327,7 @@ struct op {
   double x;
 };
 #define OPS_MAX 160
+#define CONFLICT_B_SECOND 4   /* OP_CONFLICT n: bits 0/1 Priority of A/B, bit 2 B requests one flit later */
 
 /* ---- the whole generator ---- */
 #define TRUTH_SRC_INJECT 0
@@ -368,7 +368,7 @@ struct gen {
   struct op ops[OPS_MAX];
   unsigned n_ops, pc;
   bool op_started;
-  uint64_t op_mark, op_wake, op_frame;
+  uint64_t op_wake, op_frame;
   uint32_t op_state;
   int nak_policy, nak_alt;
   struct gen_rng rng;            /* scenario decisions */
@@ -458,10 +458,7 @@ void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit);
 void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi);
 /* per-slot hook: may queue extras, arm behaviours */
 void inj_slot(struct gen *g, struct side *s);
-bool inj_wants_quiet(const struct gen *g, const struct side *s);
 struct inj *inj_find(struct gen *g, int rule);
-bool inj_ready(struct gen *g, struct inj *in);
-void inj_done(struct gen *g, struct inj *in);
 int inj_check_all_done(struct gen *g);
 
 #endif

@@ -17,7 +17,7 @@
 #define L1_RESIDENCY_NS 2000
 #define OP_WATCHDOG  300000      /* records one step may take before the model is declared stuck */
 
-enum neg_flags { NF_NO_CONFIRM = 1, NF_DUPLICATE = 2, NF_LABEL = 4 };
+enum neg_flags { NF_NO_CONFIRM = 1, NF_DUPLICATE = 2 };
 
 /* ---- building step lists ---- */
 
@@ -569,6 +569,9 @@ static bool op_start(struct gen *g, struct op *o) {
     dl_ctrl_request(g, b, o->a, o->c, o->n >> 1 & 1);
     a->q[MC_CONTROL].it[a->q[MC_CONTROL].count - 1].prio = 1;
     b->q[MC_CONTROL].it[b->q[MC_CONTROL].count - 1].prio = 1;
+    /* B second: it then receives A's request first, and answers it first */
+    if (o->n & CONFLICT_B_SECOND)
+      b->q[MC_CONTROL].it[b->q[MC_CONTROL].count - 1].not_before_ps = g->now + side_flit_ps(b) + 1;
     return true;
   case OP_SPEED:
   case OP_L1_EXIT:
@@ -779,7 +782,6 @@ void scen_tick(struct gen *g) {
     if (!g->op_started) {
       if (!op_start(g, o)) return;
       g->op_started = true;
-      g->op_mark = g->now;
       g->op_frame = g->frame;
     }
     if (!op_done(g, o)) {

@@ -125,19 +125,51 @@ static inline void fx_payload_hdr(struct fx *x, unsigned dir, unsigned cmd, unsi
   fx_flit(x, dir, flit);
 }
 
+/* The analyzer of a mid-stream capture learns where TL flits begin from a
+ * flit whose segment 0 starts none: send one per direction (seq 99). */
+static inline void fx_sync(struct fx *x) {
+  for (unsigned d = 0; d < 2; d++) {
+    fx_payload_hdr(x, d, UAL_RC_SEQ, ual_seq_add(x->next_seq[d], UAL_SEQ_MOD - 1), false);
+  }
+}
+
+/* Builds (does not send) the next explicit payload flit. */
+static inline void fx_make(struct fx *x, unsigned dir, uint8_t *flit) {
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, x->next_seq[dir] };
+  ual_pack_flit(&x->pack[dir], &fh, true, flit);
+  x->next_seq[dir] = ual_seq_inc(x->next_seq[dir]);
+}
+
+/* A copy of flit with a CRC error (FEC consistent, so not corrected). */
+static inline void fx_bad_crc(const uint8_t *flit, uint8_t *out) {
+  memcpy(out, flit, UAL_FLIT_BYTES);
+  out[40] ^= 0x5A;
+  ual_fec_encode(out);
+}
+
+/* A copy of flit whose CRC is inverted: a containment flit. */
+static inline void fx_contained(const uint8_t *flit, uint8_t *out) {
+  memcpy(out, flit, UAL_FLIT_BYTES);
+  for (int i = 0; i < UAL_CRC_BYTES; i++) out[UAL_CRC_OFFSET + i] ^= 0xFF;
+  ual_fec_encode(out);
+}
+
 /* The next payload flit with an explicit sequence number. */
 static inline void fx_payload(struct fx *x, unsigned dir) {
   fx_payload_hdr(x, dir, UAL_RC_SEQ, x->next_seq[dir], true);
   x->next_seq[dir] = ual_seq_inc(x->next_seq[dir]);
 }
 
+/* TL flit metadata pattern used by fx_push_tl. */
+static inline unsigned k_m0(uint32_t id) { return id & 1; }
+
 static inline void fx_push_tl(struct fx *x, unsigned dir, unsigned n) {
   for (unsigned i = 0; i < n; i++) {
     uint8_t d[UAL_TL_FLIT_BYTES];
-    uint32_t id = (uint32_t)(dir << 24) | x->tl_sent[dir]++;
+    uint32_t id = (uint32_t)(dir << 24) | x->tl_sent[dir];
     for (unsigned k = 0; k < sizeof d; k++) d[k] = (uint8_t)(id * 7 + k * 13 + 1);
     d[0] = (uint8_t)id; d[1] = (uint8_t)(id >> 8); d[2] = (uint8_t)(id >> 16); d[3] = (uint8_t)(id >> 24);
-    ual_pack_push_tl(&x->pack[dir], d, k_m0(id), 0);
+    if (ual_pack_push_tl(&x->pack[dir], d, k_m0(id), 0)) x->tl_sent[dir]++;
   }
 }
 
@@ -289,8 +321,5 @@ static inline void fx_channels_online(struct fx *x) {
   fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_TL);
   fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_UART);
 }
-
-/* TL flit metadata pattern used by fx_push_tl. */
-static inline unsigned k_m0(uint32_t id) { return id & 1; }
 
 #endif

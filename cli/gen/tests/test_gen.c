@@ -840,6 +840,8 @@ static void cli_scenario(const char *gen, const char *dir, const char *sc, const
   if (extra) CHECK(truth_count(&r, ual_rule_lookup(extra), "inject") == 1);
   run_free(&r);
   unlink(again);
+  unlink(pcap);
+  unlink(truth);
 }
 
 static void cli_stdout(const char *gen, const char *dir) {

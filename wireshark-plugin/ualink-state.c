@@ -1,0 +1,302 @@
+/* Per-frame state: decoding a record needs the records before it (TL
+ * flits and DL messages span flits; replay, LTSSM and DL protocols are
+ * stateful), but Wireshark dissects frames again and in any order.
+ *
+ * Wireshark's first pass is sequential. During it each frame is decoded
+ * once, in order, and what later dissections need is kept in file scope,
+ * keyed by the frame:
+ *   - with analysis (the default): libdecode's analyzer runs; the frame
+ *     keeps its findings, what it delivered (TL flits, DL messages), its
+ *     timeline events and the link state after it;
+ *   - without: ual_decode_record runs; the frame keeps its direction's
+ *     unpacker state before it.
+ * Later dissections decode the record's own bytes again and take the rest
+ * from the frame's copy, never from whatever was dissected last. */
+#include <wireshark.h>
+#include <epan/packet.h>
+#include <epan/proto_data.h>
+
+#include <string.h>
+
+#include "ualink/ualink.h"
+#include "ualink/analysis.h"
+#include "packet-ualink.h"
+
+/* State of one side after the frame (from struct ual_analysis_summary). */
+struct uw_side {
+  uint8_t ltssm, role;
+  int8_t ch0, ch4, neg_width, neg_speed, neg_state;
+  int16_t unacked;
+  int32_t tl_rate;
+};
+
+struct uw_frame {
+  /* without analysis */
+  struct ual_unpack *before;     /* unpacker of the frame's direction before it; NULL = initial */
+  /* with analysis */
+  uint8_t analyzed;
+  uint8_t unpacked;
+  uint8_t n_tl, n_msg, tl_started, tl_owed;
+  int8_t uart_open;
+  uint8_t alt_role[UAL_SEGMENTS];
+  uint16_t n_find, find_dropped, n_ev;
+  struct ual_tl_flit *tl;
+  struct ual_dl_item *msg;
+  struct ual_finding *find;
+  struct ual_tevent *ev;
+  struct ual_ws_released rel;    /* held flits a replay released in this frame */
+  struct uw_side side[2];
+};
+
+static int uw_proto = -1;
+static struct ual_decoder uw_live;
+static struct ual_unpack *uw_last_snap[2];
+static struct ual_analyzer *uw_an;
+
+void ual_ws_state_init(int proto) {
+  uw_proto = proto;
+  ual_decoder_init(&uw_live);
+  uw_last_snap[0] = uw_last_snap[1] = NULL;
+  if (!uw_an) uw_an = g_new(struct ual_analyzer, 1);
+  ual_analyzer_init(uw_an);
+}
+
+void ual_ws_state_cleanup(void) {
+  g_free(uw_an);
+  uw_an = NULL;
+}
+
+static void *uw_dup(const void *p, size_t n) {
+  return n ? wmem_memdup(wmem_file_scope(), p, n) : NULL;
+}
+
+/* ---- without analysis ---- */
+
+static struct ual_unpack *uw_snapshot(unsigned dir) {
+  const struct ual_unpack *u = &uw_live.unpack[dir];
+  if (!ual_unpack_partial(u)) return NULL;
+  if (!uw_last_snap[dir] || memcmp(uw_last_snap[dir], u, sizeof *u) != 0)
+    uw_last_snap[dir] = wmem_memdup(wmem_file_scope(), u, sizeof *u);
+  return uw_last_snap[dir];
+}
+
+/* ---- with analysis ---- */
+
+/* Held flits released by a replay are delivered during the step of the
+ * frame that released them; the analyzer reports them through this callback. */
+struct uw_collect {
+  uint64_t frame;
+  struct ual_ws_released rel;
+  struct ual_tl_flit tl[UAL_WS_MAX_RELEASED];
+  struct ual_dl_item msg[UAL_WS_MAX_RELEASED];
+};
+
+static void uw_on_delivered(void *ctx, unsigned dir _U_, uint64_t flit_frame, const struct ual_unpack_out *u) {
+  struct uw_collect *c = ctx;
+  if (flit_frame == c->frame) return;   /* the frame's own flit: in out->unp */
+  for (unsigned i = 0; i < u->n_tl && c->rel.n_tl < UAL_WS_MAX_RELEASED; i++) c->tl[c->rel.n_tl++] = u->tl[i];
+  for (unsigned i = 0; i < u->n_msg && c->rel.n_msg < UAL_WS_MAX_RELEASED; i++) c->msg[c->rel.n_msg++] = u->msg[i];
+}
+
+static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const struct ual_events *ev,
+                    const struct uw_collect *c) {
+  struct ual_analysis_summary s;
+  fr->analyzed = 1;
+  fr->unpacked = r->unpacked;
+  if (r->unpacked) {
+    const struct ual_unpack_out *u = &r->unp;
+    fr->n_tl = u->n_tl;
+    fr->n_msg = u->n_msg;
+    fr->tl_started = u->tl_started;
+    fr->tl_owed = u->tl_owed;
+    fr->uart_open = u->uart_open;
+    memcpy(fr->alt_role, u->alt_role, sizeof fr->alt_role);
+    fr->tl = uw_dup(u->tl, sizeof u->tl[0] * u->n_tl);
+    fr->msg = uw_dup(u->msg, sizeof u->msg[0] * u->n_msg);
+  }
+  fr->n_find = r->findings.n;
+  fr->find_dropped = r->findings.dropped;
+  fr->find = uw_dup(r->findings.v, sizeof r->findings.v[0] * r->findings.n);
+  fr->n_ev = ev->n;
+  fr->ev = uw_dup(ev->v, sizeof ev->v[0] * ev->n);
+  fr->rel.n_tl = c->rel.n_tl;
+  fr->rel.n_msg = c->rel.n_msg;
+  fr->rel.tl = uw_dup(c->tl, sizeof c->tl[0] * c->rel.n_tl);
+  fr->rel.msg = uw_dup(c->msg, sizeof c->msg[0] * c->rel.n_msg);
+  ual_analyzer_summary(uw_an, &s);
+  for (unsigned d = 0; d < 2; d++) {
+    struct uw_side *x = &fr->side[d];
+    x->ltssm = s.ltssm[d];
+    x->role = s.role[d];
+    x->ch0 = s.ch0[d];
+    x->ch4 = s.ch4[d];
+    x->neg_width = s.neg_width[d];
+    x->neg_speed = s.neg_speed[d];
+    x->neg_state = s.neg_state[d];
+    x->unacked = s.unacked[d];
+    x->tl_rate = s.tl_rate[d];
+  }
+}
+
+/* Puts the first pass's stateful results back into a fresh decode. */
+static void uw_restore(const struct uw_frame *fr, struct ual_rec_result *r) {
+  r->unpacked = fr->unpacked;
+  r->unp.n_tl = fr->n_tl;
+  r->unp.n_msg = fr->n_msg;
+  if (fr->unpacked) {
+    r->unp.tl_started = fr->tl_started;
+    r->unp.tl_owed = fr->tl_owed;
+    r->unp.uart_open = fr->uart_open;
+    memcpy(r->unp.alt_role, fr->alt_role, sizeof fr->alt_role);
+    if (fr->n_tl) memcpy(r->unp.tl, fr->tl, sizeof r->unp.tl[0] * fr->n_tl);
+    if (fr->n_msg) memcpy(r->unp.msg, fr->msg, sizeof r->unp.msg[0] * fr->n_msg);
+  }
+  r->findings.n = fr->n_find;
+  r->findings.dropped = fr->find_dropped;
+  if (fr->n_find) memcpy(r->findings.v, fr->find, sizeof r->findings.v[0] * fr->n_find);
+}
+
+static uint64_t uw_ts_ns(const packet_info *pinfo) {
+  if (!pinfo->fd->has_ts || pinfo->abs_ts.secs < 0) return 0;
+  return (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
+}
+
+/* ---- both ---- */
+
+struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean analyze) {
+  guint len = tvb_captured_length(tvb);
+  const guint8 *buf = tvb_get_ptr(tvb, 0, len);
+  struct ual_rec_result *r = wmem_new(pinfo->pool, struct ual_rec_result);
+  unsigned dir = len >= UAL_REC_HDR_BYTES ? (unsigned)ual_field_get(UAL_F_REC_DIR, buf) : 0;
+  struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+
+  if (!fr && !PINFO_FD_VISITED(pinfo) && !pinfo->flags.in_error_pkt) {
+    fr = wmem_new0(wmem_file_scope(), struct uw_frame);
+    p_add_proto_data(wmem_file_scope(), pinfo, uw_proto, 0, fr);
+    if (analyze) {
+      static struct uw_collect c;   /* large; the first pass is single-threaded */
+      struct ual_events ev;
+      memset(&c.rel, 0, sizeof c.rel);
+      c.frame = pinfo->num;
+      ual_events_init(&ev);
+      ev.delivered = uw_on_delivered;
+      ev.ctx = &c;
+      ual_analyzer_step(uw_an, buf, len, pinfo->num, uw_ts_ns(pinfo), r, &ev);
+      uw_keep(fr, r, &ev, &c);
+    } else {
+      fr->before = uw_snapshot(dir);
+      ual_decode_record(&uw_live, buf, len, pinfo->num, r);
+    }
+    return r;
+  }
+  /* A later pass, or a record quoted inside an error packet. */
+  struct ual_decoder d;
+  ual_decoder_init(&d);
+  if (fr && fr->before) d.unpack[dir] = *fr->before;
+  ual_decode_record(&d, buf, len, pinfo->num, r);
+  if (fr && fr->analyzed) uw_restore(fr, r);
+  return r;
+}
+
+/* ---- analysis tree ---- */
+
+static int hf_ltssm = -1;
+static int hf_ltssm_peer = -1;
+static int hf_role = -1;
+static int hf_ch0 = -1;
+static int hf_ch4 = -1;
+static int hf_neg_width = -1;
+static int hf_neg_speed = -1;
+static int hf_neg_state = -1;
+static int hf_tl_rate = -1;
+static int hf_unacked = -1;
+static int hf_duplicate = -1;
+static int hf_tev_kind = -1;
+static int hf_tev_text = -1;
+static int hf_tev_value = -1;
+static int hf_neg_mtype = -1;
+static int hf_neg_outcome = -1;
+static int hf_neg_latency = -1;
+static gint ett_analysis = -1;
+static gint ett_event = -1;
+
+/* value_string from a libdecode name function over 0..n-1. */
+static value_string *uw_names(const char *(*name)(unsigned), unsigned n) {
+  value_string *vs = g_new0(value_string, n + 1);
+  for (unsigned i = 0; i < n; i++) {
+    vs[i].value = i;
+    vs[i].strptr = name(i);
+  }
+  return vs;
+}
+
+static const char *uw_msg_type_display(unsigned t) { return ual_msg_types[t].display; }
+
+void ual_ws_state_register(int proto) {
+  const value_string *lt = uw_names(ual_lt_state_name, UAL_LT_COUNT);
+  /* The field table's value lists for the negotiated codes and roles. */
+  static const struct ual_value_name *const lists[] = {
+    ual_vals_role, ual_vals_width, ual_vals_speed, ual_vals_state,
+  };
+  const value_string *vs[array_length(lists)];
+  for (size_t i = 0; i < array_length(lists); i++) vs[i] = ual_ws_vals(lists[i]);
+  hf_register_info hf[] = {
+    { &hf_ltssm, { "LTSSM state", "ualink.ltssm.state", FT_UINT8, BASE_DEC, VALS(lt), 0, "State of the sender's port after this record", HFILL } },
+    { &hf_ltssm_peer, { "Partner LTSSM state", "ualink.ltssm.peer_state", FT_UINT8, BASE_DEC, VALS(lt), 0, "State of the other port after this record", HFILL } },
+    { &hf_role, { "Sender role", "ualink.analysis.role", FT_UINT8, BASE_DEC, VALS(vs[0]), 0, NULL, HFILL } },
+    { &hf_ch0, { "Channel 0 (TL) online", "ualink.chan.ch0", FT_BOOLEAN, BASE_NONE, NULL, 0, "As the sender holds it; absent while unknown", HFILL } },
+    { &hf_ch4, { "Channel 4 (UART) online", "ualink.chan.ch4", FT_BOOLEAN, BASE_NONE, NULL, 0, "As the sender holds it; absent while unknown", HFILL } },
+    { &hf_neg_width, { "Negotiated link width", "ualink.neg.width", FT_UINT8, BASE_DEC, VALS(vs[1]), 0, NULL, HFILL } },
+    { &hf_neg_speed, { "Negotiated link speed", "ualink.neg.speed", FT_UINT8, BASE_DEC, VALS(vs[2]), 0, NULL, HFILL } },
+    { &hf_neg_state, { "Negotiated link state", "ualink.neg.state", FT_UINT8, BASE_DEC, VALS(vs[3]), 0, NULL, HFILL } },
+    { &hf_tl_rate, { "Sender TL rate (50 kHz units)", "ualink.tl_rate.current", FT_UINT32, BASE_DEC, NULL, 0, NULL, HFILL } },
+    { &hf_unacked, { "Unacknowledged payload flits", "ualink.replay.unacked", FT_UINT16, BASE_DEC, NULL, 0, "Sent by the sender and not yet acknowledged", HFILL } },
+    { &hf_duplicate, { "Duplicate (discarded)", "ualink.replay.is_duplicate", FT_BOOLEAN, BASE_NONE, NULL, 0, "Payload flit already delivered", HFILL } },
+    { &hf_tev_kind, { "Event", "ualink.tev.kind", FT_UINT8, BASE_DEC, VALS(uw_names(ual_tev_kind_name, UAL_TEV_COUNT)), 0, "Timeline event", HFILL } },
+    { &hf_tev_text, { "Event text", "ualink.tev.text", FT_STRING, BASE_NONE, NULL, 0, NULL, HFILL } },
+    { &hf_tev_value, { "Event value", "ualink.tev.value", FT_INT32, BASE_DEC, NULL, 0, NULL, HFILL } },
+    { &hf_neg_mtype, { "Negotiation", "ualink.neg.mtype", FT_UINT8, BASE_DEC, VALS(uw_names(uw_msg_type_display, UAL_MT_COUNT)), 0, NULL, HFILL } },
+    { &hf_neg_outcome, { "Negotiation outcome", "ualink.neg.outcome", FT_UINT8, BASE_DEC, VALS(uw_names(ual_neg_outcome_name, UAL_NEG_COUNT)), 0, NULL, HFILL } },
+    { &hf_neg_latency, { "Negotiation latency (ns)", "ualink.neg.latency_ns", FT_UINT64, BASE_DEC, NULL, 0, "Since the request", HFILL } },
+  };
+  static gint *ett[] = { &ett_analysis, &ett_event };
+  proto_register_field_array(proto, g_memdup2(hf, sizeof hf), array_length(hf));
+  proto_register_subtree_array(ett, array_length(ett));
+}
+
+static void uw_gen(proto_item *ti) { proto_item_set_generated(ti); }
+
+void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
+                       const struct ual_ws_released **rel) {
+  const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+  *rel = fr && fr->analyzed ? &fr->rel : NULL;
+  if (!tree || !fr || !fr->analyzed || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
+  unsigned d = r->dir;
+  const struct uw_side *me = &fr->side[d], *peer = &fr->side[d ^ 1];
+  proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL,
+      "Analysis: %s / %s", ual_lt_state_name(me->ltssm), ual_lt_state_name(peer->ltssm));
+  uw_gen(proto_tree_add_uint(t, hf_ltssm, tvb, 0, 0, me->ltssm));
+  uw_gen(proto_tree_add_uint(t, hf_ltssm_peer, tvb, 0, 0, peer->ltssm));
+  uw_gen(proto_tree_add_uint(t, hf_role, tvb, 0, 0, me->role));
+  if (me->ch0 != UAL_UNKNOWN) uw_gen(proto_tree_add_boolean(t, hf_ch0, tvb, 0, 0, me->ch0 == 1));
+  if (me->ch4 != UAL_UNKNOWN) uw_gen(proto_tree_add_boolean(t, hf_ch4, tvb, 0, 0, me->ch4 == 1));
+  if (me->neg_width != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_width, tvb, 0, 0, (guint32)me->neg_width));
+  if (me->neg_speed != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_speed, tvb, 0, 0, (guint32)me->neg_speed));
+  if (me->neg_state != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_state, tvb, 0, 0, (guint32)me->neg_state));
+  if (me->tl_rate != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_tl_rate, tvb, 0, 0, (guint32)me->tl_rate));
+  if (me->unacked != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_unacked, tvb, 0, 0, (guint32)me->unacked));
+  if (r->rec.h.kind == UAL_REC_FLIT && r->flit.kind == UAL_FK_PAYLOAD)
+    uw_gen(proto_tree_add_boolean(t, hf_duplicate, tvb, 0, 0, ual_findings_has(&r->findings, UAL_R_RP_DUPLICATE)));
+  for (unsigned i = 0; i < fr->n_ev; i++) {
+    const struct ual_tevent *e = &fr->ev[i];
+    proto_tree *et = proto_tree_add_subtree_format(t, tvb, 0, 0, ett_event, NULL, "%s", e->text);
+    uw_gen(proto_tree_add_uint(et, hf_tev_kind, tvb, 0, 0, e->kind));
+    uw_gen(proto_tree_add_string(et, hf_tev_text, tvb, 0, 0, e->text));
+    if (e->value != UAL_UNKNOWN) uw_gen(proto_tree_add_int(et, hf_tev_value, tvb, 0, 0, e->value));
+    if (e->kind == UAL_TEV_NEGOTIATION) {
+      uw_gen(proto_tree_add_uint(et, hf_neg_mtype, tvb, 0, 0, e->mtype));
+      uw_gen(proto_tree_add_uint(et, hf_neg_outcome, tvb, 0, 0, e->outcome));
+      if (e->latency_ns) uw_gen(proto_tree_add_uint64(et, hf_neg_latency, tvb, 0, 0, e->latency_ns));
+    }
+  }
+}
