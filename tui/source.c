@@ -2,6 +2,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,12 @@ static bool open_live(struct tui_source *s) {
     return false;
   }
   pcap_freecode(&prog);
+  /* Non-blocking with a poll() timeout, so that stopping never waits for a packet. */
+  if (pcap_setnonblock(p, 1, eb) != 0 || pcap_get_selectable_fd(p) < 0) {
+    snprintf(s->error, sizeof s->error, "%s: cannot poll the capture: %s", s->path, eb);
+    pcap_close(p);
+    return false;
+  }
   s->impl = p;
   return true;
 }
@@ -207,7 +214,9 @@ void tui_source_run(struct tui_source *s) {
   if (s->kind == TUI_SRC_LIVE) {
     struct live_ctx lc = { s, pcap_datalink(p),
                            pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ? 1u : 1000u };
+    struct pollfd pfd = { pcap_get_selectable_fd(p), POLLIN, 0 };
     while (!s->stop) {
+      if (poll(&pfd, 1, 100) < 0 && errno != EINTR) break;
       int rc = pcap_dispatch(p, 256, live_packet, (u_char *)&lc);
       if (rc < 0 && rc != PCAP_ERROR_BREAK) {
         snprintf(s->error, sizeof s->error, "%s: %s", s->path, pcap_geterr(p));

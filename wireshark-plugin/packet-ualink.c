@@ -6,16 +6,11 @@
  * tree from its tree walker (ual_tree_walk), the expert fields from its rule
  * list and the Info column from its one-line summary.
  *
- * State: the TL/DL unpacker carries bytes across flits, so a record can only
- * be decoded after the records before it. Wireshark's first pass is
- * sequential; during it each frame stores the unpacker state of its
- * direction as it was before the frame (NULL when idle) and later
- * dissections, in any order, decode from that snapshot. */
+ * Per-frame state (first pass, later dissections) is in ualink-state.c. */
 #include <wireshark.h>
 #include <epan/packet.h>
 #include <epan/expert.h>
 #include <epan/prefs.h>
-#include <epan/proto_data.h>
 #include <epan/tap.h>
 #include <wiretap/wtap.h>
 
@@ -70,16 +65,7 @@ static expert_field ei_malformed = EI_INIT;
 static expert_field ei_hdr_reserved = EI_INIT;
 static expert_field ei_dropped = EI_INIT;
 
-/* The first pass's live decoder, and the last snapshot stored per
- * direction (frames that leave the unpacker unchanged share it). */
-static struct ual_decoder uw_live;
-static struct ual_unpack *uw_last_snap[2];
-
-struct uw_frame {
-  struct ual_unpack *before;   /* unpacker of the frame's direction before it; NULL = initial */
-  /* Analysis snapshots (replay, LTSSM, negotiations) go here, filled in
-   * the same first-pass step. */
-};
+static gboolean uw_analyze = TRUE;
 
 /* ------------------------------------------------------------------ */
 /* Registration tables generated from libdecode */
@@ -105,7 +91,7 @@ static gboolean uw_is64(enum ftenum t) {
 
 /* value_string copy of a libdecode value list; lists shared by several
  * fields are converted once. */
-static const value_string *uw_vals(const struct ual_value_name *v) {
+const value_string *ual_ws_vals(const struct ual_value_name *v) {
   static GHashTable *done;
   if (!done) done = g_hash_table_new(g_direct_hash, g_direct_equal);
   value_string *vs = g_hash_table_lookup(done, v);
@@ -139,7 +125,7 @@ static void uw_register_fields(void) {
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
     if (fd->vals && t != FT_BOOLEAN && !uw_is64(t))
-      h->strings = VALS(uw_vals(fd->vals));
+      h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
   }
@@ -212,41 +198,8 @@ static gint uw_ett(const char *label) {
 /* ------------------------------------------------------------------ */
 /* Decoding */
 
-static void uw_init(void) {
-  ual_decoder_init(&uw_live);
-  uw_last_snap[0] = uw_last_snap[1] = NULL;
-}
-
-/* State of a direction's unpacker before the frame, for its later dissections. */
-static struct ual_unpack *uw_snapshot(unsigned dir) {
-  const struct ual_unpack *u = &uw_live.unpack[dir];
-  if (!ual_unpack_partial(u)) return NULL;
-  if (!uw_last_snap[dir] || memcmp(uw_last_snap[dir], u, sizeof *u) != 0)
-    uw_last_snap[dir] = wmem_memdup(wmem_file_scope(), u, sizeof *u);
-  return uw_last_snap[dir];
-}
-
-static struct ual_rec_result *uw_decode(tvbuff_t *tvb, packet_info *pinfo) {
-  guint len = tvb_captured_length(tvb);
-  const guint8 *buf = tvb_get_ptr(tvb, 0, len);
-  struct ual_rec_result *r = wmem_new(pinfo->pool, struct ual_rec_result);
-  unsigned dir = len >= UAL_REC_HDR_BYTES ? (unsigned)ual_field_get(UAL_F_REC_DIR, buf) : 0;
-  struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, proto_ualink, 0);
-
-  if (!fr && !PINFO_FD_VISITED(pinfo) && !pinfo->flags.in_error_pkt) {
-    fr = wmem_new0(wmem_file_scope(), struct uw_frame);
-    fr->before = uw_snapshot(dir);
-    p_add_proto_data(wmem_file_scope(), pinfo, proto_ualink, 0, fr);
-    ual_decode_record(&uw_live, buf, len, pinfo->num, r);
-    return r;
-  }
-  /* A later pass, or a record quoted inside an error packet. */
-  struct ual_decoder d;
-  ual_decoder_init(&d);
-  if (fr && fr->before) d.unpack[dir] = *fr->before;
-  ual_decode_record(&d, buf, len, pinfo->num, r);
-  return r;
-}
+static void uw_init(void) { ual_ws_state_init(proto_ualink); }
+static void uw_cleanup(void) { ual_ws_state_cleanup(); }
 
 static gboolean uw_decoded(const struct ual_rec_result *r) {
   return r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
@@ -325,16 +278,17 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
   }
 }
 
-/* TL flits and DL messages that completed in this flit. */
-static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
-                             const struct ual_rec_result *r) {
-  if (!r->unpacked) return;
-  for (unsigned i = 0; i < r->unp.n_tl; i++) {
-    const struct ual_tl_flit *tl = &r->unp.tl[i];
+/* TL flits and DL messages completed in this frame: n_tl/n_msg of them,
+ * numbered from first. */
+static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, unsigned first,
+                             unsigned n_tl, const struct ual_tl_flit *tls,
+                             unsigned n_msg, const struct ual_dl_item *msgs) {
+  for (unsigned i = 0; i < n_tl; i++) {
+    const struct ual_tl_flit *tl = &tls[i];
     tvbuff_t *t = tvb_new_child_real_data(tvb, tl->data, UAL_TL_FLIT_BYTES, UAL_TL_FLIT_BYTES);
-    add_new_data_source(pinfo, t, wmem_strdup_printf(pinfo->pool, "TL flit %u", i + 1));
+    add_new_data_source(pinfo, t, wmem_strdup_printf(pinfo->pool, "TL flit %u", first + i + 1));
     proto_tree *st = proto_tree_add_subtree_format(tree, t, 0, UAL_TL_FLIT_BYTES, ett_tl, NULL,
-        "TL flit %u (started in frame %" PRIu64 " segment %u, M0=%u M1=%u)", i + 1,
+        "TL flit %u (started in frame %" PRIu64 " segment %u, M0=%u M1=%u)", first + i + 1,
         tl->start_frame, tl->start_segment, tl->m0, tl->m1);
     proto_tree_add_item(st, hf_tl_data, t, 0, UAL_TL_FLIT_BYTES, ENC_NA);
     proto_item_set_generated(proto_tree_add_uint(st, hf_tl_m0, t, 0, 0, tl->m0));
@@ -342,8 +296,8 @@ static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo
     proto_item_set_generated(proto_tree_add_uint(st, hf_tl_start_frame, t, 0, 0, (guint32)tl->start_frame));
     proto_item_set_generated(proto_tree_add_uint(st, hf_tl_start_segment, t, 0, 0, tl->start_segment));
   }
-  for (unsigned i = 0; i < r->unp.n_msg; i++) {
-    const struct ual_dl_item *it = &r->unp.msg[i];
+  for (unsigned i = 0; i < n_msg; i++) {
+    const struct ual_dl_item *it = &msgs[i];
     char s[128];
     ual_dlmsg_summary(&it->msg, s, sizeof s);
     proto_tree *st = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_dlm, NULL,
@@ -389,7 +343,7 @@ static void uw_columns(packet_info *pinfo, const struct ual_rec_result *r) {
 }
 
 static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_) {
-  struct ual_rec_result *r = uw_decode(tvb, pinfo);
+  struct ual_rec_result *r = ual_ws_decode(tvb, pinfo, uw_analyze);
 
   uw_columns(pinfo, r);
   if (tvb_captured_length(tvb) >= UAL_REC_HDR_BYTES) {
@@ -420,8 +374,13 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   if (tree) {
     ual_tree_walk(r, tvb_get_ptr(view, 0, len), len, uw_row, &b);
     if (b.open_seg >= 0) uw_flush_sectors(&b);
-    uw_add_completed(root, tvb, pinfo, r);
+    if (r->unpacked)
+      uw_add_completed(root, tvb, pinfo, 0, r->unp.n_tl, r->unp.tl, r->unp.n_msg, r->unp.msg);
   }
+  const struct ual_ws_released *rel;
+  ual_ws_state_tree(root, tvb, pinfo, r, &rel);
+  if (tree && rel && (rel->n_tl || rel->n_msg))
+    uw_add_completed(root, tvb, pinfo, r->unpacked ? r->unp.n_tl : 0, rel->n_tl, rel->tl, rel->n_msg, rel->msg);
   uw_add_findings(pinfo, top, &b, r);
 
   tap_queue_packet(uw_tap, pinfo, r);
@@ -456,10 +415,15 @@ void proto_register_ualink(void) {
   uw_register_fields();
   uw_register_etts();
   uw_register_expert();
-  prefs_register_protocol(proto_ualink, NULL);
+  ual_ws_state_register(proto_ualink);
+  module_t *m = prefs_register_protocol(proto_ualink, NULL);
+  prefs_register_bool_preference(m, "analyze", "Stateful analysis",
+      "Run libdecode's analyzer: replay, LTSSM, DL message protocols and UART streams "
+      "(off: stateless decode and unpacking only)", &uw_analyze);
   uw_handle = register_dissector("ualink", dissect_ualink, proto_ualink);
   uw_tap = register_tap(UAL_WS_TAP);
   register_init_routine(uw_init);
+  register_cleanup_routine(uw_cleanup);
 }
 
 void proto_reg_handoff_ualink(void) {

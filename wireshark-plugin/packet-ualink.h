@@ -11,9 +11,31 @@
  * allocated in the packet scope. */
 #define UAL_WS_TAP "ualink"
 
+/* TL flits and DL messages of held flits a replay released (delivered in
+ * the frame that released them). */
+#define UAL_WS_MAX_RELEASED 128
+struct ual_ws_released {
+  uint16_t n_tl, n_msg;
+  const struct ual_tl_flit *tl;
+  const struct ual_dl_item *msg;
+};
+
 void proto_register_ualink(void);
 void proto_reg_handoff_ualink(void);
 /* Registers the statistics (stats tree and "-z ualink,stat"). */
 void ual_ws_register_stats(void);
+
+/* packet-ualink.c: value_string of a libdecode value list (kept for the run). */
+const value_string *ual_ws_vals(const struct ual_value_name *v);
+
+/* ualink-state.c: per-frame state (see there). */
+void ual_ws_state_register(int proto);
+void ual_ws_state_init(int proto);
+void ual_ws_state_cleanup(void);
+/* The record of this frame, decoded as in the first pass (packet scope). */
+struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean analyze);
+/* The "Analysis" subtree; *rel = what replays released in this frame, or NULL. */
+void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
+                       const struct ual_ws_released **rel);
 
 #endif

@@ -326,10 +326,8 @@ static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_
   if (m->response != r->target)
     ual_findings_add(f, UAL_R_DM_CTRL_ECHO, w->segment, "%c %s %s: Response %u does not echo TargetState %u",
                      side_name(dir), label(m->type), cmd_text(m->command), m->response, r->target);
-  if (m->command == UAL_CMD_PENDING && m->target != 0)
-    ual_findings_add(f, UAL_R_DM_CTRL_ECHO, w->segment, "%c %s Decision Pending with TargetState %u, not 0",
-                     side_name(dir), label(m->type), m->target);
-  if (r->conflict && me->req.state == UAL_CS_SENT && me->req.mtype == r->mtype &&
+  /* Decision Pending's TargetState and a Request's Response: stateless (dlmsg.c) */
+  if (r->conflict && (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED) && me->req.mtype == r->mtype &&
       (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
     bool identical = me->req.target == r->target;
     if (!identical && (r->mtype == UAL_MT_LINK_STATE || r->mtype == UAL_MT_CHANNEL)) return;  /* no resolution defined */
@@ -431,9 +429,6 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   char b1[16];
   const char *tt = target_text(type, m->target, b1, sizeof b1);
 
-  if (m->response != 0)
-    ual_findings_add(f, UAL_R_DM_CTRL_ECHO, w->segment, "%c %s Request with Response %u, not 0", side_name(dir),
-                     label(type), m->response);
   if (ual_dlproto_role(dp, dir) == UAL_ROLE_SWITCH && !(me->dp_owed && me->dp_mtype == type))
     ual_findings_add(f, UAL_R_DM_CTRL_INITIATOR, w->segment, "%c, a switch, requests %s %s without having sent Decision Pending",
                      side_name(dir), label(type), tt);

@@ -25,6 +25,7 @@ struct fx {
   unsigned events[UAL_TEV_COUNT];
   struct ual_pack pack[2];
   uint16_t next_seq[2];
+  int run[2];                       /* explicit sequence numbers since the last Ack/Nak flit */
   uint32_t tl_sent[2], tl_got[2];   /* TL flits pushed / delivered */
   uint32_t tl_ids[2][FX_MAX_TL];    /* first DWord of each delivered TL flit */
   unsigned vdps;
@@ -114,6 +115,10 @@ static inline void fx_record_adv(struct fx *x, unsigned dir, unsigned kind, cons
 }
 
 static inline void fx_flit(struct fx *x, unsigned dir, const uint8_t *flit) {
+  struct ual_fh fh;
+  ual_fh_decode(flit, &fh);
+  if (fh.replay_cmd != UAL_RC_SEQ) x->run[dir] = 0;
+  else if (fh.seq != 0) x->run[dir]++;
   fx_record_adv(x, dir, UAL_REC_FLIT, flit, UAL_FLIT_BYTES, fx_ft_ns(x));
 }
 
@@ -175,9 +180,20 @@ static inline void fx_push_tl(struct fx *x, unsigned dir, unsigned n) {
 
 static inline void fx_push_msg(struct fx *x, unsigned dir, uint32_t dw) { ual_pack_push_msg(&x->pack[dir], &dw, 1); }
 
+/* The next payload flit in the normal header cycle: 3 explicit sequence
+ * numbers, then an implicit one carrying Ack 0 (ignored). */
+static inline void fx_data(struct fx *x, unsigned dir) {
+  if (x->run[dir] == 0 || x->run[dir] % 3) {
+    fx_payload(x, dir);
+    return;
+  }
+  fx_payload_hdr(x, dir, UAL_RC_ACK, 0, true);
+  x->next_seq[dir] = ual_seq_inc(x->next_seq[dir]);
+}
+
 /* Sends payload flits until the packer has nothing left. */
 static inline void fx_flush(struct fx *x, unsigned dir) {
-  do fx_payload(x, dir);
+  do fx_data(x, dir);
   while (ual_pack_msg_queued(&x->pack[dir]) || ual_pack_tl_queued(&x->pack[dir]));
 }
 
@@ -189,6 +205,8 @@ static inline void fx_msg(struct fx *x, unsigned dir, uint32_t dw) {
 
 static inline void fx_nop(struct fx *x, unsigned dir, unsigned cmd, unsigned seq, unsigned dllp_type) {
   uint8_t flit[UAL_FLIT_BYTES];
+  /* complete the group of 3 with explicit NOPs (NEXT_TX_SEQ - 1) */
+  while (cmd != UAL_RC_SEQ && x->run[dir] % 3) fx_nop(x, dir, UAL_RC_SEQ, ual_seq_add(x->next_seq[dir], UAL_SEQ_MOD - 1), UAL_DLLP_NOP2);
   struct ual_fh fh = { UAL_USAGE_NOP_IDLE, 0, (uint8_t)cmd, (uint16_t)seq };
   struct ual_dllp d;
   memset(&d, 0, sizeof d);
@@ -199,6 +217,7 @@ static inline void fx_nop(struct fx *x, unsigned dir, unsigned cmd, unsigned seq
 
 static inline void fx_lm(struct fx *x, unsigned dir, unsigned cmd, unsigned width_code, unsigned prio) {
   uint8_t flit[UAL_FLIT_BYTES];
+  while (x->run[dir] % 3) fx_nop(x, dir, UAL_RC_SEQ, ual_seq_add(x->next_seq[dir], UAL_SEQ_MOD - 1), UAL_DLLP_NOP2);
   struct ual_fh fh = { UAL_USAGE_NOP_IDLE, 0, UAL_RC_ACK, 0 };
   struct ual_dllp d;
   memset(&d, 0, sizeof d);
@@ -212,6 +231,7 @@ static inline void fx_lm(struct fx *x, unsigned dir, unsigned cmd, unsigned widt
 
 static inline void fx_idle(struct fx *x, unsigned dir) {
   uint8_t flit[UAL_FLIT_BYTES];
+  x->run[dir] = 0;
   ual_flit_build_idle(flit);
   fx_flit(x, dir, flit);
 }
@@ -320,6 +340,43 @@ static inline void fx_negotiate(struct fx *x, unsigned req, unsigned type, unsig
 static inline void fx_channels_online(struct fx *x) {
   fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_TL);
   fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_UART);
+}
+
+/* L1 entry (digest §6): channels offline, Link State L1, then the PM DLLPs
+ * in the given order: 0 = switch PM_Enter_L1, accelerator PM_Request_Ack;
+ * 1 = the accelerator sends PM_Enter_L1; 2 = PM_Request_Ack first. */
+static inline void fx_l1_entry(struct fx *x, int order) {
+  fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_TL);
+  fx_negotiate(x, FX_A, UAL_MT_CHANNEL, UAL_CHAN_UART);
+  fx_negotiate(x, FX_A, UAL_MT_LINK_STATE, 1);
+  fx_nop(x, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+  switch (order) {
+  case 0:
+    fx_nop(x, FX_B, UAL_RC_ACK, 0, UAL_DLLP_PM_ENTER_L1);
+    fx_nop(x, FX_A, UAL_RC_ACK, 0, UAL_DLLP_PM_REQUEST_ACK);
+    break;
+  case 1:
+    fx_nop(x, FX_A, UAL_RC_ACK, 0, UAL_DLLP_PM_ENTER_L1);
+    fx_nop(x, FX_B, UAL_RC_ACK, 0, UAL_DLLP_PM_REQUEST_ACK);
+    break;
+  default:
+    fx_nop(x, FX_A, UAL_RC_ACK, 0, UAL_DLLP_PM_REQUEST_ACK);
+    fx_nop(x, FX_B, UAL_RC_ACK, 0, UAL_DLLP_PM_ENTER_L1);
+    break;
+  }
+  fx_nop(x, FX_B, UAL_RC_ACK, 0, UAL_DLLP_PM_ENTER_L1);   /* repeated: judged once */
+  for (unsigned d = 2; d-- > 0;) {
+    fx_os(x, d, UAL_OS_EIOS);
+    fx_event(x, d, UAL_EV_EIDLE_ENTER, 0);
+  }
+}
+
+static inline void fx_l1_exit(struct fx *x) {
+  for (unsigned d = 0; d < 2; d++) fx_event(x, d, UAL_EV_EIDLE_EXIT, 0);
+  for (unsigned d = 0; d < 2; d++) fx_ts(x, d, 0, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_ts(x, d, 1, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_idle(x, d);
+  for (unsigned d = 0; d < 2; d++) fx_nop(x, d, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
 }
 
 #endif

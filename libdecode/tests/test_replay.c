@@ -216,10 +216,10 @@ static void test_ack_timeout(void) {
     fx_nop(&X, FX_B, UAL_RC_ACK, 100, UAL_DLLP_NOP2);
     fx_payload(&X, FX_A);                             /* 101 outstanding */
     for (unsigned i = 0; i < UAL_REPLAY_TIMEOUT_FLITS - 1 + (unsigned)late; i++)
-      fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+      fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
     CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), (unsigned)late);
     fx_nop(&X, FX_B, UAL_RC_ACK, 101, UAL_DLLP_NOP2);
-    for (int i = 0; i < 2000; i++) fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+    for (int i = 0; i < 2000; i++) fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
     CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), (unsigned)late);   /* nothing outstanding */
   }
 }
@@ -266,7 +266,7 @@ static void test_ack_latency(void) {
   fx_payload(&X, FX_A);                               /* probe: 100 */
   fx_nop(&X, FX_B, UAL_RC_ACK, 90, UAL_DLLP_NOP2);    /* learn */
   fx_payload(&X, FX_A);
-  for (int i = 0; i < 4; i++) fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+  for (int i = 0; i < 4; i++) fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
   uint64_t t1 = X.ts_ns;
   fx_nop(&X, FX_B, UAL_RC_ACK, 101, UAL_DLLP_NOP2);
   CHECK_EQ(stats(&X, FX_A)->ack_lat_n, 1);

@@ -45,11 +45,11 @@ check "filter shown in the footer" "filter: dir=B"
 keys f
 check_not "only B>A rows after 'f'" " A>B "
 keys f
-keys g
+keys "/" ; keys "usage=payload" Enter
 keys Enter
 check "detail pane shows the flit header" "Flit header"
 check "detail shows a decoded field" "Flit Sequence Number"
-check "hex pane" "0000 01"
+check "hex pane" "0000  01 01"
 keys q
 keys 2
 check "link state panel" "Side A"
@@ -75,7 +75,7 @@ check "exit after stdin" "PIPE-EXIT=0"
 PORT=$((20000 + $$ % 20000))
 keys "$TUI -i lo --port $PORT; echo LIVE-EXIT=\$?" Enter
 check "live capture starts" "ualink-tui | Flits | live lo" 10
-"$GEN" --scenario all --seed 5 -c 4000 --udp "127.0.0.1:$PORT" --pps 4000 >/dev/null 2>&1 &
+"$GEN" --scenario all --seed 5 -c 4000 --udp "127.0.0.1:$PORT" --rate-limit 4000 >/dev/null 2>&1 &
 GENPID=$!
 check "live records arrive" "payload" 15
 keys 2

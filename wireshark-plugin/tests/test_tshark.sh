@@ -43,25 +43,31 @@ check() { local msg=$1; shift; if "$@"; then pass "$msg"; else fail "$msg"; fi; 
 # Frame numbers a display filter selects, comma-separated.
 frames() { ts -r "$1" -Y "$2" -T fields -e frame.number | paste -sd, -; }
 
-# All fields of the table, compared with libdecode's decode frame by frame.
+# All fields of the table and the expert rule IDs, compared with libdecode's
+# decode frame by frame. compare_all PCAP [--stateless] [tshark options]
 compare_all() {
-  local pcap=$1 out
+  local pcap=$1 out mode=()
   shift
+  if [ "${1:-}" = --stateless ]; then mode=(--stateless); shift; set -- -o ualink.analyze:FALSE "$@"; fi
   out="$work/$(basename "$pcap").fields"
   mapfile -t fields < <("$capgen" fields)
   local args=()
   for f in "${fields[@]}"; do args+=(-e "$f"); done
-  ts -r "$pcap" "$@" -T fields -E occurrence=a -E aggregator=, -e frame.number "${args[@]}" > "$out"
-  "$capgen" compare "$pcap" "$out"
+  ts -r "$pcap" "$@" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" \
+    -e _ws.expert.message > "$out"
+  "$capgen" compare "${mode[@]}" "$pcap" "$out"
 }
 
 # Fields against ualink-decode --json (compare_json.py), frame by frame.
+# ualink-decode decodes without the stateful analyzer, so tshark runs
+# with ualink.analyze off for this comparison.
+json_opts=(-o ualink.analyze:FALSE)
 compare_json() {
   local pcap=$1 jf args=()
   mapfile -t jf < <(python3 "$src/tests/compare_json.py" --fields)
   for f in "${jf[@]}"; do args+=(-e "$f"); done
   "$decode" --json "$pcap" > "$work/decode.jsonl" 2> /dev/null || true
-  ts -r "$pcap" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" > "$work/tshark.tsv"
+  ts -r "$pcap" "${json_opts[@]}" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" > "$work/tshark.tsv"
   python3 "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
 }
 
@@ -109,14 +115,23 @@ fields)
   ;;
 decode)
   for p in "$work/cap/clean.pcap" "$work/cap/bad.pcap" "${samples[@]}"; do
-    check "all table fields of $(basename "$p") equal libdecode's decode" compare_all "$p"
+    check "all table fields and findings of $(basename "$p") equal libdecode's analyzer" compare_all "$p"
+    check "... and libdecode's stateless decode with ualink.analyze off" compare_all "$p" --stateless
   done
   # The second pass decodes every frame from its first-pass snapshot.
-  check "two-pass (-2) dissection equals libdecode's decode" compare_all "$work/cap/clean.pcap" -2
-  re=(-e frame.number -e ualink.tl.data -e ualink.tl.start_frame -e ualink.dlm.summary -e ualink.dlm.payload -e _ws.col.Info)
-  ts -r "$work/cap/clean.pcap" -T fields "${re[@]}" > "$work/pass1.txt"
-  ts -r "$work/cap/clean.pcap" -2 -T fields "${re[@]}" > "$work/pass2.txt"
-  check "reassembled TL flits and DL messages identical in one and two passes" diff "$work/pass1.txt" "$work/pass2.txt"
+  re=(-e frame.number -e ualink.tl.data -e ualink.tl.start_frame -e ualink.dlm.summary -e ualink.dlm.payload
+      -e _ws.col.Info -e ualink.ltssm.state -e ualink.ltssm.peer_state -e ualink.chan.ch0 -e ualink.chan.ch4
+      -e ualink.neg.width -e ualink.replay.unacked -e ualink.replay.is_duplicate -e ualink.tev.text
+      -e _ws.expert.message)
+  for p in "$work/cap/clean.pcap" "${samples[@]}"; do
+    for mode in "" --stateless; do
+      check "two-pass (-2) $(basename "$p") $mode equals libdecode" compare_all "$p" $mode -2
+    done
+    ts -r "$p" -T fields "${re[@]}" > "$work/pass1.txt"
+    ts -r "$p" -2 -T fields "${re[@]}" > "$work/pass2.txt"
+    check "$(basename "$p"): reassembly and analysis fields identical in one and two passes" \
+      diff "$work/pass1.txt" "$work/pass2.txt"
+  done
   # Sequence numbers and replay commands as the generator built them.
   ts -r "$work/cap/clean.pcap" -T fields -e ualink.fh.seq -e ualink.fh.replay_cmd > "$work/seq.txt"
   check "fh.seq / fh.replay_cmd as built" diff "$work/cap/clean.seq" "$work/seq.txt"

@@ -4,15 +4,21 @@
  *                            and the expectations next to them (see gen_all)
  *   ws_capgen fields         prints every field-table display-filter name
  *   ws_capgen rules          prints every rule ID
- *   ws_capgen compare PCAP TSHARK_OUT
- *                            checks tshark's "-T fields -e frame.number -e <all
- *                            fields>" output against libdecode's decode of PCAP
+ *   ws_capgen found [--stateless] PCAP
+ *                            prints "ID severity" of each rule libdecode raises
+ *   ws_capgen compare [--stateless] PCAP TSHARK_OUT
+ *                            checks tshark's "-T fields -E aggregator='|'
+ *                            -e frame.number -e <all fields> -e
+ *                            _ws.expert.message" output against libdecode
  *
- * compare decodes the capture with ual_decode_record (one decoder, records in
- * file order) and walks libdecode's field tree over the record as the plugin
- * shows it (flit after FEC correction), so every field of every frame is
- * checked, not only the ones a test names. */
+ * The decode runs over the records in file order like the plugin's first
+ * pass: libdecode's analyzer (the plugin's default), or with --stateless
+ * ual_decode_record (the plugin with ualink.analyze off). compare walks
+ * libdecode's field tree over each record as the plugin shows it (flit after
+ * FEC correction), so every field of every frame is checked, and compares
+ * the rule IDs of the frame's expert items with its findings. */
 #include "ualink/ualink.h"
+#include "ualink/analysis.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -67,6 +73,8 @@ struct pcap_in {
   FILE *f;
   const char *path;
   uint32_t linktype;
+  int nano;
+  uint64_t ts_ns;          /* of the last record read */
   uint8_t buf[65536];
 };
 
@@ -78,6 +86,7 @@ static void pcap_open(struct pcap_in *in, const char *path) {
   if (fread(gh, 4, 6, in->f) != 6 || (gh[0] != 0xa1b23c4d && gh[0] != 0xa1b2c3d4))
     die("%s: not a little-endian pcap file", path);
   in->linktype = gh[5];
+  in->nano = gh[0] == 0xa1b23c4d;
   if (in->linktype != UAL_DLT_USER0 && in->linktype != LINKTYPE_ETHERNET)
     die("%s: link type %u", path, in->linktype);
 }
@@ -86,6 +95,7 @@ static void pcap_open(struct pcap_in *in, const char *path) {
 static const uint8_t *pcap_next(struct pcap_in *in, size_t *len) {
   uint32_t rh[4];
   if (fread(rh, 4, 4, in->f) != 4) return NULL;
+  in->ts_ns = (uint64_t)rh[0] * 1000000000u + (uint64_t)rh[1] * (in->nano ? 1u : 1000u);
   if (rh[2] > sizeof in->buf || fread(in->buf, 1, rh[2], in->f) != rh[2]) die("%s: truncated", in->path);
   size_t skip = 0;
   if (in->linktype == LINKTYPE_ETHERNET) {
@@ -458,29 +468,52 @@ static void gen_udp(const char *dir) {
   fclose(f);
 }
 
+/* libdecode over a capture, as the plugin's first pass runs it. */
+struct dec {
+  int stateless;
+  struct ual_decoder d;
+  struct ual_analyzer a;
+};
+
+static void dec_init(struct dec *x, int stateless) {
+  x->stateless = stateless;
+  ual_decoder_init(&x->d);
+  ual_analyzer_init(&x->a);
+}
+
+static void dec_step(struct dec *x, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
+                     struct ual_rec_result *r) {
+  if (x->stateless) ual_decode_record(&x->d, rec, len, frame, r);
+  else ual_analyzer_step(&x->a, rec, len, frame, ts_ns, r, NULL);
+}
+
 /* Rules libdecode raises in a capture, "ID severity" per line, in rule order. */
-static void write_rules(const char *dir, const char *pcap, const char *out_name) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, pcap);
+static void print_rules(const char *pcap, int stateless, FILE *f) {
   static struct pcap_in in;
-  static struct ual_decoder dec;
+  static struct dec dec;
   static struct ual_rec_result r;
   int seen[UAL_R_COUNT] = { 0 };
   const uint8_t *rec;
   size_t len;
-  pcap_open(&in, path);
-  ual_decoder_init(&dec);
+  pcap_open(&in, pcap);
+  dec_init(&dec, stateless);
   for (uint64_t frame = 1; (rec = pcap_next(&in, &len)) != NULL; frame++) {
-    ual_decode_record(&dec, rec, len, frame, &r);
+    dec_step(&dec, rec, len, frame, in.ts_ns, &r);
     for (unsigned k = 0; k < r.findings.n; k++) seen[r.findings.v[k].rule] = 1;
   }
   fclose(in.f);
-  snprintf(path, sizeof path, "%s/%s", dir, out_name);
-  FILE *f = fopen(path, "w");
-  if (!f) die("%s: %s", path, strerror(errno));
   for (int k = 0; k < UAL_R_COUNT; k++)
     if (seen[k])
       fprintf(f, "%s %s\n", ual_rule_id((enum ual_rule)k), ual_severity_name(ual_rule_severity((enum ual_rule)k)));
+}
+
+static void write_rules(const char *dir, const char *pcap, const char *out_name) {
+  char in_path[1024], path[1024];
+  snprintf(in_path, sizeof in_path, "%s/%s", dir, pcap);
+  snprintf(path, sizeof path, "%s/%s", dir, out_name);
+  FILE *f = fopen(path, "w");
+  if (!f) die("%s: %s", path, strerror(errno));
+  print_rules(in_path, 0, f);
   fclose(f);
 }
 
@@ -533,7 +566,7 @@ static int compare_column(unsigned frame, enum ual_field_id id, char *col, const
   struct vals got = { 0 };
   int bad = 0;
   if (*col) {
-    for (char *tok = strtok(col, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(col, "|"); tok; tok = strtok(NULL, "|")) {
       uint64_t v;
       if (parse_value(tok, &v)) { bad = 1; break; }
       if (got.n < MAX_VALS) got.v[got.n++] = v;
@@ -548,12 +581,39 @@ static int compare_column(unsigned frame, enum ual_field_id id, char *col, const
   return 1;
 }
 
-static int compare(const char *pcap, const char *tshark_out) {
+static int cmp_rule(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* Rule IDs of the frame's expert messages ("PL-CRC: ...") against its findings. */
+static int compare_rules(unsigned frame, char *col, const struct ual_findings *f) {
+  int got[64], want[UAL_MAX_FINDINGS];
+  unsigned ng = 0, nw = 0;
+  for (char *tok = *col ? strtok(col, "|") : NULL; tok; tok = strtok(NULL, "|")) {
+    char id[32];
+    size_t n = strcspn(tok, ":");
+    if (n >= sizeof id || !tok[n]) continue;
+    memcpy(id, tok, n);
+    id[n] = 0;
+    int r = ual_rule_lookup(id);
+    if (r >= 0 && ng < 64) got[ng++] = r;
+  }
+  for (unsigned i = 0; i < f->n; i++) want[nw++] = f->v[i].rule;
+  qsort(got, ng, sizeof got[0], cmp_rule);
+  qsort(want, nw, sizeof want[0], cmp_rule);
+  if (ng == nw && memcmp(got, want, sizeof got[0] * ng) == 0) return 0;
+  fprintf(stderr, "frame %u expert: tshark [", frame);
+  for (unsigned i = 0; i < ng; i++) fprintf(stderr, "%s%s", i ? " " : "", ual_rule_id((enum ual_rule)got[i]));
+  fprintf(stderr, "] libdecode [");
+  for (unsigned i = 0; i < nw; i++) fprintf(stderr, "%s%s", i ? " " : "", ual_rule_id((enum ual_rule)want[i]));
+  fprintf(stderr, "]\n");
+  return 1;
+}
+
+static int compare(const char *pcap, const char *tshark_out, int stateless) {
   static struct pcap_in in;
   pcap_open(&in, pcap);
   FILE *t = fopen(tshark_out, "r");
   if (!t) die("%s: %s", tshark_out, strerror(errno));
-  static struct ual_decoder dec;
+  static struct dec dec;
   static struct ual_rec_result r;
   static struct collect col;
   static char line[1 << 16];
@@ -561,16 +621,16 @@ static int compare(const char *pcap, const char *tshark_out) {
   unsigned errors = 0, checked = 0, nonempty = 0;
   const uint8_t *rec;
   size_t i, len;
-  ual_decoder_init(&dec);
+  dec_init(&dec, stateless);
   for (i = 0; (rec = pcap_next(&in, &len)) != NULL; i++) {
     if (!fgets(line, sizeof line, t)) die("%s: only %zu lines", tshark_out, i);
     line[strcspn(line, "\r\n")] = 0;
-    ual_decode_record(&dec, rec, len, i + 1, &r);
+    dec_step(&dec, rec, len, i + 1, in.ts_ns, &r);
     memset(&col, 0, sizeof col);
     ual_tree_walk(&r, shown_record(&r, rec, len, buf), len, on_row, &col);
-    /* columns: frame.number, then the fields in table order */
-    char *p = line, *cols[UAL_F_COUNT + 1];
-    for (int k = 0; k <= UAL_F_COUNT; k++) {
+    /* columns: frame.number, the fields in table order, _ws.expert.message */
+    char *p = line, *cols[UAL_F_COUNT + 2];
+    for (int k = 0; k <= UAL_F_COUNT + 1; k++) {
       cols[k] = p ? p : (char *)"";
       if (p) {
         char *tab = strchr(p, '\t');
@@ -583,6 +643,7 @@ static int compare(const char *pcap, const char *tshark_out) {
       checked++;
       nonempty += col.f[k].n;
     }
+    errors += (unsigned)compare_rules((unsigned)(i + 1), cols[UAL_F_COUNT + 1], &r.findings);
   }
   if (fgets(line, sizeof line, t)) die("%s: more lines than the %zu frames", tshark_out, i);
   fclose(t);
@@ -604,7 +665,14 @@ int main(int argc, char **argv) {
     for (int r = 0; r < UAL_R_COUNT; r++) printf("%s\n", ual_rule_id((enum ual_rule)r));
     return 0;
   }
-  if (argc == 4 && strcmp(argv[1], "compare") == 0) return compare(argv[2], argv[3]);
-  fprintf(stderr, "usage: ws_capgen gen DIR | fields | rules | compare PCAP TSHARK_OUT\n");
+  int stateless = argc > 2 && strcmp(argv[2], "--stateless") == 0;
+  if (argc == 3 + stateless && strcmp(argv[1], "found") == 0) {
+    print_rules(argv[2 + stateless], stateless, stdout);
+    return 0;
+  }
+  if (argc == 4 + stateless && strcmp(argv[1], "compare") == 0)
+    return compare(argv[2 + stateless], argv[3 + stateless], stateless);
+  fprintf(stderr, "usage: ws_capgen gen DIR | fields | rules | found [--stateless] PCAP |\n"
+                  "       compare [--stateless] PCAP TSHARK_OUT\n");
   return 2;
 }
