@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ualink/ualink.h"
+#include "ualink/analysis.h"
 #include "outbuf.h"
 #include "stats.h"
 
@@ -19,6 +20,8 @@ struct dc_opts {
   int dlt;                     /* expected pcap link type */
   int raw_dir;                 /* direction of raw/hex flits without a prefix */
   bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
+  bool stateless;              /* --stateless: no replay/LTSSM/protocol tracking */
+  bool timeline;               /* --timeline: state changes instead of records */
   uint64_t count;              /* 0 = no limit: records shown */
   uint64_t frame_lo, frame_hi; /* selected frames, inclusive */
   int sel_dir;                 /* -1 any */
@@ -34,7 +37,9 @@ struct dc_opts {
 
 struct dc_ctx {
   const struct dc_opts *o;
-  struct ual_decoder dec;
+  struct ual_decoder dec;      /* --stateless */
+  struct ual_analyzer an;
+  struct ual_events ev;
   struct ual_rec_result res;
   struct dc_stats st;
   struct dc_out out;
@@ -54,6 +59,11 @@ void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n);
 
 /* print_json.c */
 void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
+
+/* timeline.c */
+void dc_print_events(struct dc_ctx *c, const struct ual_events *ev);
+void dc_print_end_findings(struct dc_ctx *c, const struct ual_findings *f);
+void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s);
 
 /* Colours (empty strings when colour is off). */
 struct dc_colors { const char *sev[3], *dim, *bold, *off; };

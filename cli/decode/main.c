@@ -37,6 +37,11 @@ static void usage(FILE *fp) {
         "  --json               JSON Lines, one object per record (schema version 1)\n"
         "  -q, --quiet          no per-record output\n"
         "  --stats              totals by direction at the end (JSON summary with --json)\n"
+        "  --timeline           one line per state change (LTSSM, rate, width, channels,\n"
+        "                       negotiations with outcome and latency, L1/L0p, replays);\n"
+        "                       JSON Lines with --json\n"
+        "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
+        "                       protocol tracking (every valid payload flit is unpacked)\n"
         "  -l                   flush output after every record\n"
         "  --color, --no-color  force colour on/off (default: on a terminal unless NO_COLOR is set)\n"
         "\n"
@@ -138,7 +143,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 }
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
-       OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION };
+       OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -159,6 +164,8 @@ static const struct option long_opts[] = {
   { "color", no_argument, NULL, OPT_COLOR },
   { "strict", no_argument, NULL, OPT_STRICT },
   { "version", no_argument, NULL, OPT_VERSION },
+  { "stateless", no_argument, NULL, OPT_STATELESS },
+  { "timeline", no_argument, NULL, OPT_TIMELINE },
   { NULL, 0, NULL, 0 },
 };
 
@@ -217,6 +224,8 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_NO_COLOR: color = 0; break;
     case OPT_COLOR: color = 1; break;
     case OPT_STRICT: o->strict = true; break;
+    case OPT_STATELESS: o->stateless = true; break;
+    case OPT_TIMELINE: o->timeline = true; break;
     case OPT_VERSION:
       printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
       return DC_EXIT_OK;
@@ -274,8 +283,13 @@ static void report(struct dc_ctx *c, uint64_t frame, const char *what, const cha
 /* The one place a record's result is produced. The stateful analyzer, when
  * present, steps here and adds its findings to c->res.findings. */
 static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns) {
-  (void)ts_ns;
-  ual_decode_record(&c->dec, rec, len, frame, &c->res);
+  if (c->o->stateless) {
+    ual_decode_record(&c->dec, rec, len, frame, &c->res);
+    return;
+  }
+  ual_events_clear(&c->ev);
+  ual_analyzer_step(&c->an, rec, len, frame, ts_ns, &c->res, &c->ev);
+  if (c->o->timeline) dc_print_events(c, &c->ev);
 }
 
 static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
@@ -298,7 +312,7 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
   c->shown++;
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
   if (o->stats) dc_stats_add(&c->st, r, ts_ns);
-  if (o->quiet) return;
+  if (o->quiet || o->timeline) return;
   if (o->json) {
     dc_print_json(c, rec, len, ts_ns);
   } else {
@@ -357,6 +371,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   ual_decoder_init(&c->dec);
+  ual_analyzer_init(&c->an);
+  ual_events_init(&c->ev);
 
   struct progress pg = { 0 };
   pg.size = in->size;
@@ -393,11 +409,22 @@ int main(int argc, char **argv) {
   }
   if (c->progress_line) fputs("\r\033[K", stderr);
 
+  struct ual_analysis_summary sum;
+  if (!opts.stateless) {
+    struct ual_findings endf;
+    ual_findings_clear(&endf);
+    ual_events_clear(&c->ev);
+    ual_analyzer_finish(&c->an, &endf, &c->ev);
+    if (opts.timeline) dc_print_events(c, &c->ev);
+    dc_print_end_findings(c, &endf);
+    ual_analyzer_summary(&c->an, &sum);
+  }
   if (opts.stats) {
-    if (opts.json) dc_stats_json(&c->st, &c->out);
+    if (opts.json) dc_stats_json(&c->st, &c->out, opts.stateless ? NULL : &sum);
     else {
       if (!opts.quiet && c->shown) dc_out_ch(&c->out, '\n');
       dc_stats_text(&c->st, &c->out, opts.path);
+      if (!opts.stateless) dc_stats_analysis(c, &sum);
     }
   }
   dc_out_flush(&c->out);

@@ -202,7 +202,7 @@ static void json_dir(struct dc_out *o, const struct dc_dir_stats *d, uint64_t du
   dc_out_ch(o, '}');
 }
 
-void dc_stats_json(const struct dc_stats *s, struct dc_out *o) {
+void dc_stats_json(const struct dc_stats *s, struct dc_out *o, const struct ual_analysis_summary *an) {
   const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
   uint64_t first, last;
   span(s, &first, &last);
@@ -238,5 +238,10 @@ void dc_stats_json(const struct dc_stats *s, struct dc_out *o) {
   dc_out_ch(o, '{');
   g = true;
   for (int v = 0; v < 3; v++) dc_json_u64(o, &g, ual_severity_name((enum ual_severity)v), a->sev[v] + b->sev[v]);
-  dc_out_str(o, "}}\n");
+  dc_out_ch(o, '}');
+  if (an) {
+    dc_json_key(o, &f, "analysis");
+    dc_analysis_json(o, an);
+  }
+  dc_out_str(o, "}\n");
 }

@@ -32,6 +32,9 @@ struct dc_stats {
 
 void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t ts_ns);
 void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input);
-void dc_stats_json(const struct dc_stats *s, struct dc_out *o);
+struct ual_analysis_summary;
+/* an: the analyzer's totals (replay, negotiations, UART), NULL when stateless. */
+void dc_stats_json(const struct dc_stats *s, struct dc_out *o, const struct ual_analysis_summary *an);
+void dc_analysis_json(struct dc_out *o, const struct ual_analysis_summary *an);
 
 #endif

@@ -185,9 +185,11 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
   const uint8_t *bytes = sync_flit(a, d, flit, tmp);
   unsigned need_before = a->unpack[d].uart_need;
   ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
+  int usec = uart_sectors(bytes, uo);
+  a->dp.s[d].uart_open = a->unpack[d].uart_need;
   if (own) {
     out->unpacked = true;
-    ual_dlproto_flit(&a->dp, d, &out->flit, uart_sectors(bytes, uo), wf, f);
+    ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);
   }
   ual_uart_flit(&a->ua, d, bytes, need_before, uo, f);
   for (unsigned i = 0; i < uo->n_msg; i++) {

@@ -70,9 +70,10 @@ static uint64_t response_due(const struct ual_when *w) {
   return w->ts_ns + 2 * ns_of(w->ft_ps) + UAL_RESPONSE_NS;
 }
 
-/* Time the responder spent on UART transports since the request. */
-static uint64_t uart_allowance(uint32_t segs_now, uint32_t segs_then, uint32_t ft_ps) {
-  return ns_of((uint32_t)((uint64_t)(segs_now - segs_then) * ft_ps / UAL_SEGMENTS));
+/* Time the responder needs to finish the UART transport it had open when
+ * the request came (one DWord per segment, a quarter flit each). */
+static uint64_t uart_allowance(uint32_t segs, uint32_t ft_ps) {
+  return ns_of((uint32_t)((uint64_t)segs * ft_ps / UAL_SEGMENTS));
 }
 
 enum ual_role ual_dlproto_role(const struct ual_dlproto *dp, unsigned dir) {
@@ -83,12 +84,11 @@ enum ual_role ual_dlproto_role(const struct ual_dlproto *dp, unsigned dir) {
 static void side_reset(struct ual_dlproto_side *s, int width) {
   uint8_t rh = s->role_hdr, rl = s->role_learned, dv = s->dev_valid, pv = s->port_valid;
   uint16_t id = s->dev_id, port = s->port;
-  uint32_t segs = s->uart_segs;
   uint64_t negs[UAL_NEG_COUNT];
   memcpy(negs, s->negs, sizeof negs);
   memset(s, 0, sizeof *s);
   s->role_hdr = rh; s->role_learned = rl; s->dev_valid = dv; s->port_valid = pv;
-  s->dev_id = id; s->port = port; s->uart_segs = segs;
+  s->dev_id = id; s->port = port;
   memcpy(s->negs, negs, sizeof negs);
   s->width = (int8_t)width;
   s->speed = 0;                       /* links train at 2.5 GT/s (§3.5) */
@@ -210,7 +210,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
     b->frame = w->frame;
     b->ts_ns = w->ts_ns;
     b->due_ns = response_due(w);
-    b->uart_segs = peer->uart_segs;
+    b->uart_segs = peer->uart_open;
     return;
   }
   struct ual_basic_req *b = &peer->basic[i];   /* a response from me */
@@ -222,7 +222,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
   }
   b->active = 0;
   if (b->late_flagged || !b->due_ns || !w->ts_ns || !w->ft_ps) return;
-  uint64_t allow = uart_allowance(me->uart_segs, b->uart_segs, w->ft_ps);
+  uint64_t allow = uart_allowance(b->uart_segs, w->ft_ps);
   if (w->ts_ns > b->due_ns + allow)
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s response %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), (unsigned long long)(w->ts_ns - b->ts_ns),
@@ -359,7 +359,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
   int ci = ctrl_index(r->mtype);
   r->answered = 1;
   if (!r->late_flagged && r->due_ns && w->ts_ns &&
-      w->ts_ns > r->due_ns + uart_allowance(me->uart_segs, r->uart_segs, w->ft_ps ? w->ft_ps : r->ft_ps))
+      w->ts_ns > r->due_ns + uart_allowance(r->uart_segs, w->ft_ps ? w->ft_ps : r->ft_ps))
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s %s %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), cmd_text(m->command), (unsigned long long)(w->ts_ns - r->ts_ns),
                      (unsigned long long)r->frame);
@@ -437,7 +437,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   struct ual_ctrl_req *pr = &peer->req;
   bool crossing = pr->state == UAL_CS_SENT && !pr->answered &&
                   (!pr->due_ns || !w->ts_ns ||
-                   w->ts_ns <= pr->due_ns + uart_allowance(me->uart_segs, pr->uart_segs, pr->ft_ps));
+                   w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->ft_ps));
   if (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED)
     ual_findings_add(f, UAL_R_DM_CTRL_OUTSTANDING, w->segment, "%c %s request while its own %s request (frame %llu) is %s",
                      side_name(dir), label(type), label(me->req.mtype), (unsigned long long)me->req.frame,
@@ -472,7 +472,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   r->ts_ns = w->ts_ns;
   r->due_ns = response_due(w);
   r->ft_ps = w->ft_ps;
-  r->uart_segs = peer->uart_segs;
+  r->uart_segs = peer->uart_open;
   if (crossing && pr->mtype == type) r->conflict = pr->conflict = 1;
   if (me->dp_owed && me->dp_mtype == type) me->dp_owed = 0;
   neg_event(me, dir, w, ev, type, UAL_NEG_REQUEST, m->target, 0, m->priority ? "requests (Priority)" : "requests");
@@ -515,7 +515,6 @@ void ual_dlproto_step(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_
   else if (m->mclass == UAL_MCLASS_UART && m->type != UAL_MT_RESERVED) {
     /* UART traffic shows channel 4 online for its sender (digest §7) */
     if (dp->s[dir].ch4 == UAL_UNKNOWN && w->is_new) dp->s[dir].ch4 = 1;
-    if (m->type == UAL_MT_UART_TRANSPORT) dp->s[dir].uart_segs += 1u + it->n_payload;
   }
 }
 
@@ -558,7 +557,7 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   /* what me owes: answers to the partner's requests */
   for (int i = 0; i < UAL_NBASIC; i++) {
     struct ual_basic_req *b = &peer->basic[i];
-    if (b->active && !b->late_flagged && b->due_ns && t > b->due_ns + uart_allowance(me->uart_segs, b->uart_segs, w->ft_ps)) {
+    if (b->active && !b->late_flagged && b->due_ns && t > b->due_ns + uart_allowance(b->uart_segs, w->ft_ps)) {
       b->late_flagged = 1;
       static const unsigned types[UAL_NBASIC] = { UAL_MT_TL_RATE, UAL_MT_DEVICE_ID, UAL_MT_PORT_NUMBER };
       ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no %s response from %c within 1 us of the request at frame %llu",
@@ -567,7 +566,7 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   }
   struct ual_ctrl_req *r = &peer->req;
   if (r->state == UAL_CS_SENT && !r->answered && !r->late_flagged && r->due_ns &&
-      t > r->due_ns + uart_allowance(me->uart_segs, r->uart_segs, r->ft_ps)) {
+      t > r->due_ns + uart_allowance(r->uart_segs, r->ft_ps)) {
     r->late_flagged = 1;
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no answer from %c within 1 us to the %s request at frame %llu",
                      side_name(dir), label(r->mtype), (unsigned long long)r->frame);

@@ -15,12 +15,24 @@
 #define FX_B 1
 #define FX_MAX_TL 8192
 
+/* Optional record log: every record fx builds, for replaying a capture. */
+#define FX_LOG_MAX 4096
+#define FX_REC_MAX (UAL_REC_HDR_BYTES + 256 + 64)
+struct fx_log {
+  size_t n;
+  uint8_t rec[FX_LOG_MAX][FX_REC_MAX];
+  size_t len[FX_LOG_MAX];
+  uint64_t ts[FX_LOG_MAX];
+};
+
 struct fx {
+  struct fx_log *log;
   struct ual_analyzer a;
   struct ual_rec_result r;          /* the last record */
   struct ual_events ev;
   uint64_t frame, ts_ns;
   uint8_t rate, width, role_a, role_b;
+  uint8_t next_flags;               /* extra header flags for the next record (UAL_RF_LOST) */
   unsigned counts[UAL_R_COUNT];     /* findings since the last fx_clear_counts */
   unsigned events[UAL_TEV_COUNT];
   struct ual_pack pack[2];
@@ -56,7 +68,10 @@ static inline void fx_clear_counts(struct fx *x) {
 
 /* Link at 128 GT/s x8 by default, side A an accelerator, side B a switch. */
 static inline void fx_init(struct fx *x) {
+  struct fx_log *log = x->log;
   memset(x, 0, sizeof *x);
+  x->log = log;
+  if (log) log->n = 0;
   ual_analyzer_init(&x->a);
   ual_events_init(&x->ev);
   x->ev.delivered = fx_delivered;
@@ -100,13 +115,20 @@ static inline void fx_account(struct fx *x, const struct ual_findings *f) {
 static inline void fx_record_adv(struct fx *x, unsigned dir, unsigned kind, const uint8_t *body, size_t len,
                                  uint64_t adv) {
   struct ual_rec_hdr h;
-  uint8_t rec[UAL_REC_HDR_BYTES + 256 + 64];
+  uint8_t rec[FX_REC_MAX];
   ual_rec_hdr_init(&h, kind, dir);
   h.rate = x->rate;
   h.width = x->width;
   h.role_a = x->role_a;
   h.role_b = x->role_b;
+  h.flags |= x->next_flags;
+  x->next_flags = 0;
   size_t n = ual_record_build(&h, body, len, rec, sizeof rec);
+  if (x->log && x->log->n < FX_LOG_MAX) {
+    memcpy(x->log->rec[x->log->n], rec, n);
+    x->log->len[x->log->n] = n;
+    x->log->ts[x->log->n++] = x->ts_ns;
+  }
   ual_events_clear(&x->ev);
   ual_analyzer_step(&x->a, rec, n, ++x->frame, x->ts_ns, &x->r, &x->ev);
   fx_account(x, &x->r.findings);

@@ -377,14 +377,14 @@ struct ual_ctrl_req {
   uint64_t frame, ts_ns;    /* the request's flit */
   uint64_t due_ns;          /* answer (or confirm) due, 0 = no timing */
   uint32_t ft_ps;
-  uint32_t uart_segs;       /* the responder's UART segments when it was sent */
+  uint32_t uart_segs;       /* DWords the responder's open UART transport still owed then */
   uint64_t grant_frame, grant_ts_ns;
 };
 
 struct ual_basic_req {
   uint8_t active, late_flagged;
   uint64_t frame, ts_ns, due_ns;
-  uint32_t uart_segs;
+  uint32_t uart_segs;       /* as in struct ual_ctrl_req */
 };
 
 #define UAL_NBASIC 3      /* TL rate, Device ID, Port Number */
@@ -415,7 +415,7 @@ struct ual_dlproto_side {
   uint8_t l1_stopped, l1_flagged;           /* LT-PAYLOAD-IN-L1 */
   uint8_t after_l1, exit_flagged;           /* LT-EXIT-L1-CONTENT */
   uint8_t ch0_flagged;
-  uint32_t uart_segs;       /* alternate sectors spent on UART transports */
+  uint8_t uart_open;        /* DWords its open UART transport still owes (kept by the caller) */
   uint64_t negs[UAL_NEG_COUNT];
 };
 
