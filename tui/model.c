@@ -1,4 +1,5 @@
-/* TUI screen model (model.h). */
+/* TUI screen model (model.h). Records go through libdecode's analyzer, so
+ * the list shows stateful findings and the link-state screen its state. */
 #include "model.h"
 
 #include <stdio.h>
@@ -11,7 +12,7 @@ bool tui_model_init(struct tui_model *m, size_t cap) {
   m->ring = calloc(cap ? cap : 1, sizeof *m->ring);
   if (!m->ring) return false;
   m->cap = cap ? cap : 1;
-  ual_decoder_init(&m->dec);
+  ual_analyzer_init(&m->an);
   tui_filter_parse(&m->filter, "", NULL, 0);
   return true;
 }
@@ -85,9 +86,9 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   struct tui_entry *e = &m->ring[m->total % m->cap];
   struct ual_rec_result *r = &m->res;
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
-  e->before = m->dec.unpack[dir];
+  e->before = m->an.unpack[dir];
   m->total++;
-  ual_decode_record(&m->dec, rec, len, m->total, r);
+  ual_analyzer_step(&m->an, rec, len, m->total, ts_ns, r, NULL);
 
   e->frame = m->total;
   e->ts_ns = ts_ns;

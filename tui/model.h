@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "ualink/ualink.h"
+#include "ualink/analysis.h"
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
 #define TUI_MAX_RULES 6
@@ -56,7 +57,7 @@ struct tui_model {
   struct tui_entry *ring;
   size_t cap;
   uint64_t total;           /* records ever added; ring holds the last min(total, cap) */
-  struct ual_decoder dec;
+  struct ual_analyzer an;    /* the link state of both partners */
   struct ual_rec_result res; /* scratch, last decoded record */
   struct tui_dir_counts dir[2];
   uint64_t malformed;
@@ -89,7 +90,8 @@ bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e);
 /* Next (step +1) or previous (-1) matching index from i (exclusive), or -1. */
 long tui_model_next_match(const struct tui_model *m, long i, int step);
 
-/* Decodes entry e again exactly as it was decoded (for the detail pane). */
+/* Decodes entry e again for the detail pane: the record's own fields and
+ * what it unpacked; the stateful findings are the entry's rules[]. */
 void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r);
 /* Rates for the capture second `ago` seconds before the latest (0 = latest). */
 const struct tui_rate *tui_model_rate(const struct tui_model *m, unsigned ago);

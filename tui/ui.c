@@ -200,13 +200,14 @@ static void detail_open(struct app *a) {
   tui_entry_decode(&a->det_entry, &a->det);
   a->n_tree = 0;
   ual_tree_walk(&a->det, a->det_entry.rec, a->det_entry.len, tree_add, a);
-  for (unsigned i = 0; i < a->det.findings.n; i++) {
+  for (unsigned i = 0; i < a->det_entry.n_rules; i++) {
+    enum ual_rule r = (enum ual_rule)a->det_entry.rules[i];
     struct ual_tree_row row = {0};
-    row.label = ual_rule_id((enum ual_rule)a->det.findings.v[i].rule);
-    snprintf(row.text, sizeof row.text, "[%s] %s",
-             ual_severity_name(ual_rule_severity((enum ual_rule)a->det.findings.v[i].rule)),
-             a->det.findings.v[i].msg);
-    row.length = 0;
+    row.label = ual_rule_id(r);
+    const char *msg = ual_rule_what(r);
+    for (unsigned k = 0; k < a->det.findings.n; k++)
+      if (a->det.findings.v[k].rule == r) msg = a->det.findings.v[k].msg;
+    snprintf(row.text, sizeof row.text, "[%s] %s", ual_severity_name(ual_rule_severity(r)), msg);
     tree_add(a, &row);
   }
   a->tree_sel = a->tree_top = 0;
@@ -285,11 +286,39 @@ static void link_draw(struct app *a) {
     { "FEC uncorrectable", offsetof(struct tui_dir_counts, fec_uncorrectable) },
     { "CRC bad", offsetof(struct tui_dir_counts, crc_bad) },
   };
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+  int y = 6;
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++, y++) {
     uint64_t va = *(const uint64_t *)((const char *)&m->dir[0] + rows[i].off);
     uint64_t vb = *(const uint64_t *)((const char *)&m->dir[1] + rows[i].off);
-    mvprintw(6 + (int)i, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, rows[i].name, va, vb);
+    mvprintw(y, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, rows[i].name, va, vb);
   }
+  struct ual_analysis_summary s;
+  ual_analyzer_summary(&m->an, &s);
+  y++;
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "LTSSM", ual_lt_state_name(s.ltssm[0]), ual_lt_state_name(s.ltssm[1]));
+  char ra[24], rb[24];
+  snprintf(ra, sizeof ra, "%s x%u", s.rate[0] ? ual_value_name(ual_vals_rate, s.rate[0]) : "?", s.width[0]);
+  snprintf(rb, sizeof rb, "%s x%u", s.rate[1] ? ual_value_name(ual_vals_rate, s.rate[1]) : "?", s.width[1]);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "rate, width", ra, rb);
+  const char *onoff[] = { "offline", "online" };
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "unknown" : onoff[s.ch0[0] & 1],
+           s.ch0[1] < 0 ? "unknown" : onoff[s.ch0[1] & 1]);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "unknown" : onoff[s.ch4[0] & 1],
+           s.ch4[1] < 0 ? "unknown" : onoff[s.ch4[1] & 1]);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated width", ual_width_code_name(s.neg_width[0]),
+           ual_width_code_name(s.neg_width[1]));
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated speed", ual_speed_code_name(s.neg_speed[0]),
+           ual_speed_code_name(s.neg_speed[1]));
+  char ta[24] = "unknown", tb[24] = "unknown";
+  if (s.tl_rate[0] >= 0) snprintf(ta, sizeof ta, "%d (%.2f MHz)", s.tl_rate[0], s.tl_rate[0] * 0.05);
+  if (s.tl_rate[1] >= 0) snprintf(tb, sizeof tb, "%d (%.2f MHz)", s.tl_rate[1], s.tl_rate[1] * 0.05);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "TL rate", ta, tb);
+  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "replays", s.replay[0].replays + s.replay[0].replays_selective,
+           s.replay[1].replays + s.replay[1].replays_selective);
+  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations complete", s.negs[0][UAL_NEG_COMPLETE],
+           s.negs[1][UAL_NEG_COMPLETE]);
+  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations Nacked", s.negs[0][UAL_NEG_NACK],
+           s.negs[1][UAL_NEG_NACK]);
 }
 
 /* ---- statistics ---- */

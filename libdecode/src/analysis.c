@@ -161,6 +161,14 @@ static int uart_sectors(const uint8_t *flit, const struct ual_unpack_out *uo) {
  * to unpack. */
 static const uint8_t *sync_flit(struct ual_analyzer *a, unsigned d, const uint8_t *flit, uint8_t *tmp) {
   if (a->unp_sync[d]) return flit;
+  /* The first flit delivered in the capture carrying explicit sequence
+   * number 1 starts a link's numbering: nothing is carried over into it. */
+  struct ual_fh fh;
+  ual_fh_decode(flit, &fh);
+  if (fh.replay_cmd == UAL_RC_SEQ && fh.seq == 1 && a->rp.d[d].st.delivered <= 1) {
+    a->unp_sync[d] = 1;
+    return flit;
+  }
   struct ual_sh sh[UAL_SEGMENTS];
   for (int k = 0; k < UAL_SEGMENTS; k++) ual_sh_decode(flit[ual_segment_map[k].sh_byte], &sh[k]);
   bool start = sh[0].tlbeat == UAL_TB_NONE;
@@ -185,13 +193,14 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
   const uint8_t *bytes = sync_flit(a, d, flit, tmp);
   unsigned need_before = a->unpack[d].uart_need;
   ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
-  int usec = uart_sectors(bytes, uo);
+  bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
+  int usec = alt ? uart_sectors(bytes, uo) : 0;
   a->dp.s[d].uart_open = a->unpack[d].uart_need;
   if (own) {
     out->unpacked = true;
     ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);
   }
-  ual_uart_flit(&a->ua, d, bytes, need_before, uo, f);
+  if (alt) ual_uart_flit(&a->ua, d, bytes, need_before, uo, f);
   for (unsigned i = 0; i < uo->n_msg; i++) {
     const struct ual_dl_item *it = &uo->msg[i];
     struct ual_when w = *wf;
@@ -240,6 +249,16 @@ static void ltssm_ctx(const struct ual_analyzer *a, struct ual_ltssm_ctx *c) {
   c->l1_agreed = dp->s[0].l1_stopped || dp->s[1].l1_stopped || dp->s[0].lstate == 1 || dp->s[1].lstate == 1;
 }
 
+/* Flit time of a rate/width, remembered for the next records. */
+static uint32_t flit_time(struct ual_analyzer *a, unsigned rate, unsigned width) {
+  if (rate != a->ft_rate || width != a->ft_width) {
+    a->ft_rate = (uint8_t)rate;
+    a->ft_width = (uint8_t)width;
+    a->ft_ps = (uint32_t)ual_flit_time_ps(rate, width);
+  }
+  return a->ft_ps;
+}
+
 void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
                        struct ual_rec_result *out, struct ual_events *ev) {
   decode_record(rec, len, frame, out);
@@ -256,8 +275,8 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
   if (h->flags & UAL_RF_LOST) forget(a, d);
-  struct ual_when w = { frame, ts_ns, (uint32_t)ual_flit_time_ps(h->rate, h->width), -1, 1 };
-  if (!w.ft_ps) w.ft_ps = (uint32_t)ual_flit_time_ps(a->lt.p[d].rate, a->lt.p[d].width);
+  struct ual_when w = { frame, ts_ns, flit_time(a, h->rate, h->width), -1, 1 };
+  if (!w.ft_ps) w.ft_ps = flit_time(a, a->lt.p[d].rate, a->lt.p[d].width);
   if (!a->dp.history) {
     uint64_t window = UAL_RESPONSE_NS + ((uint64_t)w.ft_ps * (2 * UAL_SEGMENTS + UAL_UART_MAX_SEGS) / UAL_SEGMENTS + 999) / 1000;
     if ((ts_ns && w.ft_ps && ts_ns - a->t_first_ns > window) || a->flits[0] + a->flits[1] >= UAL_HISTORY_FLITS)

@@ -238,6 +238,14 @@ static void test_names(void) {
   CHECK_EQ(ual_seq_add(1020, 5), 2);
   CHECK_EQ(ual_seq_dist(1022, 2), 3);
   CHECK_EQ(ual_seq_dist(5, 5), 0);
+  unsigned bad = 0;                                  /* against the modulo definition */
+  for (unsigned a = 0; a < 1024; a++)
+    for (unsigned b = 0; b < 2100; b++) {
+      if (ual_seq_add((uint16_t)a, b) != (a + UAL_SEQ_MOD - 1 + b) % UAL_SEQ_MOD + 1) bad++;
+      if (b < 1024 && ual_seq_dist((uint16_t)a, (uint16_t)b) != (b % UAL_SEQ_MOD + UAL_SEQ_MOD - a % UAL_SEQ_MOD) % UAL_SEQ_MOD)
+        bad++;
+    }
+  CHECK_EQ(bad, 0);
   struct ual_events ev;                              /* a full event list counts what it drops */
   ual_events_init(&ev);
   struct ual_when w = { 1, 2, 0, -1, 1 };

@@ -199,6 +199,27 @@ print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.l
   check "-z expert lists every injected rule the analyzer finds" test "$found" -eq "$both"
   check "most injected rules reach -z expert ($found of $total)" test "$((found * 4))" -ge "$((total * 3))"
   ;;
+analysis)
+  # The analysis subtree against libdecode's analyzer, frame by frame.
+  for p in "$work/cap/clean.pcap" "${samples[@]}"; do
+    "$capgen" state "$p" > "$work/state-want.txt"
+    ts -r "$p" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number -e ualink.ltssm.state \
+      -e ualink.ltssm.peer_state -e ualink.replay.unacked -e ualink.tev.kind -e ualink.neg.latency_ns \
+      > "$work/state-got.txt"
+    check "$(basename "$p"): LTSSM states, unacked counts, events and latencies equal the analyzer's" \
+      diff "$work/state-want.txt" "$work/state-got.txt"
+  done
+  if [ ${#samples[@]} -gt 0 ]; then
+    all=$(cat "$work"/cap/sample-*.pcap > /dev/null; for p in "${samples[@]}"; do
+            ts -r "$p" -T fields -e ualink.ltssm.state -e ualink.neg.latency_ns -e ualink.replay.is_duplicate; done)
+    l0=$(ts -G values | awk -F'\t' '$2 == "ualink.ltssm.state" && $4 == "L0" { print $3 }')
+    check "some frame reaches LTSSM L0 ($l0)" bash -c "printf '%s\n' \"\$1\" | cut -f1 | grep -qx '$l0'" _ "$all"
+    check "negotiation latencies shown" bash -c "printf '%s\n' \"\$1\" | cut -f2 | grep -q '[0-9]'" _ "$all"
+    dup=$(for p in "${samples[@]}"; do frames "$p" 'ualink.replay.is_duplicate == 1'; done | paste -sd, -)
+    rp=$(for p in "${samples[@]}"; do frames "$p" 'ualink.rule.RP-DUPLICATE'; done | paste -sd, -)
+    check "ualink.replay.is_duplicate marks exactly the RP-DUPLICATE frames" test "$dup" = "$rp"
+  fi
+  ;;
 filter)
   c=$work/cap/clean.pcap
   want=$(awk -F'\t' '$1 == 5 && $2 == 0 { print NR }' "$work/cap/clean.seq" | paste -sd, -)

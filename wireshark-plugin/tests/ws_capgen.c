@@ -6,6 +6,10 @@
  *   ws_capgen rules          prints every rule ID
  *   ws_capgen found [--stateless] PCAP
  *                            prints "ID severity" of each rule libdecode raises
+ *   ws_capgen state PCAP     prints per frame what the plugin's analysis subtree
+ *                            shows: frame, sender and partner LTSSM state,
+ *                            unacknowledged flits, event kinds, negotiation
+ *                            latencies (tab-separated, lists joined by '|')
  *   ws_capgen compare [--stateless] PCAP TSHARK_OUT
  *                            checks tshark's "-T fields -E aggregator='|'
  *                            -e frame.number -e <all fields> -e
@@ -507,6 +511,40 @@ static void print_rules(const char *pcap, int stateless, FILE *f) {
       fprintf(f, "%s %s\n", ual_rule_id((enum ual_rule)k), ual_severity_name(ual_rule_severity((enum ual_rule)k)));
 }
 
+static void print_state(const char *pcap) {
+  static struct pcap_in in;
+  static struct ual_analyzer a;
+  static struct ual_rec_result r;
+  static struct ual_events ev;
+  struct ual_analysis_summary s;
+  const uint8_t *rec;
+  size_t len;
+  pcap_open(&in, pcap);
+  ual_analyzer_init(&a);
+  ual_events_init(&ev);
+  for (uint64_t frame = 1; (rec = pcap_next(&in, &len)) != NULL; frame++) {
+    ual_events_clear(&ev);
+    ual_analyzer_step(&a, rec, len, frame, in.ts_ns, &r, &ev);
+    printf("%" PRIu64, frame);
+    if (r.status != UAL_RS_OK && r.status != UAL_RS_RESERVED) {
+      printf("\t\t\t\t\t\n");
+      continue;
+    }
+    ual_analyzer_summary(&a, &s);
+    unsigned d = r.dir;
+    printf("\t%u\t%u\t", s.ltssm[d], s.ltssm[d ^ 1]);
+    if (s.unacked[d] != UAL_UNKNOWN) printf("%d", s.unacked[d]);
+    printf("\t");
+    for (unsigned i = 0; i < ev.n; i++) printf("%s%u", i ? "|" : "", ev.v[i].kind);
+    printf("\t");
+    for (unsigned i = 0, k = 0; i < ev.n; i++)
+      if (ev.v[i].kind == UAL_TEV_NEGOTIATION && ev.v[i].latency_ns)
+        printf("%s%" PRIu64, k++ ? "|" : "", ev.v[i].latency_ns);
+    printf("\n");
+  }
+  fclose(in.f);
+}
+
 static void write_rules(const char *dir, const char *pcap, const char *out_name) {
   char in_path[1024], path[1024];
   snprintf(in_path, sizeof in_path, "%s/%s", dir, pcap);
@@ -665,6 +703,10 @@ int main(int argc, char **argv) {
     for (int r = 0; r < UAL_R_COUNT; r++) printf("%s\n", ual_rule_id((enum ual_rule)r));
     return 0;
   }
+  if (argc == 3 && strcmp(argv[1], "state") == 0) {
+    print_state(argv[2]);
+    return 0;
+  }
   int stateless = argc > 2 && strcmp(argv[2], "--stateless") == 0;
   if (argc == 3 + stateless && strcmp(argv[1], "found") == 0) {
     print_rules(argv[2 + stateless], stateless, stdout);
@@ -672,7 +714,7 @@ int main(int argc, char **argv) {
   }
   if (argc == 4 + stateless && strcmp(argv[1], "compare") == 0)
     return compare(argv[2 + stateless], argv[3 + stateless], stateless);
-  fprintf(stderr, "usage: ws_capgen gen DIR | fields | rules | found [--stateless] PCAP |\n"
+  fprintf(stderr, "usage: ws_capgen gen DIR | fields | rules | found [--stateless] PCAP | state PCAP |\n"
                   "       compare [--stateless] PCAP TSHARK_OUT\n");
   return 2;
 }

@@ -52,10 +52,19 @@
 #define UAL_SEQ_MOD          1023u
 #define UAL_SEQ_MAX_UNACKED  511u
 #define UAL_REPLAY_TIMEOUT_FLITS 1500u
-static inline uint16_t ual_seq_add(uint16_t s, unsigned n) { return (uint16_t)((s + UAL_SEQ_MOD - 1u + n % UAL_SEQ_MOD) % UAL_SEQ_MOD + 1u); }
-static inline uint16_t ual_seq_inc(uint16_t s) { return ual_seq_add(s, 1); }
-/* Steps from a forward to b, 0..1022. */
-static inline unsigned ual_seq_dist(uint16_t a, uint16_t b) { return (b % UAL_SEQ_MOD + UAL_SEQ_MOD - a % UAL_SEQ_MOD) % UAL_SEQ_MOD; }
+/* (Written without division: these run several times per flit.) */
+static inline uint16_t ual_seq_add(uint16_t s, unsigned n) {
+  unsigned v = (s ? s : UAL_SEQ_MOD) + (n < UAL_SEQ_MOD ? n : n % UAL_SEQ_MOD);
+  while (v > UAL_SEQ_MOD) v -= UAL_SEQ_MOD;
+  return (uint16_t)v;
+}
+static inline uint16_t ual_seq_inc(uint16_t s) { return s >= UAL_SEQ_MOD ? 1 : (uint16_t)(s + 1); }
+/* Steps from a forward to b, 0..1022 (a and b in 0..1023, 1023 = 0). */
+static inline unsigned ual_seq_dist(uint16_t a, uint16_t b) {
+  int ra = a >= UAL_SEQ_MOD ? (int)(a - UAL_SEQ_MOD) : a, rb = b >= UAL_SEQ_MOD ? (int)(b - UAL_SEQ_MOD) : b;
+  int d = rb - ra;
+  return (unsigned)(d < 0 ? d + (int)UAL_SEQ_MOD : d);
+}
 
 /* Time limits (digest §3). */
 #define UAL_RESPONSE_NS        1000u       /* basic/control response, rate Ack */
@@ -503,6 +512,8 @@ struct ual_analyzer {
   uint64_t t_first_ns, t_last_ns;
   uint64_t unsynced_flits[2];    /* delivered before TL flit boundaries were known: messages only */
   uint64_t truncated;
+  uint8_t ft_rate, ft_width;     /* flit time cache */
+  uint32_t ft_ps;
   struct ual_replay rp;
   struct ual_ltssm lt;
   struct ual_dlproto dp;
