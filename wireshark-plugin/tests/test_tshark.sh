@@ -210,14 +210,14 @@ analysis)
       diff "$work/state-want.txt" "$work/state-got.txt"
   done
   if [ ${#samples[@]} -gt 0 ]; then
-    all=$(cat "$work"/cap/sample-*.pcap > /dev/null; for p in "${samples[@]}"; do
+    all=$(for p in "${samples[@]}"; do
             ts -r "$p" -T fields -e ualink.ltssm.state -e ualink.neg.latency_ns -e ualink.replay.is_duplicate; done)
     l0=$(ts -G values | awk -F'\t' '$2 == "ualink.ltssm.state" && $4 == "L0" { print $3 }')
     check "some frame reaches LTSSM L0 ($l0)" bash -c "printf '%s\n' \"\$1\" | cut -f1 | grep -qx '$l0'" _ "$all"
     check "negotiation latencies shown" bash -c "printf '%s\n' \"\$1\" | cut -f2 | grep -q '[0-9]'" _ "$all"
     dup=$(for p in "${samples[@]}"; do frames "$p" 'ualink.replay.is_duplicate == 1'; done | paste -sd, -)
     rp=$(for p in "${samples[@]}"; do frames "$p" 'ualink.rule.RP-DUPLICATE'; done | paste -sd, -)
-    check "ualink.replay.is_duplicate marks exactly the RP-DUPLICATE frames" test "$dup" = "$rp"
+    check "ualink.replay.is_duplicate marks exactly the RP-DUPLICATE frames ($rp)" test "$dup" = "$rp" -a -n "$rp"
   fi
   ;;
 filter)
