@@ -388,20 +388,20 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
 }
 
 /* The heuristic accepts exactly what a writer of version-1 records can
- * produce: header values inside their defined ranges, reserved bits 0 and
- * the body length of the kind. */
+ * produce: the body length of the kind, every enumerated header field
+ * (kind, rate, width, roles) a listed value, reserved bits 0, link 0-3 or
+ * 255 (capture-format). */
 static gboolean uw_plausible(tvbuff_t *tvb) {
   guint len = tvb_captured_length(tvb);
   if (len < UAL_REC_HDR_BYTES || len != tvb_reported_length(tvb)) return FALSE;
+  const guint8 *buf = tvb_get_ptr(tvb, 0, len);
   struct ual_record rec;
-  if (ual_record_parse(tvb_get_ptr(tvb, 0, len), len, &rec) != UAL_RS_OK) return FALSE;
-  const struct ual_rec_hdr *h = &rec.h;
-  gboolean link_ok = h->link <= 3 || h->link == 255;    /* capture-format: 0-3, 255 unknown */
-  gboolean width_ok = h->width <= 8 && (h->width & (h->width - 1)) == 0;
-  return link_ok && width_ok &&
-         ual_field_value_name(UAL_F_REC_RATE, h->rate) &&
-         ual_field_value_name(UAL_F_REC_ROLE_A, h->role_a) &&
-         ual_field_value_name(UAL_F_REC_ROLE_B, h->role_b);
+  enum ual_field_id id;
+  uint32_t v;
+  if (ual_record_parse(buf, len, &rec) != UAL_RS_OK) return FALSE;
+  if (ual_scope_unlisted(UAL_SC_REC, buf, &id, &v) || ual_scope_reserved_set(UAL_SC_REC, buf, &id, &v))
+    return FALSE;
+  return rec.h.link <= 3 || rec.h.link == 255;
 }
 
 static gboolean dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {

@@ -3,6 +3,7 @@
  * each direction's delivered stream, the DL message protocols and the UART
  * streams (analysis.h). */
 #include "ualink/analysis.h"
+#include "ualink/fields.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -133,9 +134,8 @@ static int width_code(unsigned lanes) {
 
 /* ---- delivered flits ---- */
 
-static uint32_t alt_dw(const uint8_t *flit, int k) {
-  const uint8_t *p = flit + ual_sector_offset(ual_segment_map[k].first_sector);
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+static const uint8_t *alt_sector(const uint8_t *flit, int k) {
+  return flit + ual_sector_offset(ual_segment_map[k].first_sector);
 }
 
 /* Alternate sectors holding UART messages or transport payload. */
@@ -143,11 +143,8 @@ static int uart_sectors(const uint8_t *flit, const struct ual_unpack_out *uo) {
   int n = 0;
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     if (uo->alt_role[k] == UAL_ALT_UART_PAYLOAD) n++;
-    else if (uo->alt_role[k] == UAL_ALT_MESSAGE) {
-      struct ual_dlmsg m;
-      ual_dlmsg_decode(alt_dw(flit, k), &m);
-      if (m.mclass == UAL_MCLASS_UART && m.type != UAL_MT_RESERVED) n++;
-    }
+    else if (uo->alt_role[k] == UAL_ALT_MESSAGE && ual_field_get(UAL_F_MSG_MCLASS, alt_sector(flit, k)) == UAL_MCLASS_UART)
+      n++;
   }
   return n;
 }

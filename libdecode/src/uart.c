@@ -14,6 +14,7 @@
  * Stream (Figure 2-16):  [VDP TL DWord: Length, Type, Vendor ID][value 0]...
  * independent of transport boundaries. */
 #include "ualink/analysis.h"
+#include "ualink/fields.h"
 #include "ualink/flit.h"
 
 #include <string.h>
@@ -161,10 +162,6 @@ void ual_uart_step(struct ual_uart *u, unsigned dir, const struct ual_dl_item *i
   }
 }
 
-static uint32_t sector_dw(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsigned need_before,
                    const struct ual_unpack_out *uo, struct ual_findings *f) {
   struct ual_uart_dir *me = &u->d[dir & 1];
@@ -175,10 +172,10 @@ void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsign
       if (need) need--;
       break;
     case UAL_ALT_MESSAGE: {
-      struct ual_dlmsg m;
-      ual_dlmsg_decode(sector_dw(flit + ual_sector_offset(ual_segment_map[k].first_sector)), &m);
-      if (m.type == UAL_MT_UART_TRANSPORT) {
-        need = m.length + 1u;
+      const uint8_t *dw = flit + ual_sector_offset(ual_segment_map[k].first_sector);
+      if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, dw), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, dw)) ==
+          UAL_MT_UART_TRANSPORT) {
+        need = (unsigned)ual_field_get(UAL_F_UTX_LENGTH, dw) + 1u;
         me->gap_flagged = 0;
       }
       break;

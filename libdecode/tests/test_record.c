@@ -213,7 +213,7 @@ static void test_build_limits(void) {
 }
 
 static void test_events(void) {
-  uint8_t b[8];
+  uint8_t b[8] = {0};
   struct ual_event e;
   CHECK_EQ(ual_event_parse(b, 7, &e), -1);
   CHECK_EQ(ual_event_parse(b, 9, &e), -1);

@@ -71,6 +71,15 @@ compare_json() {
   python3 "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
 }
 
+# The analysis subtree (ws_capgen state) against tshark: compare_state PCAP
+compare_state() {
+  "$capgen" state "$1" > "$work/state-want.txt"
+  ts -r "$1" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number -e ualink.ltssm.state \
+    -e ualink.ltssm.peer_state -e ualink.replay.unacked -e ualink.tev.kind -e ualink.neg.latency_ns \
+    > "$work/state-got.txt"
+  diff "$work/state-want.txt" "$work/state-got.txt"
+}
+
 # Rule IDs -z expert lists for a capture, sorted: expert_rules PCAP [tshark options]
 expert_rules() {
   local p=$1
@@ -202,12 +211,8 @@ print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.l
 analysis)
   # The analysis subtree against libdecode's analyzer, frame by frame.
   for p in "$work/cap/clean.pcap" "${samples[@]}"; do
-    "$capgen" state "$p" > "$work/state-want.txt"
-    ts -r "$p" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number -e ualink.ltssm.state \
-      -e ualink.ltssm.peer_state -e ualink.replay.unacked -e ualink.tev.kind -e ualink.neg.latency_ns \
-      > "$work/state-got.txt"
     check "$(basename "$p"): LTSSM states, unacked counts, events and latencies equal the analyzer's" \
-      diff "$work/state-want.txt" "$work/state-got.txt"
+      compare_state "$p"
   done
   if [ ${#samples[@]} -gt 0 ]; then
     all=$(for p in "${samples[@]}"; do
@@ -215,10 +220,13 @@ analysis)
     l0=$(ts -G values | awk -F'\t' '$2 == "ualink.ltssm.state" && $4 == "L0" { print $3 }')
     check "some frame reaches LTSSM L0 ($l0)" bash -c "printf '%s\n' \"\$1\" | cut -f1 | grep -qx '$l0'" _ "$all"
     check "negotiation latencies shown" bash -c "printf '%s\n' \"\$1\" | cut -f2 | grep -q '[0-9]'" _ "$all"
-    dup=$(for p in "${samples[@]}"; do frames "$p" 'ualink.replay.is_duplicate == 1'; done | paste -sd, -)
-    rp=$(for p in "${samples[@]}"; do frames "$p" 'ualink.rule.RP-DUPLICATE'; done | paste -sd, -)
-    check "ualink.replay.is_duplicate marks exactly the RP-DUPLICATE frames ($rp)" test "$dup" = "$rp" -a -n "$rp"
   fi
+  r=$work/cap/replay.pcap
+  want=$(cut -d' ' -f1 "$work/cap/replay.frames" | paste -sd, -)
+  check "ualink.replay.is_duplicate marks the replayed copies ($want)" test "$(frames "$r" 'ualink.replay.is_duplicate == 1')" = "$want"
+  check "ualink.rule.RP-DUPLICATE marks the same frames" test "$(frames "$r" 'ualink.rule.RP-DUPLICATE')" = "$want"
+  check "replay.pcap: LTSSM states, unacked counts and events equal the analyzer's" compare_state "$r"
+  check "replay.pcap: all fields and findings equal the analyzer's" compare_all "$r"
   ;;
 filter)
   c=$work/cap/clean.pcap
@@ -324,6 +332,8 @@ color)
   check "tshark --color loads the rules without complaint" test ! -s "$work/color-err.txt"
   idle=$(awk -F'\t' '$1 == 0 && $2 == 0 { print NR; exit }' "$work/cap/clean.seq")
   check "IDLE frame $idle coloured 'UALink IDLE flit'" test "$(rule "$work/cap/clean.pcap" "$idle")" = "UALink IDLE flit"
+  dup=$(head -1 "$work/cap/replay.frames" | cut -d' ' -f1)
+  check "replayed frame $dup coloured 'UALink replay'" test "$(rule "$work/cap/replay.pcap" "$dup")" = "UALink replay"
   msg=$(frames "$work/cap/clean.pcap" 'ualink.msg.type == 4' | cut -d, -f1)
   check "DL message frame $msg coloured 'UALink DL message'" test "$(rule "$work/cap/clean.pcap" "$msg")" = "UALink DL message"
   ;;

@@ -425,6 +425,41 @@ static void gen_bad(const char *dir) {
   fclose(out);
 }
 
+/* A go-back-N replay that resends flits the receiver already delivered:
+ * the copies are duplicates. DIR/replay.frames lists "frame RP-DUPLICATE". */
+static void gen_replay(const char *dir) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/replay.frames", dir);
+  FILE *out = fopen(path, "w");
+  if (!out) die("%s: %s", path, strerror(errno));
+  struct cap c;
+  cap_open(&c, dir, "replay.pcap", NULL);
+  uint8_t sent[8][UAL_FLIT_BYTES];
+  for (int i = 0; i < 2; i++) { emit_idle(&c, 0); emit_idle(&c, 1); }
+  for (unsigned i = 0; i < 8; i++) push_tl(&c, 0, 50 + i, 0, 0);
+  for (int i = 0; i < 8; i++) {
+    payload(&c, 0, sent[i]);
+    emit_flit(&c, 0, sent[i]);
+    if (i % 2) emit_payload(&c, 1);
+  }
+  /* B Naks A's flit 5 although it arrived (NEXT_EXPECTED - 1 = 5): A
+   * replays from 6, which B already has. */
+  struct ual_fh nak = { UAL_USAGE_PAYLOAD, 1, UAL_RC_NAK, 5 };
+  uint8_t flit[UAL_FLIT_BYTES];
+  c.s[1].seq = c.s[1].seq % 1023 + 1;
+  ual_pack_flit(&c.s[1].pack, &nak, true, flit);
+  emit_flit(&c, 1, flit);
+  for (int i = 5; i < 8; i++) {
+    struct ual_fh fh;
+    ual_fh_decode(sent[i], &fh);
+    if (fh.replay_cmd != UAL_RC_SEQ) continue;
+    emit_flit(&c, 0, sent[i]);
+    fprintf(out, "%u RP-DUPLICATE\n", c.frame);
+  }
+  fclose(c.f);
+  fclose(out);
+}
+
 /* The clean capture again as UDP datagrams: the first half to the default
  * port, the rest to another port (found by the heuristic). */
 static void gen_udp(const char *dir) {
@@ -559,6 +594,7 @@ static void gen_all(const char *dir) {
   gen_clean(dir);
   gen_bad(dir);
   gen_udp(dir);
+  gen_replay(dir);
   write_rules(dir, "clean.pcap", "clean.rules");
   write_rules(dir, "bad.pcap", "bad.rules");
 }
