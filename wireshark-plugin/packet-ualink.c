@@ -1,10 +1,10 @@
 /* UALink 128G dissector for capture records (shared/spec/capture-format.md)
  * on LINKTYPE_USER0 and on the UDP export.
  *
- * The plugin holds no protocol logic. libdecode decodes the record
- * (ual_decode_record), the hf array is generated from its field table, the
- * tree from its tree walker (ual_tree_walk), the expert fields from its rule
- * list and the Info column from its one-line summary.
+ * The plugin holds no protocol logic. libdecode decodes the record (its
+ * analyzer, or ual_decode_record); the hf array is generated from its field
+ * table, the tree from its tree walker (ual_tree_walk), the expert fields
+ * from its rule list and the Info column from its one-line summary.
  *
  * Per-frame state (first pass, later dissections) is in ualink-state.c. */
 #include <wireshark.h>

@@ -333,6 +333,8 @@ void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summ
     s->unacked[d] = (int16_t)ual_replay_unacked(&a->rp, d);
     s->replay[d] = a->rp.d[d].st;
     memcpy(s->negs[d], p->negs, sizeof s->negs[d]);
+    s->last_neg[d] = p->last;
+    s->alt_protocol[d] = a->lt.p[d].mts_seen;
     s->uart_transports[d] = st->transports;
     s->uart_payload_dw[d] = st->payload_dw;
     s->uart_credits[d] = st->credits;

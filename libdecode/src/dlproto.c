@@ -85,8 +85,10 @@ static void side_reset(struct ual_dlproto_side *s, int width) {
   uint8_t rh = s->role_hdr, rl = s->role_learned, dv = s->dev_valid, pv = s->port_valid;
   uint16_t id = s->dev_id, port = s->port;
   uint64_t negs[UAL_NEG_COUNT];
+  struct ual_neg_last last = s->last;
   memcpy(negs, s->negs, sizeof negs);
   memset(s, 0, sizeof *s);
+  s->last = last;
   s->role_hdr = rh; s->role_learned = rl; s->dev_valid = dv; s->port_valid = pv;
   s->dev_id = id; s->port = port;
   memcpy(s->negs, negs, sizeof negs);
@@ -145,6 +147,13 @@ void ual_dlproto_l1_exit(struct ual_dlproto *dp) {
 static void neg_event(struct ual_dlproto_side *s, unsigned dir, const struct ual_when *w, struct ual_events *ev,
                       unsigned type, unsigned outcome, unsigned target, uint64_t since_ns, const char *text) {
   s->negs[outcome]++;
+  s->last.valid = 1;
+  s->last.mtype = (uint8_t)type;
+  s->last.outcome = (uint8_t)outcome;
+  s->last.target = (uint8_t)target;
+  s->last.frame = w->frame;
+  s->last.ts_ns = w->ts_ns;
+  s->last.latency_ns = since_ns && w->ts_ns >= since_ns ? w->ts_ns - since_ns : 0;
   char buf[16];
   struct ual_tevent *e = ual_events_add(ev, w, UAL_TEV_NEGOTIATION, dir, (int32_t)target, UAL_UNKNOWN,
                                         "%c %s %s %s", side_name(dir), label(type), text,
@@ -152,7 +161,7 @@ static void neg_event(struct ual_dlproto_side *s, unsigned dir, const struct ual
   if (!e) return;
   e->mtype = (uint8_t)type;
   e->outcome = (uint8_t)outcome;
-  if (since_ns && w->ts_ns >= since_ns) e->latency_ns = w->ts_ns - since_ns;
+  e->latency_ns = s->last.latency_ns;
 }
 
 /* ---- basic messages ---- */

@@ -76,6 +76,10 @@ static void check_alt_protocol(struct step *s) {
   struct ual_ltssm *lt = s->lt;
   if (lt->alt_checked) return;
   lt->alt_checked = 1;
+  bool both = lt->p[0].mts_seen && lt->p[1].mts_seen;
+  ual_events_add(s->ev, s->w, UAL_TEV_ALT_PROTOCOL, UAL_PARTNER_LINK, both, UAL_UNKNOWN,
+                 both ? "alternate protocol: UALink (vendor %04xh)" : "alternate protocol %04xh not negotiated",
+                 UAL_UALINK_VENDOR_ID);
   for (unsigned i = 0; i < 2; i++) {
     if (!lt->p[i].cfg_seen || lt->p[i].mts_seen) continue;
     ual_findings_add(s->f, UAL_R_LT_NO_ALT_PROTOCOL, -1,

@@ -450,6 +450,10 @@ static void test_summary(void) {
   CHECK_EQ(s.tl_rate[FX_A], 36875);
   CHECK_EQ(s.tl_rate[FX_B], UAL_UNKNOWN);
   CHECK_EQ(s.role[FX_B], UAL_ROLE_SWITCH);
+  CHECK_EQ(s.last_neg[FX_A].outcome, UAL_NEG_COMPLETE);
+  CHECK_EQ(s.last_neg[FX_A].mtype, UAL_MT_LINK_SPEED);
+  CHECK_EQ(s.last_neg[FX_B].outcome, UAL_NEG_ACK);
+  CHECK(s.last_neg[FX_A].latency_ns > s.last_neg[FX_B].latency_ns);
   char buf[160];
   int n = ual_analyzer_state_text(&X.a, buf, sizeof buf);
   CHECK(n > 0 && (size_t)n < sizeof buf);

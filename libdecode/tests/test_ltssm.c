@@ -55,6 +55,9 @@ static void test_training(void) {
   CHECK_EQ(s.neg_speed[FX_A], 0);
   CHECK_EQ(s.neg_width[FX_B], 3);          /* the trained width, x8 */
   CHECK_STR(ual_lt_state_name(s.ltssm[FX_A]), "L0");
+  CHECK_EQ(s.alt_protocol[FX_A], 1);
+  CHECK_EQ(s.alt_protocol[FX_B], 1);
+  CHECK_EQ(X.events[UAL_TEV_ALT_PROTOCOL], 1);
 }
 
 static void test_states_on_the_way(void) {
@@ -87,6 +90,7 @@ static void test_no_alt_protocol(void) {
   fx_init(&X);
   fx_train(&X, false);
   CHECK_EQ(fx_count(&X, UAL_R_LT_NO_ALT_PROTOCOL), 1);
+  CHECK_EQ(X.a.lt.p[FX_B].mts_seen, 0);
   fx_init(&X);
   fx_train(&X, true);
   CHECK_EQ(fx_count(&X, UAL_R_LT_NO_ALT_PROTOCOL), 0);

@@ -460,8 +460,39 @@ static void gen_replay(const char *dir) {
   fclose(out);
 }
 
+/* One Ethernet/IPv4/UDP frame 127.0.0.1:50000 -> 127.0.0.2:port. */
+static void udp_put(FILE *f, uint64_t ts, unsigned port, const uint8_t *payload, size_t len) {
+  uint8_t p[14 + 20 + 8 + MAX_REC] = { 0 };
+  static const uint8_t eth[14] = { 0, 0x11, 0x22, 0x33, 0x44, 0x55, 0, 0x11, 0x22, 0x33, 0x44, 0x66, 0x08, 0x00 };
+  size_t ulen = 8 + len, ilen = 20 + ulen;
+  if (len > MAX_REC) die("datagram too long");
+  memcpy(p, eth, 14);
+  uint8_t *ip = p + 14, *udp = ip + 20;
+  ip[0] = 0x45;
+  ip[2] = (uint8_t)(ilen >> 8);
+  ip[3] = (uint8_t)ilen;
+  ip[8] = 64;
+  ip[9] = 17;
+  ip[12] = 127; ip[15] = 1;
+  ip[16] = 127; ip[19] = 2;
+  uint32_t sum = 0;
+  for (int k = 0; k < 20; k += 2) sum += (uint32_t)ip[k] << 8 | ip[k + 1];
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  ip[10] = (uint8_t)(~sum >> 8);
+  ip[11] = (uint8_t)~sum;
+  udp[0] = 0xc3; udp[1] = 0x50;   /* source port 50000 */
+  udp[2] = (uint8_t)(port >> 8);
+  udp[3] = (uint8_t)port;
+  udp[4] = (uint8_t)(ulen >> 8);
+  udp[5] = (uint8_t)ulen;
+  memcpy(udp + 8, payload, len);
+  pcap_put(f, ts, p, 14 + ilen);
+}
+
 /* The clean capture again as UDP datagrams: the first half to the default
- * port, the rest to another port (found by the heuristic). */
+ * port, the rest to another port (found by the heuristic). udp-noise.pcap:
+ * datagrams on another port that look almost like records, which the
+ * heuristic must refuse. */
 static void gen_udp(const char *dir) {
   char in_path[1024], path[1024];
   struct pcap_in in;
@@ -475,35 +506,37 @@ static void gen_udp(const char *dir) {
   FILE *f = pcap_create(path, LINKTYPE_ETHERNET);
   uint64_t ts = 1700000000ull * 1000000000ull;
   const uint8_t *rec;
+  uint8_t good[MAX_REC];
+  size_t good_len = 0;
   for (size_t i = 0; (rec = pcap_next(&in, &len)) != NULL; i++) {
-    uint8_t p[14 + 20 + 8 + MAX_REC] = { 0 };
-    size_t ulen = 8 + len, ilen = 20 + ulen;
-    static const uint8_t eth[14] = { 0, 0x11, 0x22, 0x33, 0x44, 0x55, 0, 0x11, 0x22, 0x33, 0x44, 0x66, 0x08, 0x00 };
-    memcpy(p, eth, 14);
-    uint8_t *ip = p + 14, *udp = ip + 20;
-    ip[0] = 0x45;
-    ip[2] = (uint8_t)(ilen >> 8);
-    ip[3] = (uint8_t)ilen;
-    ip[8] = 64;
-    ip[9] = 17;
-    ip[12] = 127; ip[15] = 1;
-    ip[16] = 127; ip[19] = 2;
-    uint32_t sum = 0;
-    for (int k = 0; k < 20; k += 2) sum += (uint32_t)ip[k] << 8 | ip[k + 1];
-    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-    ip[10] = (uint8_t)(~sum >> 8);
-    ip[11] = (uint8_t)~sum;
-    unsigned port = i < n / 2 ? UAL_UDP_PORT : 40001;
-    udp[0] = 0xc3; udp[1] = 0x50;   /* source port 50000 */
-    udp[2] = (uint8_t)(port >> 8);
-    udp[3] = (uint8_t)port;
-    udp[4] = (uint8_t)(ulen >> 8);
-    udp[5] = (uint8_t)ulen;
-    memcpy(udp + 8, rec, len);
     ts += 2;
-    pcap_put(f, ts, p, 14 + ilen);
+    udp_put(f, ts, i < n / 2 ? UAL_UDP_PORT : 40001, rec, len);
+    if (len == UAL_REC_HDR_BYTES + UAL_FLIT_BYTES && !good_len) memcpy(good, rec, good_len = len);
   }
   fclose(in.f);
+  fclose(f);
+
+  snprintf(path, sizeof path, "%s/udp-noise.pcap", dir);
+  f = pcap_create(path, LINKTYPE_ETHERNET);
+  uint8_t bad[MAX_REC];
+  static const struct { uint8_t off, val; int dlen; } muts[] = {
+    { 0, 2, 0 },        /* version 2 */
+    { 1, 4, 0 },        /* reserved kind */
+    { 2, 0x08, 0 },     /* reserved flag bit */
+    { 3, 7, 0 },        /* link 7 */
+    { 4, 9, 0 },        /* reserved rate */
+    { 5, 3, 0 },        /* width 3 */
+    { 6, 0x03, 0 },     /* reserved role */
+    { 7, 1, 0 },        /* reserved byte */
+    { 0, 1, -1 },       /* body one byte short */
+    { 0, 1, 1 },        /* one byte too many */
+  };
+  for (size_t i = 0; i < sizeof muts / sizeof muts[0]; i++) {
+    memcpy(bad, good, good_len);
+    bad[muts[i].off] = muts[i].val;
+    ts += 2;
+    udp_put(f, ts, 40002, bad, (size_t)((int)good_len + muts[i].dlen));
+  }
   fclose(f);
 }
 

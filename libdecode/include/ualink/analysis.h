@@ -105,7 +105,8 @@ struct ual_when {
   X(REPLAY,      "replay")       /* value = first replayed sequence number, old = 1 if selective */ \
   X(TL_RATE,     "tl_rate")      /* value = TL rate (50 kHz units) */ \
   X(DEVICE,      "device")       /* value = enum ual_role learned from Device ID */ \
-  X(UART_RESET,  "uart_reset")   /* value 1 = requested, 0 = completed */
+  X(UART_RESET,  "uart_reset")   /* value 1 = requested, 0 = completed */ \
+  X(ALT_PROTOCOL,"alt_protocol") /* Configuration done: value 1 = UALink (Modified TS, 20AEh) on both ports */
 
 enum ual_tev_kind {
 #define UAL_X_(e, n) UAL_TEV_##e,
@@ -396,6 +397,12 @@ struct ual_basic_req {
   uint32_t uart_segs;       /* as in struct ual_ctrl_req */
 };
 
+/* The latest negotiation event of a partner (for "state after this frame"). */
+struct ual_neg_last {
+  uint8_t valid, mtype, outcome, target;   /* enum ual_msg_type, enum ual_neg_outcome */
+  uint64_t frame, ts_ns, latency_ns;
+};
+
 #define UAL_NBASIC 3      /* TL rate, Device ID, Port Number */
 #define UAL_NCTRL  4      /* width, speed, state, channel */
 
@@ -426,6 +433,7 @@ struct ual_dlproto_side {
   uint8_t ch0_flagged;
   uint8_t uart_open;        /* DWords its open UART transport still owes (kept by the caller) */
   uint64_t negs[UAL_NEG_COUNT];
+  struct ual_neg_last last;
 };
 
 struct ual_dlproto {
@@ -540,6 +548,8 @@ struct ual_analysis_summary {
   int16_t unacked[2];            /* UAL_UNKNOWN */
   struct ual_replay_stats replay[2];
   uint64_t negs[2][UAL_NEG_COUNT];
+  struct ual_neg_last last_neg[2];   /* what each partner did last in a negotiation */
+  uint8_t alt_protocol[2];           /* port sent Modified TS with vendor 20AEh in its last training */
   uint64_t uart_transports[2], uart_payload_dw[2], uart_credits[2], uart_resets[2], vdps[2];
   uint64_t unsynced_flits[2];
 };
