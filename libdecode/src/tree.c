@@ -90,16 +90,16 @@ static void payload_segments(struct walker *w, const struct ual_rec_result *r, u
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     const struct ual_segment_def *sd = &ual_segment_map[k];
     unsigned sh = flit + sd->sh_byte;
-    group(w, 2, "Segment", sh, 1u + UAL_SECTOR_BYTES * sd->n_sectors, "%d: SH %02xh, sectors %u-%u", k,
+    group(w, 1, "Segment", sh, 1u + UAL_SECTOR_BYTES * sd->n_sectors, "%d: SH %02xh, sectors %u-%u", k,
           fi->sh[k].raw, sd->first_sector, sd->first_sector + sd->n_sectors - 1u);
-    scope_fields(w, 3, UAL_SC_SH, sh);
+    scope_fields(w, 2, UAL_SC_SH, sh);
     if (!fi->sh[k].alt) continue;
     unsigned off = flit + ual_sector_offset(sd->first_sector);
     unsigned role = r->unpacked ? r->unp.alt_role[k] : UAL_ALT_MESSAGE;
     if (role == UAL_ALT_UART_PAYLOAD)
-      group(w, 3, "UART payload DWord", off, 4, "0x%08x (sector %u)", le32(w->rec + off), sd->first_sector);
+      group(w, 2, "UART payload DWord", off, 4, "0x%08x (sector %u)", le32(w->rec + off), sd->first_sector);
     else
-      message(w, 3, off);
+      message(w, 2, off);
   }
 }
 

@@ -59,14 +59,15 @@ compare_all() {
 }
 
 # Fields against ualink-decode --json (compare_json.py), frame by frame.
-# ualink-decode decodes without the stateful analyzer, so tshark runs
-# with ualink.analyze off for this comparison.
+# Both sides decode without the stateful analyzer here (ualink-decode
+# --stateless, tshark with ualink.analyze off); the analysis is compared by
+# compare_state and the injection checks.
 json_opts=(-o ualink.analyze:FALSE)
 compare_json() {
   local pcap=$1 jf args=()
   mapfile -t jf < <(python3 "$src/tests/compare_json.py" --fields)
   for f in "${jf[@]}"; do args+=(-e "$f"); done
-  "$decode" --json "$pcap" > "$work/decode.jsonl" 2> /dev/null || true
+  "$decode" --stateless --json "$pcap" > "$work/decode.jsonl" 2> /dev/null || true
   ts -r "$pcap" "${json_opts[@]}" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" > "$work/tshark.tsv"
   python3 "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
 }
@@ -198,7 +199,7 @@ gen)
     case " $want " in *" $rule "*) both=$((both + 1)) ;; esac
     case " $got " in *" $rule "*) found=$((found + 1)) ;; esac
     # without: the rules ualink-decode finds
-    want=$("$decode" --json "$p" 2> /dev/null | python3 -c 'import json, sys
+    want=$("$decode" --stateless --json "$p" 2> /dev/null | python3 -c 'import json, sys
 print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.loads(l).get("findings", [])})))')
     got=$(expert_rules "$p" "${json_opts[@]}")
     check "--inject $rule: -z expert ${json_opts[*]} lists the rules ualink-decode finds ($want)" test "$got" = "$want"

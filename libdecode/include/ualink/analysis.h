@@ -29,12 +29,23 @@
  *
  * Wireshark: run the analyzer over the capture once in order and keep per
  * frame what it produced (findings, events) plus a struct
- * ual_analysis_summary (small) for "state after this frame"; copies of the
- * whole analyzer suit sparse checkpoints (TUI seek), not one per frame.
+ * ual_analysis_summary (small) for "state after this frame". The analyzer
+ * itself is about 270 KB (mostly the selective-replay hold buffers, see
+ * UAL_REPLAY_HOLD): copies suit sparse checkpoints (TUI seek), not one per
+ * frame.
+ *
+ * Flits held for a selective replay are unpacked when the replay releases
+ * them: their TL flits and messages reach ev->delivered and the trackers
+ * then, and their findings land on the releasing record.
  *
  * Digest §7: state the capture has not shown is unknown and rules that
- * depend on it are not raised; sequence numbers, credits and VDP alignment
- * are learned, and after a link-up (training seen) the reset state is known.
+ * depend on it are not raised. Sequence numbers and Ack state are learned
+ * from the first flits; TL flit boundaries from the first flit whose SH0
+ * starts no TL flit (DL messages are decoded before that); channel state
+ * from negotiations, or from TL/UART traffic (which shows a channel online);
+ * UART credits and VDP boundaries from channel 4 going online or a stream
+ * reset. A link-up seen in the capture (training) sets everything to its
+ * reset value: channels offline, 2.5 GT/s, the trained width, L0.
  */
 #ifndef UALINK_ANALYSIS_H
 #define UALINK_ANALYSIS_H
