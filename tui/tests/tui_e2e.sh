@@ -75,12 +75,13 @@ check "exit after stdin" "PIPE-EXIT=0"
 PORT=$((20000 + $$ % 20000))
 keys "$TUI -i lo --port $PORT; echo LIVE-EXIT=\$?" Enter
 check "live capture starts" "ualink-tui | Flits | live lo" 10
-"$GEN" --scenario all --seed 5 -c 4000 --udp "127.0.0.1:$PORT" --rate-limit 4000 >/dev/null 2>&1 &
+"$GEN" --scenario all --seed 5 -c 30000 --udp "127.0.0.1:$PORT" --rate-limit 20000 >/dev/null 2>&1 &
 GENPID=$!
 check "live records arrive" "payload" 15
 keys 2
 check "link state from live traffic" "Side B" 10
-if [ -n "${UAL_TUI_EXPECT_L0:-}" ]; then check "link reaches L0" "L0" 15; fi
+check "link state reaches L0" " L0" 15
+check "channel 0 online" "online" 15
 wait "$GENPID" || true
 GENPID=
 keys q
