@@ -52,32 +52,6 @@ struct ual_tevent *ual_events_add(struct ual_events *ev, const struct ual_when *
   return e;
 }
 
-/* ---- the stateless part ---- */
-
-/* Everything ual_decode_record does except feeding the unpacker: which
- * flits reach it is the replay tracker's decision. */
-static void decode_record(const uint8_t *buf, size_t len, uint64_t frame, struct ual_rec_result *out) {
-  out->frame = frame;
-  out->unpacked = false;
-  out->unp.n_tl = out->unp.n_msg = 0;
-  ual_findings_clear(&out->findings);
-  out->status = ual_record_parse(buf, len, &out->rec);
-  out->dir = out->rec.h.flags & UAL_RF_DIR_B ? 1 : 0;
-  if (out->status != UAL_RS_OK && out->status != UAL_RS_RESERVED) return;
-  switch (out->rec.h.kind) {
-  case UAL_REC_FLIT:
-    ual_flit_decode(out->rec.body, &out->flit, &out->findings);
-    break;
-  case UAL_REC_OS:
-    if (ual_os_decode(out->rec.body, out->rec.body_len, &out->os) == 0) ual_os_check(&out->os, &out->findings);
-    else out->os.type = UAL_OS_UNKNOWN;
-    break;
-  case UAL_REC_EVENT:
-    ual_event_parse(out->rec.body, out->rec.body_len, &out->ev);
-    break;
-  }
-}
-
 /* ---- init, resets ---- */
 
 void ual_analyzer_init(struct ual_analyzer *a) {
@@ -258,7 +232,7 @@ static uint32_t flit_time(struct ual_analyzer *a, unsigned rate, unsigned width)
 
 void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
                        struct ual_rec_result *out, struct ual_events *ev) {
-  decode_record(rec, len, frame, out);
+  ual_decode_stateless(rec, len, frame, out);
   a->records++;
   if (out->status != UAL_RS_OK && out->status != UAL_RS_RESERVED) return;
   const struct ual_rec_hdr *h = &out->rec.h;

@@ -32,6 +32,12 @@ struct ual_decoder {
 };
 
 void ual_decoder_init(struct ual_decoder *d);
+/* Parses and decodes one record with no state at all: the record header,
+ * the flit (or ordered set, or event) and its stateless findings. Nothing is
+ * unpacked (out->unpacked = false); which flits reach an unpacker is the
+ * caller's decision (ual_decode_record below, or the analyzer's replay
+ * tracker). */
+void ual_decode_stateless(const uint8_t *buf, size_t len, uint64_t frame, struct ual_rec_result *out);
 /* Decodes one record; frame is the 1-based record number. Valid payload
  * flits are fed to the direction's unpacker. */
 void ual_decode_record(struct ual_decoder *d, const uint8_t *buf, size_t len, uint64_t frame,
