@@ -397,7 +397,7 @@ static void slot_corrupt(struct gen *g, struct side *s, struct inj *in) {
     }
     if (in->rule == UAL_R_DL_AFTER_CONTAIN) { s->label_fresh = UAL_R_DL_AFTER_CONTAIN; in->n = 4; in->fin = 1; break; }
     if (p->rx_state != RX_NORMAL || s->rp_active || s->rp_pending) break;
-    if (seq_dist(s->corrupt_seq, p->next_exp) == 0 || seq_dist(s->corrupt_seq, p->next_exp) > SEQ_MAX_UNACKED) break;
+    if (ual_seq_dist(s->corrupt_seq, p->next_exp) == 0 || ual_seq_dist(s->corrupt_seq, p->next_exp) > UAL_SEQ_MAX_UNACKED) break;
     s->quiet = false;
     in->n = 4;
     in->fin = 1;

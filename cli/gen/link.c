@@ -10,7 +10,6 @@
 #include <string.h>
 
 #define IDLE_RX_NEEDED   2
-#define REPLAY_TIMEOUT   1500u   /* flit times without Ack progress */
 #define NAKS_PER_EVENT   3
 
 uint64_t side_flit_ps(const struct side *s) { return ual_flit_time_ps(s->rate, s->width); }
@@ -23,9 +22,9 @@ static uint64_t os_ps(const struct side *s, unsigned nsym) {
 void link_side_init(struct gen *g, struct side *s, unsigned id) {
   (void)g;
   s->id = id;
-  s->rb = calloc(SEQ_MOD + 1, sizeof *s->rb);
-  s->sel_buf = calloc(SEQ_MOD + 1, sizeof *s->sel_buf);
-  s->sel_have = calloc(SEQ_MOD + 1, 1);
+  s->rb = calloc(UAL_SEQ_MOD + 1, sizeof *s->rb);
+  s->sel_buf = calloc(UAL_SEQ_MOD + 1, sizeof *s->sel_buf);
+  s->sel_have = calloc(UAL_SEQ_MOD + 1, 1);
   s->next_tx = 1;
   s->acked = seq_dec(1);
   s->next_exp = 1;
@@ -40,7 +39,7 @@ void link_side_free(struct side *s) {
   free(s->sel_have);
 }
 
-unsigned link_outstanding(const struct side *s) { return seq_dist(s->acked, seq_dec(s->next_tx)); }
+unsigned link_outstanding(const struct side *s) { return ual_seq_dist(s->acked, seq_dec(s->next_tx)); }
 
 /* Nothing in flight in either direction of this side's transmitter/receiver. */
 bool link_settled(const struct gen *g, const struct side *s) {
@@ -125,7 +124,7 @@ static void rx_request_nak(struct gen *g, struct side *s, bool selective) {
   s->nak_req = true;
   s->nak_req_selective = selective;
   s->rx_state = selective ? RX_SEL_WAIT : RX_NAK_WAIT;
-  if (!selective) memset(s->sel_have, 0, SEQ_MOD + 1);
+  if (!selective) memset(s->sel_have, 0, UAL_SEQ_MOD + 1);
   (void)g;
 }
 
@@ -173,7 +172,7 @@ static void rx_deliver_seq(struct gen *g, struct side *s, uint16_t seq, const st
   if (frame) s->rx_frame = frame;
   if (t_end) s->rx_t_end = t_end;
   dl_deliver(g, s, m);
-  s->next_exp = seq_inc(s->next_exp);
+  s->next_exp = ual_seq_inc(s->next_exp);
   s->rx_any = true;
 }
 
@@ -181,7 +180,7 @@ static void rx_deliver_seq(struct gen *g, struct side *s, uint16_t seq, const st
 static void tx_ack(struct gen *g, struct side *s, const struct ual_fh *fh) {
   uint16_t n = fh->seq;
   if (n == 0) return;                          /* Ack/Nak 0 is ignored */
-  unsigned out = link_outstanding(s), d = seq_dist(s->acked, n);
+  unsigned out = link_outstanding(s), d = ual_seq_dist(s->acked, n);
   if (d > out) return;                         /* not a number we sent */
   if (d > 0) { s->acked = n; s->no_progress_flits = 0; }
   if (fh->replay_cmd != UAL_RC_NAK && fh->replay_cmd != UAL_RC_NAK_SELECTIVE) return;
@@ -190,7 +189,7 @@ static void tx_ack(struct gen *g, struct side *s, const struct ual_fh *fh) {
   if (link_outstanding(s) == 0) return;
   s->rp_pending = true;
   s->rp_selective = fh->replay_cmd == UAL_RC_NAK_SELECTIVE;
-  s->rp_start = seq_inc(n);
+  s->rp_start = ual_seq_inc(n);
   (void)g;
 }
 
@@ -258,7 +257,7 @@ static void rx_item(struct gen *g, struct side *s, struct wire_item *it) {
     seq = fh->seq;
   } else if (s->last_rx_known) {
     /* Prior Flit Type says whether a lost flit just before was a payload flit */
-    seq = seq_add(s->last_rx_seq, s->prev_rx_bad && fh->prior_payload ? 2 : 1);
+    seq = ual_seq_add(s->last_rx_seq, s->prev_rx_bad && fh->prior_payload ? 2 : 1);
   } else {
     s->prev_rx_bad = false;
     return;                                    /* cannot place it until an explicit number */
@@ -268,11 +267,11 @@ static void rx_item(struct gen *g, struct side *s, struct wire_item *it) {
   s->last_rx_known = true;
   if (seq != it->seq) { gen_fail(g, "model: receiver numbered flit %u as %u", it->seq, seq); return; }
 
-  unsigned ahead = seq_dist(s->next_exp, seq);
+  unsigned ahead = ual_seq_dist(s->next_exp, seq);
   switch (s->rx_state) {
   case RX_NORMAL:
     if (ahead == 0) rx_deliver_seq(g, s, seq, &it->meta, it->frame, it->t_end);
-    else if (ahead < SEQ_MAX_UNACKED + 1) {
+    else if (ahead < UAL_SEQ_MAX_UNACKED + 1) {
       if (s->accept_gap) {                     /* injected RP-SEQ-GAP: resynchronise */
         s->accept_gap = false;
         s->next_exp = seq;
@@ -284,7 +283,7 @@ static void rx_item(struct gen *g, struct side *s, struct wire_item *it) {
     break;
   case RX_NAK_WAIT:
     if (ahead == 0) { rx_deliver_seq(g, s, seq, &it->meta, it->frame, it->t_end); s->rx_state = RX_NORMAL; }
-    else if (fh->replay_cmd == UAL_RC_SEQ && ahead <= SEQ_MAX_UNACKED && !s->nak_req && !s->tail_naks &&
+    else if (fh->replay_cmd == UAL_RC_SEQ && ahead <= UAL_SEQ_MAX_UNACKED && !s->nak_req && !s->tail_naks &&
              s->flits_sent - s->last_nak_flit > renak_gap(g, s))
       rx_request_nak(g, s, false);             /* the replay did not start where asked: ask again */
     break;
@@ -295,9 +294,9 @@ static void rx_item(struct gen *g, struct side *s, struct wire_item *it) {
         s->sel_have[s->next_exp] = 0;
         rx_deliver_seq(g, s, s->next_exp, &s->sel_buf[s->next_exp], 0, 0);
       }
-      memset(s->sel_have, 0, SEQ_MOD + 1);
+      memset(s->sel_have, 0, UAL_SEQ_MOD + 1);
       s->rx_state = RX_NORMAL;
-    } else if (ahead < SEQ_MAX_UNACKED + 1) {
+    } else if (ahead < UAL_SEQ_MAX_UNACKED + 1) {
       s->sel_have[seq] = 1;
       s->sel_buf[seq] = it->meta;
     }
@@ -607,12 +606,12 @@ static void start_replay(struct gen *g, struct side *s) {
   uint16_t last = seq_dec(s->next_tx);
   uint16_t start = s->rp_start;
   if (s->rp_wrong_start) {
-    start = seq_add(start, (unsigned)s->rp_wrong_start);
+    start = ual_seq_add(start, (unsigned)s->rp_wrong_start);
     s->rp_wrong_start = 0;
     gen_truth(g, g->frame + 1, s->id, UAL_R_RP_REPLAY_WRONG_START, TRUTH_SRC_INJECT,
               "replay starts one flit late");
   }
-  if (seq_dist(s->acked, start) == 0 || seq_dist(s->acked, start) > link_outstanding(s)) return;
+  if (ual_seq_dist(s->acked, start) == 0 || ual_seq_dist(s->acked, start) > link_outstanding(s)) return;
   s->rp_active = true;
   s->rp_next = start;
   s->rp_end = s->rp_selective ? start : last;
@@ -633,11 +632,11 @@ static void emit_normal(struct gen *g, struct side *s) {
   }
 
   if (link_outstanding(s) > 0 && !s->rp_active) {
-    if (++s->no_progress_flits >= REPLAY_TIMEOUT) {
+    if (++s->no_progress_flits >= UAL_REPLAY_TIMEOUT_FLITS) {
       s->no_progress_flits = 0;
       s->rp_pending = true;
       s->rp_selective = false;
-      s->rp_start = seq_inc(s->acked);
+      s->rp_start = ual_seq_inc(s->acked);
       gen_truth(g, g->frame + 1, s->id, UAL_R_RP_ACK_TIMEOUT,
                 s->timeout_inject ? TRUTH_SRC_INJECT : TRUTH_SRC_CONSEQ, "replay timer expired");
       s->timeout_inject = false;
@@ -657,7 +656,7 @@ static void emit_normal(struct gen *g, struct side *s) {
         return;
       }
       if (s->skip_seq && !s->rp_active) {
-        s->next_tx = seq_add(s->next_tx, s->skip_seq);
+        s->next_tx = ual_seq_add(s->next_tx, s->skip_seq);
         s->skip_seq = 0;
         gen_truth(g, g->frame + 1, s->id, UAL_R_RP_SEQ_GAP, TRUTH_SRC_INJECT,
                   "a sequence number skipped");
@@ -687,7 +686,7 @@ static void emit_normal(struct gen *g, struct side *s) {
       fh.seq = ack_value(s);
       if (s->ack_ahead) {
         s->ack_ahead = false;
-        fh.seq = seq_add(peer_of(g, s)->next_tx, 5);
+        fh.seq = ual_seq_add(peer_of(g, s)->next_tx, 5);
         gen_truth(g, g->frame + 1, s->id, UAL_R_RP_ACK_AHEAD, TRUTH_SRC_INJECT,
                   "Ack for a sequence number not sent yet");
       }
@@ -721,13 +720,13 @@ static void emit_normal(struct gen *g, struct side *s) {
     wi->seq = seq;
     wi->meta = s->rb[seq].meta;
     if (seq == s->rp_end) s->rp_active = false;
-    else s->rp_next = seq_inc(seq);
+    else s->rp_next = ual_seq_inc(seq);
     g->st.replayed[s->id]++;
     g->st.payload[s->id]++;
     emit_flit(g, s, flit, wi, true);
     return;
   }
-  bool room = link_outstanding(s) < SEQ_MAX_UNACKED || s->ignore_limit;
+  bool room = link_outstanding(s) < UAL_SEQ_MAX_UNACKED || s->ignore_limit;
   bool l1_extra = s->l1_payload_extra && s->pm == PM_STOPPED;
   if ((s->dl_active && !s->dl_pause && room && s->pm == PM_NONE) || l1_extra) {
     uint16_t seq = s->next_tx;
@@ -743,12 +742,12 @@ static void emit_normal(struct gen *g, struct side *s) {
     wi->seq = seq;
     wi->fresh = 1;
     dl_build_payload(g, s, &fh, flit, &wi->meta);
-    if (s->ignore_limit && link_outstanding(s) == SEQ_MAX_UNACKED) {
+    if (s->ignore_limit && link_outstanding(s) == UAL_SEQ_MAX_UNACKED) {
       gen_truth(g, g->frame + 1, s->id, UAL_R_RP_UNACKED_LIMIT, TRUTH_SRC_INJECT,
                 "512th unacknowledged flit");
       s->ignore_limit = false;
     }
-    s->next_tx = seq_inc(seq);
+    s->next_tx = ual_seq_inc(seq);
     /* the replay buffer keeps what the DL made, before PL corruption */
     memcpy(s->rb[seq].body, flit + 2, RB_BODY);
     s->rb[seq].meta = wi->meta;

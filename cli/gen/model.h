@@ -6,6 +6,7 @@
 #define UALGEN_MODEL_H
 
 #include "gen.h"
+#include "ualink/analysis.h"
 
 /* ---- deterministic PRNG (xoshiro256**) ---- */
 struct gen_rng { uint64_t s[4]; };
@@ -22,14 +23,8 @@ static inline double gen_rng_unit(struct gen_rng *r) { /* [0, 1) */
 #define PS_PER_NS 1000ull
 #define PS_PER_US 1000000ull
 
-/* ---- sequence numbers: 1..1023, wrap 1023 -> 1, arithmetic mod 1023 ---- */
-#define SEQ_MOD 1023u
-#define SEQ_MAX_UNACKED 511u
-static inline uint16_t seq_inc(uint16_t s) { return s >= SEQ_MOD ? 1 : (uint16_t)(s + 1); }
-static inline uint16_t seq_dec(uint16_t s) { return s <= 1 ? (uint16_t)SEQ_MOD : (uint16_t)(s - 1); }
-static inline uint16_t seq_add(uint16_t s, unsigned n) { return (uint16_t)((s - 1 + n) % SEQ_MOD + 1); }
-/* Steps from a to b going forward (0..1022). */
-static inline unsigned seq_dist(uint16_t a, uint16_t b) { return (b % SEQ_MOD + SEQ_MOD - a % SEQ_MOD) % SEQ_MOD; }
+/* Sequence numbers: libdecode's arithmetic (analysis.h), plus a decrement. */
+static inline uint16_t seq_dec(uint16_t s) { return ual_seq_add(s, UAL_SEQ_MOD - 1u); }
 
 /* ---- what travels with a flit for the model (not on the wire) ---- */
 #define META_MSGS 4

@@ -192,7 +192,7 @@ static void start_bringup(struct gen *g) {
 static void start_l0(struct gen *g) {
   for (unsigned i = 0; i < 2; i++) {
     struct side *s = &g->s[i];
-    s->next_tx = (uint16_t)(1 + gen_rng_below(&g->rng, SEQ_MOD));
+    s->next_tx = (uint16_t)(1 + gen_rng_below(&g->rng, UAL_SEQ_MOD));
     s->acked = seq_dec(s->next_tx);
     s->dl_active = true;
     s->prior_payload = true;
