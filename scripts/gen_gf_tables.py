@@ -77,6 +77,61 @@ for i in range(255):
 # the steps of the later chains
 fec_join = [[exp[(b + 2 * FEC_CHAIN * (2 - c)) % 255] for b in range(8)] for c in range(2)]
 
+# ---- GF2P8AFFINEQB matrices (crc64.c / fec.c SIMD paths) ----
+def affine(c, poly):
+    """Matrix operand of GF2P8AFFINEQB that multiplies each byte by c:
+    output bit i = parity(matrix byte 7-i AND x), so byte 7-i is row i."""
+    m = 0
+    for i in range(8):
+        row = sum(1 << k for k in range(8) if gfmul(c, 1 << k, poly) >> i & 1)
+        m |= row << (8 * (7 - i))
+    return m
+
+def crc_pow(j, n):
+    """(a^j)^n in GF(2^8)/0x12B"""
+    b = 1
+    for _ in range(j * n):
+        b = gfmul(b, 2, CRC_POLY)
+    return b
+
+# Syndrome Horner: 8-byte steps (b^8), four chains of 8 steps joined by b^64,
+# then folds of the 8 byte lanes by b^4, b^2, b^1; b = a^j for root j = 1..8.
+CRC_AFF_POWERS = [8, 64, 4, 2, 1]
+crc_aff = [[affine(crc_pow(j, n), CRC_POLY) for j in range(1, 9)] for n in CRC_AFF_POWERS]
+
+def gf_inv(a, poly):
+    r = 1
+    for _ in range(254):
+        r = gfmul(r, a, poly)
+    return r
+
+def solve_vandermonde():
+    """W with r[k] = sum_j W[k][j] * S_j for the remainder r(x) of degree < 8
+    whose values at a^1..a^8 are S_1..S_8 (Gauss-Jordan over GF(2^8))."""
+    n = 8
+    a = [[crc_pow(j + 1, k) for k in range(n)] + [1 if c == j else 0 for c in range(n)] for j in range(n)]
+    for col in range(n):
+        piv = next(r for r in range(col, n) if a[r][col])
+        a[col], a[piv] = a[piv], a[col]
+        inv = gf_inv(a[col][col], CRC_POLY)
+        a[col] = [gfmul(v, inv, CRC_POLY) for v in a[col]]
+        for r in range(n):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                a[r] = [v ^ gfmul(f, w, CRC_POLY) for v, w in zip(a[r], a[col])]
+    return [row[n:] for row in a]   # inverse of V[j][k] = (a^(j+1))^k
+
+W = solve_vandermonde()
+# crc_from_syn[j][v]: the remainder (byte k = coefficient of x^k) for syndrome S_(j+1) = v
+crc_from_syn = [[sum(gfmul(W[k][j], v, CRC_POLY) << (8 * k) for k in range(8)) for v in range(256)]
+                for j in range(8)]
+
+# FEC: 24-byte blocks (8 symbols of each group) per step: a^8; chains joined by a^40
+FEC_AFF_STEP = affine(exp[8], FEC_POLY)
+FEC_AFF_JOIN = affine(exp[40], FEC_POLY)
+# a^252 = a^-3 per bit, for the SWAR lanes (see fec.c)
+fec_inv3 = [exp[(252 + b) % 255] for b in range(8)]
+
 def dims(t):
     return "[%d]" % len(t) + (dims(t[0]) if isinstance(t[0], list) else "")
 
@@ -103,7 +158,17 @@ out += ["", "/* FEC over GF(2^8)/0x11D, a = 2. */",
         "#define UAL_FEC_CHAIN %d  /* 6-byte steps per chain */" % FEC_CHAIN,
         "/* fec_join[c][b] = a^(b + 2*%d*(2-c)) */" % FEC_CHAIN]
 out += table("uint8_t", "fec_join", fec_join, "0x%02x", 8)
+out += ["/* fec_inv3[b] = a^(252+b): multiplying by a^-3 */"]
+out += table("uint8_t", "fec_inv3", fec_inv3, "0x%02x", 8)
 out += ["/* fec_log[v] = log_a(v) (fec_log[0] unused) */"]
 out += table("uint8_t", "fec_log", log, "%3d", 16)
+out += ["", "/* GF2P8AFFINEQB matrices (byte 7-i = row of output bit i) */",
+        "/* crc_aff[p][j]: times (a^(j+1))^n, n = %s for p = 0..4 */" % ", ".join(map(str, CRC_AFF_POWERS)),
+        "enum { CRC_AFF_STEP, CRC_AFF_JOIN, CRC_AFF_FOLD4, CRC_AFF_FOLD2, CRC_AFF_FOLD1 };"]
+out += table("uint64_t", "crc_aff", crc_aff, "0x%016xULL", 4)
+out += ["/* crc_from_syn[j][v]: CRC remainder whose value at a^(j+1) is v and 0 at the other roots */"]
+out += table("uint64_t", "crc_from_syn", crc_from_syn, "0x%016xULL", 4)
+out += ["#define FEC_AFF_STEP 0x%016xULL /* times a^8 */" % FEC_AFF_STEP,
+        "#define FEC_AFF_JOIN 0x%016xULL /* times a^40 */" % FEC_AFF_JOIN]
 out += ["", "#endif"]
 open(sys.argv[1] if len(sys.argv) > 1 else "libdecode/src/gf_tables.h", "w").write("\n".join(out) + "\n")

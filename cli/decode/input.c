@@ -11,6 +11,7 @@ static bool open_file(struct dc_input *in, const char *mode) {
   if (strcmp(in->name, "-") == 0) {
     in->fp = stdin;
     in->is_stdin = true;
+    setvbuf(in->fp, NULL, _IOFBF, 1u << 20);
     return true;
   }
   in->fp = fopen(in->name, mode);
@@ -28,6 +29,8 @@ static bool open_file(struct dc_input *in, const char *mode) {
     }
     if (S_ISREG(st.st_mode)) in->size = (uint64_t)st.st_size;
   }
+  /* stdio's default block-size buffer makes a read(2) per 4 KiB */
+  setvbuf(in->fp, NULL, _IOFBF, 1u << 20);
   return true;
 }
 

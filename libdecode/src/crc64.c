@@ -11,9 +11,19 @@
  * r * x^8 mod g, eight lookups in crc_slice (slicing-by-8). The message is
  * cut into three chains that run side by side (bytes 0..79, 80..159,
  * 160..241); crc_join moves the remainders of the first two past the bytes
- * that follow them, four bits at a time. */
+ * that follow them, four bits at a time.
+ *
+ * GFNI path: g has the distinct roots a^1..a^8, so bytes 242..249 hold the
+ * remainder exactly when the codeword c(x) is 0 at all eight roots (the
+ * syndromes). Each syndrome is Horner's rule, which needs only
+ * multiplication by constants: a GF2P8AFFINEQB with one 8x8 bit matrix per
+ * 64-bit lane. The remainder itself follows from the syndromes of c(x) with
+ * zero CRC bytes, r = V^-1 S (crc_from_syn, one lookup per root). */
 #include "ualink/crc.h"
 
+#include <string.h>
+
+#include "gf_simd.h"
 #include "gf_tables.h"
 
 /* g(x) without its leading x^8 term, g[k] = coefficient of x^k */
@@ -45,7 +55,7 @@ static inline uint64_t crc_join_chain(unsigned c, uint64_t r) {
 #define STEPS (UAL_CRC_CHAIN / 8)
 _Static_assert(UAL_CRC_CHAIN % 8 == 0 && UAL_CRC_OFFSET == 3 * UAL_CRC_CHAIN + 2, "CRC chain layout");
 
-static uint64_t crc_remainder(const uint8_t *flit) {
+uint64_t ual_crc_rem_portable(const uint8_t *flit) {
   const uint8_t *p0 = flit, *p1 = flit + UAL_CRC_CHAIN, *p2 = flit + 2 * UAL_CRC_CHAIN;
   uint64_t r0 = 0, r1 = 0, r2 = 0;
   for (int i = 0; i < STEPS; i++, p0 += 8, p1 += 8, p2 += 8) {
@@ -59,16 +69,80 @@ static uint64_t crc_remainder(const uint8_t *flit) {
   return r2 ^ crc_join_chain(0, r0) ^ crc_join_chain(1, r1);
 }
 
+static uint64_t crc_received(const uint8_t *flit) {
+  const uint8_t *c = flit + UAL_CRC_OFFSET;
+  uint64_t rx = 0;
+  for (int k = 0; k < UAL_CRC_BYTES; k++) rx |= (uint64_t)c[k] << (8 * k);
+  return rx;
+}
+
+bool ual_crc_ok_portable(const uint8_t *flit) { return ual_crc_rem_portable(flit) == crc_received(flit); }
+
+#if UAL_GFNI_BUILT
+#include <immintrin.h>
+
+UAL_GFNI_TARGET static inline __m256i aff(__m256i x, __m256i m) { return _mm256_gf2p8affine_epi64_epi8(x, m, 0); }
+
+/* Syndromes c(a^j), j = 1..4 in lo and 5..8 in hi, byte 0 of each lane.
+ * The codeword as 32 words, byte t of word n the coefficient of
+ * x^(255-8n-t): word 0 = bytes 0, 1 in its top two bytes, words 1..30 =
+ * bytes 2..241, word 31 = crcw (the CRC bytes reversed, or 0). Four chains
+ * of eight words, each lane times b^8 per word (b = a^j), joined by b^64;
+ * then the eight bytes of a lane fold into one, sum of byte t * b^(7-t). */
+UAL_GFNI_TARGET static void crc_syndromes(const uint8_t *flit, uint64_t crcw, __m256i *lo, __m256i *hi) {
+  uint64_t w[32];
+  memcpy(&w[1], flit + 2, 30 * 8);
+  w[0] = (uint64_t)flit[0] << 48 | (uint64_t)flit[1] << 56;
+  w[31] = crcw;
+  const __m256i *m = (const __m256i *)(const void *)crc_aff;
+#define M(p, h) _mm256_loadu_si256(m + 2 * (p) + (h))
+  const __m256i step0 = M(CRC_AFF_STEP, 0), step1 = M(CRC_AFF_STEP, 1);
+  __m256i a[4][2];
+  for (int c = 0; c < 4; c++) a[c][0] = a[c][1] = _mm256_setzero_si256();
+  for (int k = 0; k < 8; k++)
+    for (int c = 0; c < 4; c++) {
+      __m256i x = _mm256_set1_epi64x((long long)w[8 * c + k]);
+      a[c][0] = _mm256_xor_si256(aff(a[c][0], step0), x);
+      a[c][1] = _mm256_xor_si256(aff(a[c][1], step1), x);
+    }
+  for (int h = 0; h < 2; h++) {
+    const __m256i join = M(CRC_AFF_JOIN, h);
+    __m256i x = a[0][h];
+    for (int c = 1; c < 4; c++) x = _mm256_xor_si256(aff(x, join), a[c][h]);
+    x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD4, h)), _mm256_srli_epi64(x, 32));
+    x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD2, h)), _mm256_srli_epi64(x, 16));
+    x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD1, h)), _mm256_srli_epi64(x, 8));
+    *(h ? hi : lo) = x;
+  }
+#undef M
+}
+
+UAL_GFNI_TARGET bool ual_crc_ok_gfni(const uint8_t *flit) {
+  __m256i lo, hi;
+  crc_syndromes(flit, __builtin_bswap64(crc_received(flit)), &lo, &hi);
+  return _mm256_testz_si256(_mm256_or_si256(lo, hi), _mm256_set1_epi64x(0xFF));
+}
+
+UAL_GFNI_TARGET uint64_t ual_crc_rem_gfni(const uint8_t *flit) {
+  __m256i v[2];
+  crc_syndromes(flit, 0, &v[0], &v[1]);
+  uint64_t s[8], r = 0;
+  memcpy(s, v, sizeof s);
+  for (int j = 0; j < 8; j++) r ^= crc_from_syn[j][s[j] & 0xFF];
+  return r;
+}
+#else
+uint64_t ual_crc_rem_gfni(const uint8_t *flit) { return ual_crc_rem_portable(flit); }
+bool ual_crc_ok_gfni(const uint8_t *flit) { return ual_crc_ok_portable(flit); }
+#endif
+
 void ual_crc64(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]) {
-  uint64_t r = crc_remainder(flit);
+  uint64_t r = ual_gfni_usable() ? ual_crc_rem_gfni(flit) : ual_crc_rem_portable(flit);
   for (int k = 0; k < UAL_CRC_BYTES; k++) crc[k] = (uint8_t)(r >> (8 * k));
 }
 
 bool ual_crc64_check(const uint8_t *flit) {
-  const uint8_t *c = flit + UAL_CRC_OFFSET;
-  uint64_t rx = 0;
-  for (int k = 0; k < UAL_CRC_BYTES; k++) rx |= (uint64_t)c[k] << (8 * k);
-  return crc_remainder(flit) == rx;
+  return ual_gfni_usable() ? ual_crc_ok_gfni(flit) : ual_crc_ok_portable(flit);
 }
 
 /* a * b in GF(2^8)/0x12B, shift and add */

@@ -21,9 +21,18 @@
  * ^ w, 42 steps. The steps are cut into three chains of 14 that run side by
  * side; fec_join moves the first two past the later steps. At the end the
  * lanes of B2m need one more a^2 and those of B2m+1 one a. Parity is the
- * XOR of the same words. */
+ * XOR of the same words.
+ *
+ * GFNI path: 24-byte blocks, eight symbols of each group; byte u of block b
+ * is symbol 8b + u/3 of group u%3, so Horner's rule runs on all 24 bytes at
+ * once with a^8 per block (one GF2P8AFFINEQB). The eight symbols of a group
+ * then join in SWAR lanes, sum of byte f * a^(7-f), and a^-3 puts that at
+ * the exponents 84-j of the definition. */
 #include "ualink/crc.h"
 
+#include <string.h>
+
+#include "gf_simd.h"
 #include "gf_tables.h"
 
 #define FEC_GROUPS   3
@@ -84,15 +93,13 @@ static inline uint64_t lanes_mulc(uint64_t x, const uint8_t k[8]) {
 #undef M
 }
 
-/* Check and parity of the data, byte g = group g. */
-struct fec_sums { uint32_t check, parity; };
 
 #define STEP 6                   /* bytes per step: 2 symbols x 3 groups */
 #define LANES6 0x0000FFFFFFFFFFFFULL
 #define LANES4 0x00000000FFFFFFFFULL /* last step: bytes 246..249, the pads as 0 */
 _Static_assert(3 * UAL_FEC_CHAIN * STEP == 3 * FEC_DATA, "FEC chain layout");
 
-static struct fec_sums fec_compute(const uint8_t *flit) {
+struct ual_fec_sums ual_fec_sums_portable(const uint8_t *flit) {
   const uint8_t *p0 = flit, *p1 = flit + UAL_FEC_CHAIN * STEP, *p2 = flit + 2 * UAL_FEC_CHAIN * STEP;
   uint64_t h0 = 0, h1 = 0, h2 = 0, par = 0, w0, w1, w2;
   for (int m = 0; m < UAL_FEC_CHAIN - 1; m++, p0 += STEP, p1 += STEP, p2 += STEP) {
@@ -112,15 +119,62 @@ static struct fec_sums fec_compute(const uint8_t *flit) {
   h1 = lanes_mul4(h1) ^ w1;
   h2 = lanes_mul4(h2) ^ w2;
   uint64_t h = h2 ^ lanes_mulc(h0, fec_join[0]) ^ lanes_mulc(h1, fec_join[1]);
-  struct fec_sums s;
+  struct ual_fec_sums s;
   s.check = (uint32_t)((lanes_mul4(h) ^ lanes_mul2(h) >> 24) & 0xFFFFFF);
   s.parity = (uint32_t)((par ^ par >> 24) & 0xFFFFFF);
   return s;
 }
 
+#if UAL_GFNI_BUILT
+#include <immintrin.h>
+
+UAL_GFNI_TARGET static inline __m256i aff(__m256i x, __m256i m) { return _mm256_gf2p8affine_epi64_epi8(x, m, 0); }
+
+static inline uint32_t load3(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+
+UAL_GFNI_TARGET struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit) {
+  const __m256i step = _mm256_set1_epi64x((long long)FEC_AFF_STEP), join = _mm256_set1_epi64x((long long)FEC_AFF_JOIN);
+  /* blocks 0..5 and 6..10 in two chains; lane 3 of each load is the next block's, unused */
+  __m256i h0 = _mm256_setzero_si256(), h1 = h0, par = h0, x;
+  for (int b = 0; b < 6; b++) {
+    x = _mm256_loadu_si256((const __m256i *)(const void *)(flit + 24 * b));
+    h0 = _mm256_xor_si256(aff(h0, step), x);
+    par = _mm256_xor_si256(par, x);
+  }
+  for (int b = 6; b < 10; b++) {
+    x = _mm256_loadu_si256((const __m256i *)(const void *)(flit + 24 * b));
+    h1 = _mm256_xor_si256(aff(h1, step), x);
+    par = _mm256_xor_si256(par, x);
+  }
+  /* block 10: bytes 240..249, then B84.. of no group (zeros) */
+  const __m128i keep10 = _mm_set_epi64x(0xFFFF, -1);
+  x = _mm256_zextsi128_si256(_mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)(flit + 240)), keep10));
+  h1 = _mm256_xor_si256(aff(h1, step), x);
+  par = _mm256_xor_si256(par, x);
+  h1 = _mm256_xor_si256(aff(h0, join), h1);
+
+  uint8_t hb[32], pb[32];
+  _mm256_storeu_si256((__m256i *)(void *)hb, h1);
+  _mm256_storeu_si256((__m256i *)(void *)pb, par);
+  uint64_t h = 0, p = 0;
+  for (int f = 0; f < 8; f++) {
+    h = lanes_mul2(h) ^ load3(hb + 3 * f);
+    p ^= load3(pb + 3 * f);
+  }
+  struct ual_fec_sums s = { (uint32_t)lanes_mulc(h, fec_inv3), (uint32_t)p };
+  return s;
+}
+#else
+struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit) { return ual_fec_sums_portable(flit); }
+#endif
+
+static struct ual_fec_sums fec_compute(const uint8_t *flit) {
+  return ual_gfni_usable() ? ual_fec_sums_gfni(flit) : ual_fec_sums_portable(flit);
+}
+
 /* The check and parity bytes as received, byte g = group g. */
-static struct fec_sums fec_received(const uint8_t *flit) {
-  struct fec_sums s = { 0, 0 };
+static struct ual_fec_sums fec_received(const uint8_t *flit) {
+  struct ual_fec_sums s = { 0, 0 };
   for (unsigned g = 0; g < FEC_GROUPS; g++) {
     s.check |= (uint32_t)flit[check_byte(g)] << (8 * g);
     s.parity |= (uint32_t)flit[parity_byte(g)] << (8 * g);
@@ -129,7 +183,7 @@ static struct fec_sums fec_received(const uint8_t *flit) {
 }
 
 void ual_fec_encode(uint8_t *flit) {
-  struct fec_sums s = fec_compute(flit);
+  struct ual_fec_sums s = fec_compute(flit);
   for (unsigned g = 0; g < FEC_GROUPS; g++) {
     flit[check_byte(g)] = (uint8_t)(s.check >> (8 * g));
     flit[parity_byte(g)] = (uint8_t)(s.parity >> (8 * g));
@@ -137,7 +191,7 @@ void ual_fec_encode(uint8_t *flit) {
 }
 
 bool ual_fec_clean(const uint8_t *flit) {
-  struct fec_sums s = fec_compute(flit), rx = fec_received(flit);
+  struct ual_fec_sums s = fec_compute(flit), rx = fec_received(flit);
   return ((s.check ^ rx.check) | (s.parity ^ rx.parity)) == 0;
 }
 
@@ -167,7 +221,7 @@ static enum ual_fec_status fec_group(uint8_t *flit, unsigned g, uint8_t sc, uint
 }
 
 enum ual_fec_status ual_fec_correct(uint8_t *flit, struct ual_fec_result *r) {
-  struct fec_sums s = fec_compute(flit), rx = fec_received(flit);
+  struct ual_fec_sums s = fec_compute(flit), rx = fec_received(flit);
   uint32_t sc = s.check ^ rx.check, sp = s.parity ^ rx.parity;
   r->status = UAL_FEC_CLEAN;
   for (unsigned g = 0; g < FEC_GROUPS; g++) {

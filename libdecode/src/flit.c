@@ -207,10 +207,13 @@ void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_fi
     ual_fec_correct(fi->bytes, &fi->fec);
   }
   memcpy(fi->crc_rx, fi->bytes + UAL_CRC_OFFSET, UAL_CRC_BYTES);
-  ual_crc64(fi->bytes, fi->crc_calc);
-  fi->crc_ok = memcmp(fi->crc_rx, fi->crc_calc, UAL_CRC_BYTES) == 0;
+  /* checking is cheaper than computing; a good CRC is the one received */
+  fi->crc_ok = ual_crc64_check(fi->bytes);
   fi->crc_inverted = false;
-  if (!fi->crc_ok) {
+  if (fi->crc_ok) {
+    memcpy(fi->crc_calc, fi->crc_rx, UAL_CRC_BYTES);
+  } else {
+    ual_crc64(fi->bytes, fi->crc_calc);
     fi->crc_inverted = true;
     for (int i = 0; i < UAL_CRC_BYTES; i++)
       if ((fi->crc_calc[i] ^ fi->crc_rx[i]) != 0xFF) { fi->crc_inverted = false; break; }
