@@ -129,8 +129,8 @@ crc_from_syn = [[sum(gfmul(W[k][j], v, CRC_POLY) << (8 * k) for k in range(8)) f
 # FEC: 24-byte blocks (8 symbols of each group) per step: a^8; chains joined by a^40
 FEC_AFF_STEP = affine(exp[8], FEC_POLY)
 FEC_AFF_JOIN = affine(exp[40], FEC_POLY)
-# a^252 = a^-3 per bit, for the SWAR lanes (see fec.c)
-fec_inv3 = [exp[(252 + b) % 255] for b in range(8)]
+# the fold of a group's eight symbols: a^4, a^2, a^1, then a^-3 = a^252
+FEC_AFF_FOLDS = [("FOLD4", 4), ("FOLD2", 2), ("FOLD1", 1), ("INV3", 252)]
 
 def dims(t):
     return "[%d]" % len(t) + (dims(t[0]) if isinstance(t[0], list) else "")
@@ -158,8 +158,6 @@ out += ["", "/* FEC over GF(2^8)/0x11D, a = 2. */",
         "#define UAL_FEC_CHAIN %d  /* 6-byte steps per chain */" % FEC_CHAIN,
         "/* fec_join[c][b] = a^(b + 2*%d*(2-c)) */" % FEC_CHAIN]
 out += table("uint8_t", "fec_join", fec_join, "0x%02x", 8)
-out += ["/* fec_inv3[b] = a^(252+b): multiplying by a^-3 */"]
-out += table("uint8_t", "fec_inv3", fec_inv3, "0x%02x", 8)
 out += ["/* fec_log[v] = log_a(v) (fec_log[0] unused) */"]
 out += table("uint8_t", "fec_log", log, "%3d", 16)
 out += ["", "/* GF2P8AFFINEQB matrices (byte 7-i = row of output bit i) */",
@@ -170,5 +168,6 @@ out += ["/* crc_from_syn[j][v]: CRC remainder whose value at a^(j+1) is v and 0 
 out += table("uint64_t", "crc_from_syn", crc_from_syn, "0x%016xULL", 4)
 out += ["#define FEC_AFF_STEP 0x%016xULL /* times a^8 */" % FEC_AFF_STEP,
         "#define FEC_AFF_JOIN 0x%016xULL /* times a^40 */" % FEC_AFF_JOIN]
+out += ["#define FEC_AFF_%s 0x%016xULL /* times a^%d */" % (n, affine(exp[e], FEC_POLY), e) for n, e in FEC_AFF_FOLDS]
 out += ["", "#endif"]
 open(sys.argv[1] if len(sys.argv) > 1 else "libdecode/src/gf_tables.h", "w").write("\n".join(out) + "\n")

@@ -97,18 +97,24 @@ UAL_GFNI_TARGET static void crc_syndromes(const uint8_t *flit, uint64_t crcw, __
   const __m256i *m = (const __m256i *)(const void *)crc_aff;
 #define M(p, h) _mm256_loadu_si256(m + 2 * (p) + (h))
   const __m256i step0 = M(CRC_AFF_STEP, 0), step1 = M(CRC_AFF_STEP, 1);
-  __m256i a[4][2];
-  for (int c = 0; c < 4; c++) a[c][0] = a[c][1] = _mm256_setzero_si256();
-  for (int k = 0; k < 8; k++)
-    for (int c = 0; c < 4; c++) {
-      __m256i x = _mm256_set1_epi64x((long long)w[8 * c + k]);
-      a[c][0] = _mm256_xor_si256(aff(a[c][0], step0), x);
-      a[c][1] = _mm256_xor_si256(aff(a[c][1], step1), x);
-    }
+  /* named accumulators so that they stay in registers */
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, x;
+#define STEP(a, b, n) \
+  x = _mm256_set1_epi64x((long long)w[n]); \
+  a = _mm256_xor_si256(aff(a, step0), x); \
+  b = _mm256_xor_si256(aff(b, step1), x)
+  for (int k = 0; k < 8; k++) {
+    STEP(a0, b0, k);
+    STEP(a1, b1, 8 + k);
+    STEP(a2, b2, 16 + k);
+    STEP(a3, b3, 24 + k);
+  }
+#undef STEP
+  __m256i v[2] = { a0, b0 }, rest[3][2] = { { a1, b1 }, { a2, b2 }, { a3, b3 } };
   for (int h = 0; h < 2; h++) {
     const __m256i join = M(CRC_AFF_JOIN, h);
-    __m256i x = a[0][h];
-    for (int c = 1; c < 4; c++) x = _mm256_xor_si256(aff(x, join), a[c][h]);
+    x = v[h];
+    for (int c = 0; c < 3; c++) x = _mm256_xor_si256(aff(x, join), rest[c][h]);
     x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD4, h)), _mm256_srli_epi64(x, 32));
     x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD2, h)), _mm256_srli_epi64(x, 16));
     x = _mm256_xor_si256(aff(x, M(CRC_AFF_FOLD1, h)), _mm256_srli_epi64(x, 8));

@@ -26,8 +26,8 @@
  * GFNI path: 24-byte blocks, eight symbols of each group; byte u of block b
  * is symbol 8b + u/3 of group u%3, so Horner's rule runs on all 24 bytes at
  * once with a^8 per block (one GF2P8AFFINEQB). The eight symbols of a group
- * then join in SWAR lanes, sum of byte f * a^(7-f), and a^-3 puts that at
- * the exponents 84-j of the definition. */
+ * then join by folding halves, sum of byte f * a^(7-f), and a^-3 puts that
+ * at the exponents 84-j of the definition. */
 #include "ualink/crc.h"
 
 #include <string.h>
@@ -130,7 +130,9 @@ struct ual_fec_sums ual_fec_sums_portable(const uint8_t *flit) {
 
 UAL_GFNI_TARGET static inline __m256i aff(__m256i x, __m256i m) { return _mm256_gf2p8affine_epi64_epi8(x, m, 0); }
 
-static inline uint32_t load3(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16; }
+UAL_GFNI_TARGET static inline __m128i aff128(__m128i x, uint64_t m) {
+  return _mm_gf2p8affine_epi64_epi8(x, _mm_set1_epi64x((long long)m), 0);
+}
 
 UAL_GFNI_TARGET struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit) {
   const __m256i step = _mm256_set1_epi64x((long long)FEC_AFF_STEP), join = _mm256_set1_epi64x((long long)FEC_AFF_JOIN);
@@ -153,15 +155,18 @@ UAL_GFNI_TARGET struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit) {
   par = _mm256_xor_si256(par, x);
   h1 = _mm256_xor_si256(aff(h0, join), h1);
 
-  uint8_t hb[32], pb[32];
-  _mm256_storeu_si256((__m256i *)(void *)hb, h1);
-  _mm256_storeu_si256((__m256i *)(void *)pb, par);
-  uint64_t h = 0, p = 0;
-  for (int f = 0; f < 8; f++) {
-    h = lanes_mul2(h) ^ load3(hb + 3 * f);
-    p ^= load3(pb + 3 * f);
-  }
-  struct ual_fec_sums s = { (uint32_t)lanes_mulc(h, fec_inv3), (uint32_t)p };
+  /* fold the eight symbols f of each group (bytes 3f+g): halves times a^4,
+   * a^2, a, leaving sum of symbol f * a^(7-f) in bytes 0..2 */
+  const __m256i hi12 = _mm256_setr_epi32(3, 4, 5, 0, 0, 0, 0, 0);
+  __m128i c = _mm256_castsi256_si128(_mm256_xor_si256(aff(h1, _mm256_set1_epi64x((long long)FEC_AFF_FOLD4)),
+                                                       _mm256_permutevar8x32_epi32(h1, hi12)));
+  __m128i q = _mm256_castsi256_si128(_mm256_xor_si256(par, _mm256_permutevar8x32_epi32(par, hi12)));
+  c = _mm_xor_si128(aff128(c, FEC_AFF_FOLD2), _mm_srli_si128(c, 6));
+  c = _mm_xor_si128(aff128(c, FEC_AFF_FOLD1), _mm_srli_si128(c, 3));
+  c = aff128(c, FEC_AFF_INV3);
+  q = _mm_xor_si128(q, _mm_srli_si128(q, 6));
+  q = _mm_xor_si128(q, _mm_srli_si128(q, 3));
+  struct ual_fec_sums s = { (uint32_t)_mm_cvtsi128_si32(c) & 0xFFFFFF, (uint32_t)_mm_cvtsi128_si32(q) & 0xFFFFFF };
   return s;
 }
 #else

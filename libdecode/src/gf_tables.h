@@ -747,10 +747,6 @@ static const uint8_t fec_join[2][8] = {
     0x18, 0x30, 0x60, 0xc0, 0x9d, 0x27, 0x4e, 0x9c,
   },
 };
-/* fec_inv3[b] = a^(252+b): multiplying by a^-3 */
-static const uint8_t fec_inv3[8] = {
-  0xad, 0x47, 0x8e, 0x01, 0x02, 0x04, 0x08, 0x10,
-};
 /* fec_log[v] = log_a(v) (fec_log[0] unused) */
 static const uint8_t fec_log[256] = {
     0,   0,   1,  25,   2,  50,  26, 198,   3, 223,  51, 238,  27, 104, 199,  75,
@@ -1329,5 +1325,9 @@ static const uint64_t crc_from_syn[8][256] = {
 };
 #define FEC_AFF_STEP 0x71e2b51b478e1c38ULL /* times a^8 */
 #define FEC_AFF_JOIN 0xecd95e514e9d3b76ULL /* times a^40 */
+#define FEC_AFF_FOLD4 0x102050b071e2c488ULL /* times a^4 */
+#define FEC_AFF_FOLD2 0x408041c2c4881020ULL /* times a^2 */
+#define FEC_AFF_FOLD1 0x8001828488102040ULL /* times a^1 */
+#define FEC_AFF_INV3 0x0b16274580010205ULL /* times a^252 */
 
 #endif
