@@ -4,6 +4,8 @@
  * streams (analysis.h). */
 #include "ualink/analysis.h"
 #include "ualink/fields.h"
+#include "layout.h"
+#include "field_access.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,7 +111,7 @@ static int width_code(unsigned lanes) {
 /* ---- delivered flits ---- */
 
 static const uint8_t *alt_sector(const uint8_t *flit, int k) {
-  return flit + ual_sector_offset(ual_segment_map[k].first_sector);
+  return flit + ual_sector_byte(ual_segment_map[k].first_sector);
 }
 
 /* Alternate sectors holding UART messages or transport payload. */
@@ -141,14 +143,14 @@ static const uint8_t *sync_flit(struct ual_analyzer *a, unsigned d, const uint8_
     return flit;
   }
   struct ual_sh sh[UAL_SEGMENTS];
-  for (int k = 0; k < UAL_SEGMENTS; k++) ual_sh_decode(flit[ual_segment_map[k].sh_byte], &sh[k]);
+  for (int k = 0; k < UAL_SEGMENTS; k++) ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh[k]);
   bool start = sh[0].tlbeat == UAL_TB_NONE;
   memcpy(tmp, flit, UAL_CRC_OFFSET);
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     if (start && k > 0) break;
     const struct ual_segment_def *sd = &ual_segment_map[k];
     for (unsigned s = sd->first_sector + (sh[k].alt ? 1u : 0u); s < (unsigned)sd->first_sector + sd->n_sectors; s++)
-      memset(tmp + ual_sector_offset(s), 0, UAL_SECTOR_BYTES);
+      memset(tmp + ual_sector_byte(s), 0, UAL_SECTOR_BYTES);
     if (!start) tmp[sd->sh_byte] = ual_sh_encode(sh[k].alt, false, 0, 0);
   }
   if (start) a->unp_sync[d] = 1;

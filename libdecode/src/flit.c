@@ -3,6 +3,7 @@
 #include "ualink/flit.h"
 #include "ualink/fields.h"
 #include "field_access.h"
+#include "layout.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,19 +34,9 @@ void ual_fh_encode(const struct ual_fh *fh, uint8_t *flit) {
   ual_field_put(UAL_F_FH_SEQ, flit, fh->seq);
 }
 
-/* Table 2-1 with D2: each segment header immediately precedes its sectors. */
-const struct ual_segment_def ual_segment_map[UAL_SEGMENTS] = {
-  {   2,  0, 16 },
-  {  67, 16, 15 },
-  { 128, 31, 16 },
-  { 193, 47, 12 },
-};
+const struct ual_segment_def ual_segment_map[UAL_SEGMENTS] = UAL_SEGMENT_MAP_INIT;
 
-unsigned ual_sector_offset(unsigned s) {
-  unsigned k = UAL_SEGMENTS - 1;
-  while (k > 0 && s < ual_segment_map[k].first_sector) k--;
-  return ual_segment_map[k].sh_byte + 1u + UAL_SECTOR_BYTES * (s - ual_segment_map[k].first_sector);
-}
+unsigned ual_sector_offset(unsigned s) { return ual_sector_byte(s); }
 
 uint8_t ual_tlbeat_code(unsigned m0, unsigned m1) {
   static const uint8_t code[4] = { UAL_TLBEAT_CODE_TL, UAL_TLBEAT_CODE_M0,
@@ -58,21 +49,7 @@ const char *ual_tlbeat_name(enum ual_tlbeat t) {
   return (unsigned)t <= UAL_TB_INVALID ? n[t] : "invalid";
 }
 
-void ual_sh_decode(uint8_t raw, struct ual_sh *sh) {
-  sh->raw = raw;
-  sh->alt = (uint8_t)ual_field_get(UAL_F_SH_ALT, &raw);
-  sh->tlbeat_code = (uint8_t)ual_field_get(UAL_F_SH_TLBEAT, &raw);
-  sh->rsvd = (uint8_t)(raw & (ual_field_mask(UAL_F_SH_RSVD1) | ual_field_mask(UAL_F_SH_RSVD7)));
-  sh->m0 = sh->m1 = 0;
-  switch (sh->tlbeat_code) {
-  case UAL_TLBEAT_CODE_NONE: sh->tlbeat = UAL_TB_NONE; break;
-  case UAL_TLBEAT_CODE_TL:   sh->tlbeat = UAL_TB_TL; break;
-  case UAL_TLBEAT_CODE_M1:   sh->tlbeat = UAL_TB_TL_M1; sh->m1 = 1; break;
-  case UAL_TLBEAT_CODE_M0:   sh->tlbeat = UAL_TB_TL_M0; sh->m0 = 1; break;
-  case UAL_TLBEAT_CODE_M0M1: sh->tlbeat = UAL_TB_TL_M0M1; sh->m0 = sh->m1 = 1; break;
-  default:                   sh->tlbeat = UAL_TB_INVALID; break;
-  }
-}
+void ual_sh_decode(uint8_t raw, struct ual_sh *sh) { ual_sh_decode_inline(raw, sh); }
 
 uint8_t ual_sh_encode(bool alt, bool tl_start, unsigned m0, unsigned m1) {
   uint8_t b = 0;
@@ -232,7 +209,7 @@ void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_fi
   memset(&fi->dllp, 0, sizeof fi->dllp);
   if (fi->kind == UAL_FK_PAYLOAD)
     for (int k = 0; k < UAL_SEGMENTS; k++)
-      ual_sh_decode(fi->bytes[ual_segment_map[k].sh_byte], &fi->sh[k]);
+      ual_sh_decode_inline(fi->bytes[ual_segment_map[k].sh_byte], &fi->sh[k]);
   else if (fi->kind != UAL_FK_RESERVED)
     ual_dllp_decode(fi->bytes + UAL_DLLP_OFFSET, &fi->dllp);
 

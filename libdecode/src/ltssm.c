@@ -15,6 +15,7 @@
  * that starts mid-stream must not be taken for a link-up). */
 #include "ualink/analysis.h"
 #include "ualink/fields.h"
+#include "field_access.h"
 
 #include <string.h>
 

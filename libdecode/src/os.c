@@ -17,6 +17,7 @@
  * sends identifiers there and the decoder never reads them. */
 #include "ualink/os.h"
 #include "ualink/fields.h"
+#include "field_access.h"
 
 #include <string.h>
 

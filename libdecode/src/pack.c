@@ -9,6 +9,7 @@
  * A TL flit is 16 sectors; TL sector i is bytes 4i..4i+3, copied as they are.
  * Sectors of one segment are contiguous flit bytes, so runs are one memcpy. */
 #include "ualink/pack.h"
+#include "layout.h"
 
 #include <string.h>
 
@@ -79,34 +80,52 @@ static void unpack_alt(struct ual_unpack *u, uint32_t dw, int k, uint64_t frame,
   }
 }
 
-/* Continues the open TL flit into the segment; completes it when all 16 sectors are in. */
+/* Continues the open TL flit into the segment; completes it when all 16
+ * sectors are in. A TL flit that lies whole in the segment is copied once. */
 static void unpack_tl(struct ual_unpack *u, const uint8_t *flit, struct seg_cursor *c,
                       struct ual_unpack_out *out) {
   unsigned n = tl_run(c, u->tl_have);
-  memcpy(u->tl + UAL_SECTOR_BYTES * u->tl_have, flit + ual_sector_offset(c->next), UAL_SECTOR_BYTES * n);
+  const uint8_t *src = flit + ual_sector_byte(c->next);
   c->next += n;
-  u->tl_have = (uint8_t)(u->tl_have + n);
-  if (u->tl_have < UAL_TL_FLIT_SECTORS) return;
+  if (u->tl_have + n < UAL_TL_FLIT_SECTORS) {
+    memcpy(u->tl + UAL_SECTOR_BYTES * u->tl_have, src, UAL_SECTOR_BYTES * n);
+    u->tl_have = (uint8_t)(u->tl_have + n);
+    return;
+  }
+  unsigned have = u->tl_have;
   u->tl_have = 0;
   if (out->n_tl >= UAL_MAX_TL_PER_FLIT) return;
   struct ual_tl_flit *t = &out->tl[out->n_tl++];
-  memcpy(t->data, u->tl, UAL_TL_FLIT_BYTES);
+  memcpy(t->data, u->tl, UAL_SECTOR_BYTES * have);
+  memcpy(t->data + UAL_SECTOR_BYTES * have, src, UAL_SECTOR_BYTES * n);
   t->m0 = u->m0;
   t->m1 = u->m1;
   t->start_segment = u->tl_seg;
   t->start_frame = u->tl_frame;
 }
 
+/* The unallocated sectors are contiguous flit bytes: one scan, and the
+ * sector-by-sector count only when something is there. */
 static void check_zero_fill(const uint8_t *flit, const struct seg_cursor *c, int k, struct ual_findings *f) {
+  if (c->next >= c->end) return;
+  const uint8_t *p = flit + ual_sector_byte(c->next);
+  size_t len = UAL_SECTOR_BYTES * (size_t)(c->end - c->next);
+  uint64_t any = 0, w;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, p + i, 8);
+    any |= w;
+  }
+  for (; i < len; i++) any |= p[i];
+  if (!any) return;
   unsigned first = 0, bad = 0;
   for (unsigned s = c->next; s < c->end; s++) {
-    const uint8_t *p = flit + ual_sector_offset(s);
-    if (!(p[0] | p[1] | p[2] | p[3])) continue;
+    const uint8_t *q = flit + ual_sector_byte(s);
+    if (!(q[0] | q[1] | q[2] | q[3])) continue;
     if (!bad++) first = s;
   }
-  if (bad)
-    ual_findings_add(f, UAL_R_DL_ZERO_FILL, k, "SH%d: unallocated sector S%u is %08xh, not 0 (%u sector%s)", k,
-                     first, sector_dw(flit + ual_sector_offset(first)), bad, bad > 1 ? "s" : "");
+  ual_findings_add(f, UAL_R_DL_ZERO_FILL, k, "SH%d: unallocated sector S%u is %08xh, not 0 (%u sector%s)", k,
+                   first, sector_dw(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
 }
 
 void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
@@ -117,10 +136,10 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
 
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     struct ual_sh sh;
-    ual_sh_decode(flit[ual_segment_map[k].sh_byte], &sh);
+    ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh);
     struct seg_cursor c = seg_open(k);
     if (sh.alt) {
-      unpack_alt(u, sector_dw(flit + ual_sector_offset(c.next)), k, frame, out, f);
+      unpack_alt(u, sector_dw(flit + ual_sector_byte(c.next)), k, frame, out, f);
       c.next++;
     }
     if (u->tl_have) unpack_tl(u, flit, &c, out);
@@ -183,14 +202,14 @@ static void pack_alt(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
   p->msg_count--;
   if (p->uart_left) p->uart_left--;
   else if (is_transport(dw, &m)) p->uart_left = (uint8_t)(m.length + 1u);
-  put_sector_dw(flit + ual_sector_offset(c->next), dw);
+  put_sector_dw(flit + ual_sector_byte(c->next), dw);
   c->next++;
 }
 
 /* Sends what the segment takes of the TL flit at the queue head. */
 static void pack_tl(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
   unsigned n = tl_run(c, p->tl_sent);
-  memcpy(flit + ual_sector_offset(c->next), p->tlq[p->tl_head] + UAL_SECTOR_BYTES * p->tl_sent, UAL_SECTOR_BYTES * n);
+  memcpy(flit + ual_sector_byte(c->next), p->tlq[p->tl_head] + UAL_SECTOR_BYTES * p->tl_sent, UAL_SECTOR_BYTES * n);
   c->next += n;
   p->tl_sent = (uint8_t)(p->tl_sent + n);
   if (p->tl_sent < UAL_TL_FLIT_SECTORS) return;

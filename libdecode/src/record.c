@@ -13,6 +13,7 @@
  * All positions come from the UAL_F_REC_* and UAL_F_EV_* fields. */
 #include "ualink/record.h"
 #include "ualink/fields.h"
+#include "field_access.h"
 #include "ualink/os.h"
 
 #include <string.h>

@@ -15,6 +15,8 @@
  * independent of transport boundaries. */
 #include "ualink/analysis.h"
 #include "ualink/fields.h"
+#include "layout.h"
+#include "field_access.h"
 #include "ualink/flit.h"
 
 #include <string.h>
@@ -172,7 +174,7 @@ void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsign
       if (need) need--;
       break;
     case UAL_ALT_MESSAGE: {
-      const uint8_t *dw = flit + ual_sector_offset(ual_segment_map[k].first_sector);
+      const uint8_t *dw = flit + ual_sector_byte(ual_segment_map[k].first_sector);
       if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, dw), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, dw)) ==
           UAL_MT_UART_TRANSPORT) {
         need = (unsigned)ual_field_get(UAL_F_UTX_LENGTH, dw) + 1u;

@@ -50,6 +50,8 @@ struct ual_segment_def {
   uint8_t first_sector;   /* flit-wide sector number */
   uint8_t n_sectors;
 };
+/* Table 2-1 with D2: each segment header immediately precedes its sectors. */
+#define UAL_SEGMENT_MAP_INIT { { 2, 0, 16 }, { 67, 16, 15 }, { 128, 31, 16 }, { 193, 47, 12 } }
 extern const struct ual_segment_def ual_segment_map[UAL_SEGMENTS];
 /* Flit byte offset of flit-wide sector s (0..58). */
 unsigned ual_sector_offset(unsigned s);
