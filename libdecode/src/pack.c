@@ -226,7 +226,7 @@ void ual_pack_flit(struct ual_pack *p, const struct ual_fh *fh, bool tl_allowed,
 
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     struct seg_cursor c = seg_open(k);
-    bool alt = p->msg_count != 0, start = false;
+    bool alt = p->msg_count != 0 && !(p->alt_gap >> k & 1u), start = false;
     unsigned m = 0;
     if (alt) pack_alt(p, flit, &c);
     if (p->tl_sent) pack_tl(p, flit, &c);
@@ -237,5 +237,6 @@ void ual_pack_flit(struct ual_pack *p, const struct ual_fh *fh, bool tl_allowed,
     }
     flit[ual_segment_map[k].sh_byte] = ual_sh_encode(alt, start, m & 1, m >> 1);
   }
+  p->alt_gap = 0;
   ual_flit_seal(flit);
 }

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "ualink/pack.h"
 #include "ualink/crc.h"
+#include "ualink/analysis.h"
 
 /* Digest §2.2 table: first flit byte and first sector of each segment. */
 static const unsigned seg_first_byte[4] = { 3, 68, 129, 194 };
@@ -390,6 +391,69 @@ static void test_tl_not_allowed(void) {
   CHECK(!ual_unpack_partial(&u));
 }
 
+/* alt_gap: a segment without its alternate sector in the middle of a
+ * transport. The payload still arrives whole, one segment later, and the
+ * UART check of the analyzer sees the gap (DM-UART-INTERLEAVE). */
+static void test_alt_gap(void) {
+  struct ual_dlmsg m = {0};
+  m.type = UAL_MT_UART_TRANSPORT;
+  m.length = 2;
+  uint32_t tr[4] = { ual_dlmsg_encode(&m), 0x11111111u, 0x22222222u, 0x33333333u };
+  memset(&m, 0, sizeof m);
+  m.type = UAL_MT_UART_CREDIT;
+  m.data_fc_seq = 0x40;
+  uint32_t credit = ual_dlmsg_encode(&m);
+  uint8_t tl[UAL_TL_FLIT_BYTES], fl[2][UAL_FLIT_BYTES];
+  uint64_t s = 77;
+  fill_random(&s, tl, sizeof tl);
+  struct ual_pack p;
+  ual_pack_init(&p);
+  CHECK(ual_pack_push_msg(&p, tr, 4));
+  CHECK(ual_pack_push_msg(&p, &credit, 1));
+  CHECK(ual_pack_push_tl(&p, tl, 0, 1));
+  p.alt_gap = 1u << 2;
+  struct ual_fh fh = payload_fh(1);
+  ual_pack_flit(&p, &fh, true, fl[0]);
+  CHECK_EQ(p.alt_gap, 0);                   /* one flit only */
+  CHECK_EQ(p.uart_left, 1);
+  CHECK_EQ(ual_pack_msg_queued(&p), 2);
+  fh = payload_fh(2);
+  ual_pack_flit(&p, &fh, true, fl[1]);
+  CHECK_EQ(ual_pack_msg_queued(&p), 0);
+
+  struct ual_unpack u;
+  static struct ual_unpack_out o;
+  struct ual_findings f;
+  struct ual_uart ua;
+  ual_unpack_init(&u);
+  ual_uart_init(&ua);
+  CHECK_EQ(unpack_one(&u, fl[0], 1, &o, &f), 0);
+  CHECK_EQ(o.alt_role[0], UAL_ALT_MESSAGE);
+  CHECK_EQ(o.alt_role[1], UAL_ALT_UART_PAYLOAD);
+  CHECK_EQ(o.alt_role[2], UAL_ALT_NONE);
+  CHECK_EQ(o.alt_role[3], UAL_ALT_UART_PAYLOAD);
+  CHECK_EQ(o.uart_open, 1);
+  CHECK_EQ(o.n_tl, 1);                      /* the TL flit is not held up by the gap */
+  CHECK_MEM(o.tl[0].data, tl, UAL_TL_FLIT_BYTES);
+  ual_findings_clear(&f);
+  ual_uart_flit(&ua, 0, fl[0], 0, &o, &f);
+  CHECK_EQ(f.n, 1);
+  CHECK_EQ(f.v[0].rule, UAL_R_DM_UART_INTERLEAVE);
+  CHECK_EQ(f.v[0].segment, 2);
+  CHECK_EQ(unpack_one(&u, fl[1], 2, &o, &f), 0);
+  CHECK_EQ(o.alt_role[0], UAL_ALT_UART_PAYLOAD);
+  CHECK_EQ(o.alt_role[1], UAL_ALT_MESSAGE);
+  CHECK_EQ(o.alt_role[2], UAL_ALT_NONE);
+  CHECK_EQ(o.n_msg, 2);
+  CHECK_EQ(o.msg[0].msg.dw, tr[0]);
+  CHECK_EQ(o.msg[0].n_payload, 3);
+  CHECK_MEM(o.msg[0].payload, tr + 1, 3 * 4);
+  CHECK_EQ(o.msg[1].msg.data_fc_seq, 0x40);
+  ual_findings_clear(&f);
+  ual_uart_flit(&ua, 0, fl[1], 1, &o, &f);
+  CHECK_EQ(f.n, 0);                         /* complete: the gaps after it are fine */
+}
+
 /* A 33-DWord transport over 9 flits; a later message waits behind it. */
 static void test_uart_span(void) {
   uint32_t tr[33], single, tl_before;
@@ -714,6 +778,7 @@ int main(void) {
   test_m0m1();
   test_tl_not_allowed();
   test_uart_span();
+  test_alt_gap();
   test_unpack_garbage();
   test_round_trip();
   return check_done("test_pack");

@@ -73,6 +73,10 @@ struct ual_pack {
   unsigned msg_head, msg_count;
   uint8_t tl_sent;                      /* sectors of the carry-over already sent; 0 = none */
   uint8_t uart_left;                    /* transport DWords still to place (one per segment) */
+  uint8_t alt_gap;                      /* segments (bit k = SHk) of the next flit left without an
+                                           alternate sector although messages are queued; cleared
+                                           by ual_pack_flit. Within a UART Stream Transport that
+                                           breaks DM-UART-INTERLEAVE: for making violations only */
 };
 
 void ual_pack_init(struct ual_pack *p);
