@@ -4,6 +4,7 @@
  *                                                       -> statistics
  */
 #include "dcli.h"
+#include "feed.h"
 #include "input.h"
 #include "json.h"
 
@@ -337,12 +338,12 @@ static double since(const struct timespec *a, const struct timespec *b) {
   return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static void progress_tick(struct progress *p, struct dc_ctx *c, const struct dc_input *in, uint64_t frames) {
+static void progress_tick(struct progress *p, struct dc_ctx *c, const struct dc_feed *in, uint64_t frames) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25) return;
   p->last = now;
-  uint64_t pos = dc_input_pos(in);
+  uint64_t pos = dc_feed_pos(in);
   fprintf(stderr, "\r" PROG ": %3u%% %llu records", (unsigned)(p->size ? pos * 100 / p->size : 0),
           (unsigned long long)frames);
   c->progress_line = true;
@@ -380,33 +381,36 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &pg.start);
   pg.last = pg.start;
 
+  struct dc_feed feed;
+  dc_feed_start(&feed, in);
   uint64_t frame = 0;
   for (;;) {
     const uint8_t *rec;
     size_t len;
     uint64_t ts_ns;
-    enum dc_next nx = dc_input_next(in, &rec, &len, &ts_ns);
+    enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
     if (nx == DC_NEXT_EOF) break;
     if (nx == DC_NEXT_BADLINE) {
-      report(c, 0, in->msg, NULL, true);
+      report(c, 0, feed.msg, NULL, true);
       continue;
     }
     if (nx == DC_NEXT_TRUNC) {
-      report(c, frame + 1, "truncated record", in->msg, true);
+      report(c, frame + 1, "truncated record", feed.msg, true);
       break;
     }
     if (nx == DC_NEXT_ERROR) {
-      report(c, frame + 1, in->msg, NULL, true);
+      report(c, frame + 1, feed.msg, NULL, true);
       exit_code = DC_EXIT_USAGE;
       break;
     }
     frame++;
     produce(c, rec, len, frame, ts_ns);
-    consume(c, rec, len, ts_ns, in->type == DC_IN_PCAP ? in->wire_len : 0);
-    if (pg.on && (frame & 0x3fff) == 0) progress_tick(&pg, c, in, frame);
+    consume(c, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0);
+    if (pg.on && (frame & 0x3fff) == 0) progress_tick(&pg, c, &feed, frame);
     if ((opts.count && c->shown >= opts.count) || frame >= opts.frame_hi) break;
     if (c->out.failed) break;
   }
+  dc_feed_stop(&feed);
   if (c->progress_line) fputs("\r\033[K", stderr);
 
   struct ual_analysis_summary sum;
