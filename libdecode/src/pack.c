@@ -96,7 +96,9 @@ static void unpack_tl(struct ual_unpack *u, const uint8_t *flit, struct seg_curs
   u->tl_have = 0;
   if (out->n_tl >= UAL_MAX_TL_PER_FLIT) return;
   struct ual_tl_flit *t = &out->tl[out->n_tl++];
-  memcpy(t->data, u->tl, UAL_SECTOR_BYTES * have);
+  /* a fixed-size copy of the whole staging buffer beats a variable one
+   * (rep movs); its tail is overwritten by this segment's sectors */
+  memcpy(t->data, u->tl, UAL_TL_FLIT_BYTES);
   memcpy(t->data + UAL_SECTOR_BYTES * have, src, UAL_SECTOR_BYTES * n);
   t->m0 = u->m0;
   t->m1 = u->m1;
