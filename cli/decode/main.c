@@ -300,7 +300,8 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     char detail[64] = "";
     if (wire_len > len) snprintf(detail, sizeof detail, "captured %zu of %u bytes", len, (unsigned)wire_len);
     char what[128];
-    snprintf(what, sizeof what, "malformed record: %s, %zu bytes", ual_rec_status_text(r->status), len);
+    snprintf(what, sizeof what, "malformed record: %s, %zu byte%s", ual_rec_status_text(r->status), len,
+             len == 1 ? "" : "s");
     report(c, r->frame, what, detail, true);
   } else if (r->status == UAL_RS_RESERVED) {
     report(c, r->frame, "reserved record header bits set (decoded anyway)", NULL, false);
@@ -326,6 +327,16 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     dc_out_flush(&c->out);
     fflush(stdout);
   }
+}
+
+/* libpcap fails alike on a record cut short by the end of the input and on
+ * a record header it refuses (libpcap 1.10: caplen above 262144 for the USER
+ * link types). After the latter the next record's position is unknown, so
+ * the rest of the input cannot be read. Called once the reader has stopped. */
+#define FRAMING_LOST "bad pcap record header, decoding stops here: the pcap framing is lost"
+static bool pcap_framing_lost(const struct dc_input *in) {
+  FILE *fp = in->pcap ? pcap_file((pcap_t *)in->pcap) : NULL;
+  return fp && !feof(fp) && !ferror(fp);
 }
 
 struct progress {
@@ -395,7 +406,7 @@ int main(int argc, char **argv) {
       continue;
     }
     if (nx == DC_NEXT_TRUNC) {
-      report(c, frame + 1, "truncated record", feed.msg, true);
+      report(c, frame + 1, pcap_framing_lost(in) ? FRAMING_LOST : "truncated record", feed.msg, true);
       break;
     }
     if (nx == DC_NEXT_ERROR) {

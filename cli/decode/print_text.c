@@ -140,8 +140,10 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
 }
 
 void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n) {
+  unsigned digits = 4; /* more past 64 KiB (pcap records reach 256 KiB): offsets must not wrap */
+  while (digits < 8 && n > (size_t)1 << (4 * digits)) digits++;
   for (size_t off = 0; off < n; off += 16) {
-    dc_out_hexu(o, off, 4);
+    dc_out_hexu(o, off, digits);
     dc_out_str(o, "  ");
     for (size_t i = 0; i < 16; i++) {
       if (i == 8) dc_out_ch(o, ' ');

@@ -542,6 +542,195 @@ static void truncate_tail(const char *name, long cut) {
   if (truncate(path_of(name), size - cut) != 0) die(name, strerror(errno));
 }
 
+/* ---- hostile framing and bodies (hostile_cases.txt) ----------------------- */
+
+/* Around every bad record a beacon: a link event whose value counts the
+ * beacons, then an IDLE flit the other way. The tests count what decoded
+ * and check that the values run 0, 1, 2, ... with none missing. */
+static uint32_t beacons;
+static void beacon(struct cap *c) {
+  uint8_t f[UAL_FLIT_BYTES];
+  cap_event(c, 0, UAL_EV_CAP_START, beacons++);
+  ual_flit_build_idle(f);
+  cap_flit(c, 1, f);
+}
+
+static void open_beaconed(struct cap *c, const char *name) {
+  cap_open(c, name, UAL_DLT_USER0);
+  beacons = 0;
+  beacon(c);
+}
+
+/* A pcap record header with any caplen and wire length, then n bytes:
+ * what pcap_dump would not write as it is. */
+static void cap_lying(struct cap *c, uint32_t caplen, uint32_t wire, const uint8_t *b, size_t n) {
+  FILE *fp = pcap_dump_file(c->d);
+  uint32_t h[4] = { (uint32_t)(c->ts / 1000000000u), (uint32_t)(c->ts % 1000000000u), caplen, wire };
+  fwrite(h, sizeof h, 1, fp);
+  if (n) fwrite(b, 1, n, fp);
+  c->ts += c->step;
+}
+
+/* Overwrites 4 bytes of the file header (magic at 0, snaplen at 16). */
+static void patch_header(const char *name, long off, uint32_t v) {
+  FILE *fp = fopen(path_of(name), "r+b");
+  if (!fp) die(name, strerror(errno));
+  fseek(fp, off, SEEK_SET);
+  put32(fp, v);
+  fclose(fp);
+}
+
+static uint8_t big[262145];          /* records up to libpcap's limit and one byte over */
+
+/* A record of n bytes whose header says version 1, kind flit, direction A. */
+static const uint8_t *flit_header_then_zeros(size_t n) {
+  struct ual_rec_hdr h;
+  memset(big, 0, n);
+  ual_rec_hdr_init(&h, UAL_REC_FLIT, 0);
+  ual_record_build(&h, NULL, 0, big, n < UAL_REC_HDR_BYTES ? UAL_REC_HDR_BYTES : n);
+  return big;
+}
+
+/* Records of 0, 1 and 7 bytes (no complete header) and one of 65535. */
+static void write_bad_len(void) {
+  struct cap c;
+  static const size_t lens[] = { 0, 1, 7, 65535 };
+  open_beaconed(&c, "bad_len.pcap");
+  for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+    const uint8_t *b = flit_header_then_zeros(lens[i]);
+    cap_bytes(&c, b, lens[i], lens[i]);
+    beacon(&c);
+  }
+  cap_close(&c);
+}
+
+/* Every kind with no body, a short and a long one; unknown versions and
+ * kinds; then the shortest and the longest valid ordered sets. */
+static void write_bad_kinds(void) {
+  static const struct { uint8_t version, kind; size_t body; } bad[] = {
+    { 1, UAL_REC_FLIT, 0 },  { 1, UAL_REC_FLIT, UAL_FLIT_BYTES - 1 },  { 1, UAL_REC_FLIT, UAL_FLIT_BYTES + 1 },
+    { 1, UAL_REC_OS, 0 },    { 1, UAL_REC_OS, 3 },                     { 1, UAL_REC_OS, 4 + UAL_OS_MAX_SYMBOLS + 1 },
+    { 1, UAL_REC_EVENT, 0 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES - 1 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES + 1 },
+    { 0, UAL_REC_EVENT, 8 }, { 2, UAL_REC_EVENT, 8 },                  { 255, UAL_REC_EVENT, 8 },
+    { 1, 0, 8 },             { 1, 4, 8 },                              { 1, 255, 8 },
+  };
+  struct cap c;
+  uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES + 1];
+  open_beaconed(&c, "bad_kinds.pcap");
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    struct ual_rec_hdr h;
+    ual_rec_hdr_init(&h, bad[i].kind, 0);
+    memset(rec, 0xa5, sizeof rec);
+    ual_record_build(&h, NULL, 0, rec, sizeof rec);
+    rec[0] = bad[i].version;
+    cap_bytes(&c, rec, UAL_REC_HDR_BYTES + bad[i].body, UAL_REC_HDR_BYTES + bad[i].body);
+    beacon(&c);
+  }
+  uint8_t os[4 + UAL_OS_MAX_SYMBOLS];
+  memset(os, 0, sizeof os);
+  os[0] = 255;
+  os[1] = UAL_ENC_1B1B;
+  cap_record(&c, 0, UAL_REC_OS, os, 4);
+  cap_record(&c, 1, UAL_REC_OS, os, sizeof os);
+  beacon(&c);
+  cap_close(&c);
+}
+
+/* snaplen 0 and 0xffffffff in the file header: libpcap reads with its own
+ * maximum (262144), so nothing is cut; a record of 70000 bytes. */
+static void write_bad_snaplen(const char *name, uint32_t snaplen) {
+  struct cap c;
+  open_beaconed(&c, name);
+  const uint8_t *b = flit_header_then_zeros(70000);
+  cap_bytes(&c, b, 70000, 70000);
+  beacon(&c);
+  cap_close(&c);
+  patch_header(name, 16, snaplen);
+}
+
+/* snaplen 200: libpcap cuts every flit record to 200 bytes and skips the
+ * rest; the 16-byte events still decode. */
+static void write_small_snaplen(void) {
+  struct cap c;
+  open_beaconed(&c, "bad_snaplen_small.pcap");
+  beacon(&c);
+  beacon(&c);
+  cap_close(&c);
+  patch_header("bad_snaplen_small.pcap", 16, 200);
+}
+
+/* caplen above the file's snaplen (65535) but within libpcap's maximum:
+ * cut to the snaplen, the framing holds. */
+static void write_caplen_clip(void) {
+  struct cap c;
+  open_beaconed(&c, "bad_caplen_clip.pcap");
+  cap_lying(&c, 70000, 70000, flit_header_then_zeros(70000), 70000);
+  beacon(&c);
+  cap_lying(&c, 262144, 262144, flit_header_then_zeros(262144), 262144);
+  beacon(&c);
+  cap_close(&c);
+}
+
+/* caplen beyond libpcap's maximum: it refuses the record header, and the
+ * records after it (written out in full) cannot be reached. */
+static void write_caplen_over(const char *name, uint32_t caplen, size_t follow) {
+  struct cap c;
+  open_beaconed(&c, name);
+  beacon(&c);
+  cap_lying(&c, caplen, caplen, flit_header_then_zeros(follow), follow);
+  beacon(&c);
+  cap_close(&c);
+}
+
+/* The end of the input inside a pcap record header. */
+static void write_cut_record_header(void) {
+  struct cap c;
+  open_beaconed(&c, "bad_rechdr_cut.pcap");
+  static const uint8_t part[7] = { 0 };
+  fwrite(part, 1, sizeof part, pcap_dump_file(c.d));
+  cap_close(&c);
+}
+
+/* Random bytes after two beacons. */
+static void write_random_tail(void) {
+  struct cap c;
+  open_beaconed(&c, "bad_random.pcap");
+  beacon(&c);
+  FILE *fp = pcap_dump_file(c.d);
+  for (int i = 0; i < 4096 / 8; i++) {
+    uint64_t v = rng();
+    fwrite(&v, 8, 1, fp);
+  }
+  cap_close(&c);
+}
+
+/* A file header and nothing else, a wrong magic, half a file header. */
+static void write_bare_headers(void) {
+  struct cap c;
+  cap_open(&c, "header_only.pcap", UAL_DLT_USER0);
+  cap_close(&c);
+  open_beaconed(&c, "bad_magic.pcap");
+  cap_close(&c);
+  patch_header("bad_magic.pcap", 0, 0x12345678u);
+  cap_open(&c, "short_header.pcap", UAL_DLT_USER0);
+  cap_close(&c);
+  if (truncate(path_of("short_header.pcap"), 10) != 0) die("short_header.pcap", strerror(errno));
+}
+
+static void write_hostile_framing(void) {
+  write_bad_len();
+  write_bad_kinds();
+  write_bad_snaplen("bad_snaplen0.pcap", 0);
+  write_bad_snaplen("bad_snaplen_max.pcap", 0xffffffffu);
+  write_small_snaplen();
+  write_caplen_clip();
+  write_caplen_over("bad_caplen_over.pcap", 262145, 262145);
+  write_caplen_over("bad_caplen_ffff.pcap", 0xffffffffu, 0);
+  write_cut_record_header();
+  write_random_tail();
+  write_bare_headers();
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: mkcap OUTDIR\n");
@@ -591,5 +780,6 @@ int main(int argc, char **argv) {
   fputs("this is not a capture file\n", fp);
   fclose(fp);
   fclose(create("empty.pcap"));
+  write_hostile_framing();
   return 0;
 }

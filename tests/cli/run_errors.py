@@ -11,14 +11,14 @@ import subprocess
 import sys
 
 
-def cases(path):
+def cases(path, ncols):
     with open(path) as f:
         for n, line in enumerate(f, 1):
             if not line.strip() or line.lstrip().startswith('#'):
                 continue
             cols = [c.strip() for c in (line.rstrip() + ' ').split(' | ')]
-            if len(cols) != 5:
-                sys.exit(f"{path}:{n}: need 5 columns separated by ' | ', got {len(cols)}")
+            if len(cols) != ncols:
+                sys.exit(f"{path}:{n}: need {ncols} columns separated by ' | ', got {len(cols)}")
             yield cols
 
 
@@ -26,25 +26,35 @@ def subst_re(s, srcdir, gendir):
     return s.replace('{gen}', re.escape(gendir)).replace('{src}', re.escape(srcdir))
 
 
-def run(binary, case, srcdir, gendir):
-    name, code, err_re, out_re, args = case
+def split_args(args, srcdir, gendir):
+    """ARGS column -> (argv, stdin path or None)."""
     argv, stdin = [], None
     for a in shlex.split(args.replace('{gen}', gendir).replace('{src}', srcdir)):
         if a.startswith('<'):
             stdin = a[1:]
         else:
             argv.append(a)
+    return argv, stdin
+
+
+def invoke(binary, argv, stdin):
+    """Runs the decoder; returns (exit code, stdout, stderr) as text."""
     env = dict(os.environ, LC_ALL='C')
     env.pop('NO_COLOR', None)
     fin = open(stdin, 'rb') if stdin else subprocess.DEVNULL
     p = subprocess.run([binary] + argv, stdin=fin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     if stdin:
         fin.close()
-    out = p.stdout.decode(errors='replace')
-    err = p.stderr.decode(errors='replace')
+    return p.returncode, p.stdout.decode(errors='replace'), p.stderr.decode(errors='replace')
+
+
+def run(binary, case, srcdir, gendir):
+    name, code, err_re, out_re, args = case
+    argv, stdin = split_args(args, srcdir, gendir)
+    rc, out, err = invoke(binary, argv, stdin)
     problems = []
-    if p.returncode != int(code):
-        problems.append(f"exit {p.returncode}, want {code}")
+    if rc != int(code):
+        problems.append(f"exit {rc}, want {code}")
     if err_re != '-':
         if err_re == '':
             if err:
@@ -63,7 +73,8 @@ def run(binary, case, srcdir, gendir):
     return True
 
 
-def main():
+def main(run_case=run, ncols=5, doc=__doc__):
+    """Shared with run_hostile.py: one case per line, --only NAME."""
     argv = sys.argv[1:]
     only = None
     if '--only' in argv:
@@ -71,14 +82,14 @@ def main():
         only = argv[i + 1]
         del argv[i:i + 2]
     if len(argv) != 4:
-        sys.exit(__doc__)
+        sys.exit(doc)
     binary, path, srcdir, gendir = argv
     ok, ran = True, 0
-    for c in cases(path):
+    for c in cases(path, ncols):
         if only and c[0] != only:
             continue
         ran += 1
-        ok &= run(binary, c, srcdir, gendir)
+        ok &= run_case(binary, c, srcdir, gendir)
     if not ran:
         sys.exit(f"no case named {only}")
     sys.exit(0 if ok else 1)
