@@ -172,6 +172,7 @@ void dl_build_payload(struct gen *g, struct side *s, const struct ual_fh *fh, ui
   feed_msgs(g, s);
   unsigned before = ual_pack_msg_queued(&s->pack);
   s->pack_idle_before = !ual_pack_busy(&s->pack) && s->pack.uart_left == 0;
+  inj_pack(g, s);
   ual_pack_flit(&s->pack, fh, true, flit);
   unsigned placed = before - ual_pack_msg_queued(&s->pack);
   meta->n = 0;
@@ -207,6 +208,12 @@ bool dl_busy_requests(const struct side *s) {
     if (s->basic_out[t]) return true;
   return s->ctrl.req != CR_NONE || s->ctrl.rsp != RS_NONE || s->ctrl.owe ||
          s->rate_fsm != RC_IDLE || s->uart.reset != UR_NONE;
+}
+
+/* The analyzer judges deadlines on ns timestamps: one of ns after the
+ * record at t_ps has passed for records later than the ps returned. */
+static uint64_t ns_deadline_ps(uint64_t t_ps, uint64_t ns) {
+  return (t_ps / PS_PER_NS + ns + 1) * PS_PER_NS - 1;
 }
 
 /* ---- message encoders (all through ual_dlmsg_encode) ---- */
@@ -261,7 +268,7 @@ static void basic_respond(struct gen *g, struct side *s, uint32_t dw) {
     m.not_before_ps = g->now + s->response_delay_ps;
     m.hook = H_LATE;
     s->late_pending = true;             /* no UART transports meanwhile: they would extend the allowance */
-    gen_label_at(g, s->rx_t_end + PS_PER_US + side_flit_ps(s), s->id, UAL_R_DM_RESPONSE_LATE);
+    gen_label_at(g, s->rx_t_end + PS_PER_US + side_flit_ps(s), s->id, UAL_R_DM_RESPONSE_LATE, false);
     s->response_delay_ps = 0;
   }
   dl_queue_msg(s, &m);
@@ -396,7 +403,10 @@ void dl_apply_channel(struct gen *g, struct side *s, unsigned ch, bool online) {
   u->rx_fill = 0;
   u->credit_first_due = online;
   u->stopped = u->quiesced = false;
-  if (!online) u->tx_fill = 0;
+  if (!online) {
+    u->tx_fill = 0;
+    u->reset = UR_NONE;                        /* an unanswered stream reset ends with the channel */
+  }
 }
 
 static void ctrl_apply(struct gen *g, struct side *s, unsigned mt, unsigned target) {
@@ -424,6 +434,11 @@ static void ctrl_answer(struct gen *g, struct side *s, const struct ual_dlmsg *m
     target = c->req == CR_SENT && c->req_mtype == mt ? c->req_target : ctrl_current(s, mt, m->target);
     break;
   case UAL_CMD_PENDING:
+    if (c->pending_lapse) {                    /* injected: the owed request never comes */
+      c->pending_lapse = 0;
+      hook = H_PENDING_LAPSE;
+      break;
+    }
     c->owe = 1;
     c->owe_mtype = (uint8_t)mt;
     c->owe_target = m->target;
@@ -488,7 +503,7 @@ static void ctrl_rx(struct gen *g, struct side *s, const struct ual_dlmsg *m) {
       if (c->skip_confirm) {
         c->skip_confirm = 0;
         /* the text gives no deadline; the project's analyzer waits 10 us after the grant */
-        gen_label_at(g, s->rx_t_end - side_flit_ps(s) + CONFIRM_WAIT_PS, s->id, UAL_R_DM_CTRL_NO_CONFIRM);
+        gen_label_at(g, s->rx_t_end - side_flit_ps(s) + CONFIRM_WAIT_PS, s->id, UAL_R_DM_CTRL_NO_CONFIRM, false);
         return;
       }
       unsigned hook = mt == UAL_MT_LINK_STATE && c->req_target == 1 ? H_L1_STOP : H_CTRL_CONFIRM;
@@ -681,6 +696,12 @@ static void uart_rx(struct gen *g, struct side *s, const struct ual_dlmsg *m, un
     u->tx_fill = 0;
     u->rx_fill = 0;
     u->credit_valid = false;
+    if (u->reset_silent) {                    /* injected: no Reset Response */
+      u->reset_silent = false;
+      uint64_t t_req = s->rx_t_end - side_flit_ps(peer_of(g, s));
+      gen_label_at(g, ns_deadline_ps(t_req, UAL_UART_RESET_NS), s->id, UAL_R_DM_UART_RESET_TIMEOUT, false);
+      break;
+    }
     struct ual_dlmsg r = { .type = UAL_MT_UART_RESET_RSP, .stream = m->stream, .status = 0 };
     queue_one(s, MC_UART, ual_dlmsg_encode(&r), H_RESET_RSP, true);
     break;
@@ -773,6 +794,10 @@ void dl_after_sent(struct gen *g, struct side *s, uint64_t frame) {
       break;
     case H_RESET_RSP: uart_reenable(s); break;
     case H_LATE: s->late_pending = false; break;
+    case H_PENDING_LAPSE:                     /* checked on this side's records */
+      gen_label_at(g, ns_deadline_ps(s->t_next - side_flit_ps(s), UAL_PENDING_NS), s->id,
+                   UAL_R_DM_CTRL_PENDING_TIMEOUT, true);
+      break;
     default: break;
     }
   }

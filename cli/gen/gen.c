@@ -52,17 +52,17 @@ void gen_fail(struct gen *g, const char *fmt, ...) {
   g->stop_error = true;
 }
 
-void gen_label_at(struct gen *g, uint64_t t_ps, unsigned dir, int rule) {
+void gen_label_at(struct gen *g, uint64_t t_ps, unsigned dir, int rule, bool dir_only) {
   for (unsigned i = 0; i < TIME_LABELS; i++)
     if (!g->tlabel[i].on) {
-      g->tlabel[i] = (struct time_label){ t_ps, (int16_t)rule, (uint8_t)dir, 1 };
+      g->tlabel[i] = (struct time_label){ t_ps, (int16_t)rule, (uint8_t)dir, 1, dir_only };
       return;
     }
 }
 
-static void time_labels(struct gen *g, uint64_t t_ps) {
+static void time_labels(struct gen *g, unsigned dir, uint64_t t_ps) {
   for (unsigned i = 0; i < TIME_LABELS; i++)
-    if (g->tlabel[i].on && t_ps > g->tlabel[i].t_ps) {
+    if (g->tlabel[i].on && t_ps > g->tlabel[i].t_ps && (!g->tlabel[i].dir_only || g->tlabel[i].dir == dir)) {
       g->tlabel[i].on = 0;
       gen_truth(g, g->frame + 1, g->tlabel[i].dir, g->tlabel[i].rule, TRUTH_SRC_INJECT, "deadline passed");
     }
@@ -75,7 +75,7 @@ void gen_label_flush(struct gen *g) {
 void gen_emit(struct gen *g, struct side *s, unsigned kind, const uint8_t *body, size_t len,
               uint64_t t_ps) {
   if (g->stop_error) return;
-  time_labels(g, t_ps);
+  time_labels(g, s->id, t_ps);
   /* the header only changes with rate and width: built once per change */
   struct hdr_cache *hc = &s->hdr[kind & 3];
   uint32_t key = (uint32_t)s->rate << 8 | s->width | 1u << 16;

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum inj_kind { K_DLMUT, K_CORRUPT, K_EXTRA, K_IDLE, K_SEQ, K_MSG, K_PLAN, K_SCEN };
+enum inj_kind { K_DLMUT, K_CORRUPT, K_EXTRA, K_IDLE, K_SEQ, K_MSG, K_PLAN, K_SCEN, K_PACK };
 
 #define NEED_SWITCH 1
 #define NEED_ACCEL  2   /* both partners accelerators: both may request */
@@ -55,11 +55,14 @@ enum inj_kind { K_DLMUT, K_CORRUPT, K_EXTRA, K_IDLE, K_SEQ, K_MSG, K_PLAN, K_SCE
   X(DM_CTRL_SAME_STATE,   K_PLAN,    BRINGUP, 0, "a request for channel 0 online while it is online") \
   X(DM_CTRL_NO_CONFIRM,   K_PLAN,    TRAFFIC, 0, "a granted channel request without the confirming Ack") \
   X(DM_CTRL_PENDING_ILLEGAL,K_PLAN,  NEGOTIATION, NEED_ACCEL, "Decision Pending from a partner with its own width request out") \
+  X(DM_CTRL_PENDING_TIMEOUT,K_PLAN,  TRAFFIC, 0, "Decision Pending to a Link Speed request, then no request; the link rests 10 ms in L1") \
   X(DM_CTRL_RESOLUTION,   K_PLAN,    NEGOTIATION, NEED_ACCEL, "conflicting width requests: the winner's request is Nacked") \
   X(DM_CTRL_LOSER_RETRY,  K_PLAN,    NEGOTIATION, NEED_ACCEL, "the loser of a width conflict asks again for the same width") \
   X(DM_UART_CH4_OFFLINE,  K_PLAN,    TRAFFIC, 0, "a UART Credit Update after channel 4 went offline") \
+  X(DM_UART_INTERLEAVE,   K_PACK,    TRAFFIC, 0, "a segment without its alternate sector between two DWords of a UART Stream Transport") \
   X(DM_UART_CREDIT,       K_MSG,     UART,    0, "a UART transport one DWord beyond the credit") \
   X(DM_UART_RESET_NOOPS,  K_PLAN,    UART,    0, "a Stream Reset Request without the 40 No-Ops") \
+  X(DM_UART_RESET_TIMEOUT,K_PLAN,    TRAFFIC, 0, "a Stream Reset Request left unanswered; the link rests 10 ms in L1") \
   X(DM_RATE_RANGE,        K_MSG,     TRAFFIC, 0, "a TL Rate Notification of 41000 (2050 MHz)") \
   X(DM_NOOP_CONTEXT,      K_MSG,     TRAFFIC, 0, "a lone No-Op message") \
   X(DM_ID_FIELD,          K_MSG,     TRAFFIC, 0, "a Device ID request with Valid = 0 and a non-zero ID") \
@@ -115,7 +118,8 @@ static unsigned inj_side(int rule) {
   case UAL_R_DM_UNSOLICITED: case UAL_R_DM_RATE_SWITCH: case UAL_R_DM_CTRL_INITIATOR:
   case UAL_R_DM_CTRL_RESPONSE_RULE: case UAL_R_DM_CTRL_ECHO: case UAL_R_LT_PAYLOAD_IN_L1:
   case UAL_R_LT_L0P_INITIATOR: case UAL_R_DM_RESPONSE_LATE: case UAL_R_DM_CTRL_PENDING_ILLEGAL:
-  case UAL_R_DM_CTRL_RESOLUTION: case UAL_R_DM_CTRL_LOSER_RETRY:
+  case UAL_R_DM_CTRL_RESOLUTION: case UAL_R_DM_CTRL_LOSER_RETRY: case UAL_R_DM_CTRL_PENDING_TIMEOUT:
+  case UAL_R_DM_UART_RESET_TIMEOUT:
     return 1;
   }
   return 0;
@@ -261,6 +265,22 @@ void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit) {
   }
   s->shadow = u0;
   if (in->state == INJ_DONE) s->shadow_on = s->tl_boost = false;
+}
+
+/* ---- packer knobs ---- */
+
+/* DM-UART-INTERLEAVE: the transport at the head of what the packer holds
+ * skips a segment, so its next DWord comes one segment late: SH0 when it is
+ * open from an earlier flit, SH1 when its header goes into SH0. */
+void inj_pack(struct gen *g, struct side *s) {
+  struct inj *in = inj_find(g, UAL_R_DM_UART_INTERLEAVE);
+  if (!in || !armed(g, in, s) || !s->infl.count) return;
+  const struct msg_item *m = &s->infl.it[s->infl.head];
+  if (m->n < 2) return;
+  unsigned k = s->infl.left[s->infl.head] < m->n ? 0 : 1;
+  s->pack.alt_gap = (uint8_t)(1u << k);
+  gen_truth(g, g->frame + 1, s->id, in->rule, TRUTH_SRC_INJECT,
+            k ? "UART Stream Transport paused in SH1" : "UART Stream Transport paused in SH0");
 }
 
 /* ---- PL corruption ---- */
@@ -629,19 +649,24 @@ static void plan_set(struct gen *g, unsigned what, unsigned side, double x) {
   o->x = x;
 }
 
-static void plan_nego(struct gen *g, unsigned side, unsigned target, unsigned flags) {
-  struct op *o = plan_add(g, OP_NEGOTIATE);
-  o->side = (uint8_t)side;
-  o->a = UAL_MT_CHANNEL;
-  o->b = (uint8_t)target;
-  o->n = flags;
-}
-
-static void plan_nego_mt(struct gen *g, unsigned side, unsigned mt, unsigned target) {
+static void plan_nego_mt(struct gen *g, unsigned side, unsigned mt, unsigned target, unsigned flags) {
   struct op *o = plan_add(g, OP_NEGOTIATE);
   o->side = (uint8_t)side;
   o->a = (uint8_t)mt;
   o->b = (uint8_t)target;
+  o->n = flags;
+}
+
+static void plan_nego(struct gen *g, unsigned side, unsigned target, unsigned flags) {
+  plan_nego_mt(g, side, UAL_MT_CHANNEL, target, flags);
+}
+
+/* Timeouts of 10 ms: the link rests in L1 a little longer, so the deadline
+ * passes where no record is sent, whatever the rate. */
+static void plan_rest(struct gen *g, uint32_t timeout_ns) {
+  unsigned from = g->n_ops;
+  scen_l1(g, timeout_ns + 2000, true);
+  for (unsigned i = from; i < g->n_ops; i++) g->ops[i].keep = 1;
 }
 
 static unsigned wcode(unsigned w) { return w >= 8 ? 3 : w >= 4 ? 2 : w >= 2 ? 1 : 0; }
@@ -671,9 +696,9 @@ void inj_plan(struct gen *g) {
       o->n = CONFLICT_B_SECOND;
       if (in->rule == UAL_R_DM_CTRL_LOSER_RETRY) {
         plan_set(g, SET_CTRL_LABEL, 1, in->rule);
-        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, o->c);
+        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, o->c, 0);
       }
-      plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w);   /* back to the trained width */
+      plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w, 0);   /* back to the trained width */
       plan_add(g, OP_UART_ONLINE_WAIT);
       continue;
     }
@@ -686,6 +711,20 @@ void inj_plan(struct gen *g) {
       plan_add(g, OP_UART_RESET)->side = 0;
       plan_set(g, SET_NOOPS, 0, 40);
       continue;
+    case UAL_R_DM_CTRL_PENDING_TIMEOUT: {
+      /* a speed other than the current one: Decision Pending is a legal answer */
+      unsigned sp = g->s[0].max_speed_code;
+      plan_nego_mt(g, 0, UAL_MT_LINK_SPEED, sp ? sp - 1 : 1, NF_PENDING_LAPSE);
+      plan_rest(g, UAL_PENDING_NS);
+      continue;
+    }
+    case UAL_R_DM_UART_RESET_TIMEOUT: {
+      struct op *o = plan_add(g, OP_UART_RESET);
+      o->side = 0;
+      o->a = 1;
+      plan_rest(g, UAL_UART_RESET_NS);
+      continue;
+    }
     }
     plan_add(g, OP_UART_STOP);
     switch (in->rule) {
@@ -700,12 +739,12 @@ void inj_plan(struct gen *g) {
       plan_nego(g, 0, off, 0);
       break;
     case UAL_R_DM_CTRL_OUTSTANDING:
-      plan_nego(g, 0, off, 2);
+      plan_nego(g, 0, off, NF_DUPLICATE);
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_CTRL_NO_CONFIRM:
       plan_set(g, SET_SKIP_CONFIRM, 0, 1);
-      plan_nego(g, 0, off, 1);
+      plan_nego(g, 0, off, NF_NO_CONFIRM);
       /* long enough for the analyzer to stop waiting for the confirmation */
       plan_add(g, OP_RUN)->n = (uint32_t)(12 * PS_PER_US / side_flit_ps(&g->s[0]));
       break;

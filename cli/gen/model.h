@@ -99,7 +99,7 @@ struct pl_extra {
 enum msg_class { MC_BASIC, MC_CONTROL, MC_UART, MC_COUNT };
 enum msg_hook {
   H_NONE, H_UART_TRANSPORT, H_CTRL_CONFIRM, H_CTRL_ACK, H_L1_STOP, H_RESET_BATCH,
-  H_RESET_RSP, H_CREDIT, H_LATE
+  H_RESET_RSP, H_CREDIT, H_LATE, H_PENDING_LAPSE
 };
 #define MSG_MAX_DW (1 + UAL_UART_MAX_PAYLOAD)
 struct msg_item {
@@ -140,6 +140,8 @@ struct ctrl_state {
   int16_t force_label;           /* rule to label on the forced answer */
   uint8_t conflict_wrong;        /* injected DM-CTRL-RESOLUTION: Nack a request that wins */
   uint8_t conflict_pending;      /* injected DM-CTRL-PENDING-ILLEGAL: Decision Pending in a conflict */
+  uint8_t pending_lapse;         /* injected DM-CTRL-PENDING-TIMEOUT: the request owed after the next
+                                    Decision Pending never comes */
   uint32_t done;                 /* negotiations completed (both Acks) */
   uint32_t failed;
 };
@@ -166,6 +168,7 @@ struct uart_state {
   uint8_t reset_noops;           /* No-Ops before the Reset Request (40) */
   uint32_t vdp_count;
   int8_t over_credit;            /* injected DM-UART-CREDIT: DWords beyond the credit */
+  bool reset_silent;             /* injected DM-UART-RESET-TIMEOUT: the next Reset Request goes unanswered */
   bool stopped;                  /* winding down before channel 4 goes offline */
   bool quiesced;                 /* wound down: no more Credit Updates */
 };
@@ -323,6 +326,10 @@ struct op {
 };
 #define OPS_MAX 160
 #define CONFLICT_B_SECOND 4   /* OP_CONFLICT n: bits 0/1 Priority of A/B, bit 2 B requests one flit later */
+/* OP_NEGOTIATE n: no confirming Ack; a duplicate request; answered by Decision
+ * Pending whose owed request never comes (the requester stops waiting) */
+enum neg_flags { NF_NO_CONFIRM = 1, NF_DUPLICATE = 2, NF_PENDING_LAPSE = 4 };
+/* OP_UART_RESET a = 1: the partner leaves the request unanswered (the step ends once it is out) */
 
 /* ---- the whole generator ---- */
 #define TRUTH_SRC_INJECT 0
@@ -339,8 +346,9 @@ struct inj {
   uint8_t fin;                   /* nothing left to do */
 };
 
-/* a label due at the first record after a time (deadline-type rules) */
-struct time_label { uint64_t t_ps; int16_t rule; uint8_t dir, on; };
+/* a label due at the first record after a time (deadline-type rules), of
+ * direction dir only when the analyzer checks the deadline on that side's records */
+struct time_label { uint64_t t_ps; int16_t rule; uint8_t dir, on, dir_only; };
 #define TIME_LABELS 4
 
 struct gen {
@@ -379,8 +387,8 @@ struct gen {
 void gen_emit(struct gen *g, struct side *s, unsigned kind, const uint8_t *body, size_t len,
               uint64_t t_ps);
 void gen_truth(struct gen *g, uint64_t frame, unsigned dir, int rule, int src, const char *note);
-/* labels rule (source inject) at the first record later than t_ps */
-void gen_label_at(struct gen *g, uint64_t t_ps, unsigned dir, int rule);
+/* labels rule (source inject) at the first record later than t_ps (of direction dir if dir_only) */
+void gen_label_at(struct gen *g, uint64_t t_ps, unsigned dir, int rule, bool dir_only);
 /* end of capture: labels whose time has not come are dropped */
 void gen_label_flush(struct gen *g);
 void gen_fail(struct gen *g, const char *fmt, ...)
@@ -434,6 +442,9 @@ void dl_log_msg(struct gen *g, struct side *s, const struct msg_item *m);
 void scen_build(struct gen *g);
 void scen_tick(struct gen *g);
 uint64_t scen_wake(const struct gen *g);
+/* L1 entry (TL and UART stopped, channels 0 and 4 offline), residency_ns in
+ * L1, exit and channels online again; plain: without the L1 injections' twists */
+void scen_l1(struct gen *g, uint32_t residency_ns, bool plain);
 
 /* inject.c */
 void inj_init(struct gen *g);
@@ -447,6 +458,8 @@ void inj_labelled(struct gen *g, int rule);
 void inj_send_credit(struct gen *g, struct side *s, int rule);
 bool inj_pending(struct gen *g, int rule);
 void gen_truth_next_ctrl(struct gen *g, struct side *s, int rule);
+/* packer hook: a new payload flit is about to be packed */
+void inj_pack(struct gen *g, struct side *s);
 /* DL mutation hook: a new payload flit just packed (kept for replays) */
 void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit);
 /* PL hook: any flit just before it is emitted (not kept for replays) */

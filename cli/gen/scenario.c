@@ -17,8 +17,6 @@
 #define L1_RESIDENCY_NS 2000
 #define OP_WATCHDOG  300000      /* records one step may take before the model is declared stuck */
 
-enum neg_flags { NF_NO_CONFIRM = 1, NF_DUPLICATE = 2 };
-
 /* ---- building step lists ---- */
 
 static struct op *add(struct gen *g, unsigned code) {
@@ -262,14 +260,14 @@ static void build_traffic_core(struct gen *g, unsigned rounds) {
   }
 }
 
-static void build_l1(struct gen *g) {
-  bool order = injected(g, UAL_R_LT_L1_ORDER);
+void scen_l1(struct gen *g, uint32_t residency_ns, bool plain) {
+  bool order = !plain && injected(g, UAL_R_LT_L1_ORDER);
   struct op *o = add(g, OP_TL);          /* TL-TL link disconnect: the TLs stop first */
   o->side = 2;
   add(g, OP_UART_STOP);
   if (!order) {
     nego(g, 0, UAL_MT_CHANNEL, UAL_CHAN_TL, 0);
-    if (injected(g, UAL_R_DL_CH0_OFFLINE) && g->scenario != GEN_SC_BRINGUP) {
+    if (!plain && injected(g, UAL_R_DL_CH0_OFFLINE) && g->scenario != GEN_SC_BRINGUP) {
       set(g, SET_TL_INJECT, 0, UAL_R_DL_CH0_OFFLINE);
       run(g, 8);
     }
@@ -277,9 +275,9 @@ static void build_l1(struct gen *g) {
   }
   add(g, OP_L1_ENTER)->n = order;
   o = add(g, OP_L1_EXIT);
-  o->n = L1_RESIDENCY_NS;
+  o->n = residency_ns;
   run(g, 16);                            /* payload flits without TL flits or UART sectors */
-  if (injected(g, UAL_R_LT_EXIT_L1_CONTENT)) {
+  if (!plain && injected(g, UAL_R_LT_EXIT_L1_CONTENT)) {
     set(g, SET_TL_INJECT, 0, UAL_R_LT_EXIT_L1_CONTENT);
     run(g, 8);
   }
@@ -424,7 +422,7 @@ void scen_build(struct gen *g) {
     add_start_event(g);
     run(g, 400);
     inj_plan(g);
-    build_l1(g);
+    scen_l1(g, L1_RESIDENCY_NS, false);
     run(g, 300);
     break;
   case GEN_SC_L0P:
@@ -459,7 +457,7 @@ void scen_build(struct gen *g) {
     run(g, 200);
     build_l0p(g, g->s[0].width >= 2 ? g->s[0].width / 2 : 1);
     run(g, 300);
-    build_l1(g);
+    scen_l1(g, L1_RESIDENCY_NS, false);
     run(g, 600);
     break;
   }
@@ -555,6 +553,10 @@ static bool op_start(struct gen *g, struct op *o) {
     return true;
   case OP_NEGOTIATE:
     if (!ctrl_quiet(g) || g->hold_requests) return false;
+    if (o->n & NF_PENDING_LAPSE) {
+      peer_of(g, side_of(g, o))->ctrl.force = UAL_CMD_PENDING;
+      peer_of(g, side_of(g, o))->ctrl.pending_lapse = 1;
+    }
     dl_ctrl_request(g, side_of(g, o), o->a, o->b, o->c);
     if (o->n & NF_DUPLICATE) {
       peer_of(g, side_of(g, o))->ignore_dup_request = true;
@@ -605,6 +607,7 @@ static bool op_start(struct gen *g, struct op *o) {
   case OP_UART_RESET:
     if (side_of(g, o)->uart.reset != UR_NONE || !side_of(g, o)->uart.enabled) return false;
     dl_uart_reset(g, side_of(g, o));
+    if (o->a) peer_of(g, side_of(g, o))->uart.reset_silent = true;
     return true;
   case OP_RATE:
     if (a->rate_fsm != RC_IDLE || g->hold_requests) return false;
@@ -660,7 +663,14 @@ static bool op_done(struct gen *g, struct op *o) {
   case OP_CONFLICT:
   case OP_L1_ENTER:
     if (o->code == OP_L1_ENTER) return both_mode(g, PL_SILENT);
-    if (o->n & NF_NO_CONFIRM) {
+    /* n holds negotiation flags for OP_NEGOTIATE only (OP_CONFLICT: Priorities) */
+    if (o->code == OP_NEGOTIATE && (o->n & NF_PENDING_LAPSE)) {
+      struct side *s = side_of(g, o);
+      if (s->ctrl.req != CR_WAIT_PEER) return false;
+      s->ctrl.req = CR_NONE;               /* the requester stops waiting for the owed request */
+      return ctrl_quiet(g);
+    }
+    if (o->code == OP_NEGOTIATE && (o->n & NF_NO_CONFIRM)) {
       struct side *s = side_of(g, o);
       if (s->ctrl.req != CR_NONE) return false;
       peer_of(g, s)->ctrl.rsp = RS_NONE;   /* the responder stops waiting */
@@ -708,6 +718,7 @@ static bool op_done(struct gen *g, struct op *o) {
   case OP_UART_ONLINE_WAIT:
     return a->uart.credit_valid && b->uart.credit_valid;
   case OP_UART_RESET:
+    if (o->a) return side_of(g, o)->uart.reset == UR_WAIT_RSP;   /* unanswered: over once asked */
     return side_of(g, o)->uart.reset == UR_NONE && a->uart.credit_valid && b->uart.credit_valid;
   case OP_RATE:
     return a->rate_fsm == RC_IDLE;

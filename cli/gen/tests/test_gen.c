@@ -737,6 +737,137 @@ static void test_inject_sweep(unsigned seeds) {
   printf("inject sweep: %u runs, %u with findings\n", runs, bad);
 }
 
+/* Rules the analyzer decides from a deadline or a segment position are
+ * labelled exactly: DM-CTRL-PENDING-TIMEOUT on the first record of the
+ * partner that owes the request once 10 ms have passed since its Decision
+ * Pending, DM-UART-RESET-TIMEOUT on the first record 10 ms after the
+ * unanswered Reset Request, DM-UART-INTERLEAVE in SH0 of the flit whose
+ * segment 0 the transport skips. The 10 ms pass in an L1 rest, not in
+ * millions of flits. */
+struct exact {
+  unsigned raised;
+  uint64_t frame;                /* where the analyzer raised the rule first */
+  int segment;
+  uint64_t start_frame, start_ns;  /* the Decision Pending / Reset Request before it */
+};
+
+static void analyze_exact(const struct run *r, int rule, struct exact *x) {
+  static struct ual_analyzer a;
+  static struct ual_events ev;
+  struct ual_rec_result *res = malloc(sizeof *res);
+  memset(x, 0, sizeof *x);
+  ual_analyzer_init(&a);
+  ual_events_init(&ev);
+  for (size_t i = 0; i < r->n; i++) {
+    ual_events_clear(&ev);
+    ual_analyzer_step(&a, r->buf + r->r[i].off, r->r[i].len, i + 1, r->r[i].ts_ns, res, &ev);
+    for (unsigned k = 0; k < res->findings.n; k++)
+      if (res->findings.v[k].rule == rule && !x->raised++) {
+        x->frame = i + 1;
+        x->segment = res->findings.v[k].segment;
+      }
+    for (unsigned k = 0; k < ev.n && !x->raised; k++) {
+      const struct ual_tevent *e = &ev.v[k];
+      if ((rule == UAL_R_DM_CTRL_PENDING_TIMEOUT && e->kind == UAL_TEV_NEGOTIATION && e->outcome == UAL_NEG_PENDING) ||
+          (rule == UAL_R_DM_UART_RESET_TIMEOUT && e->kind == UAL_TEV_UART_RESET && e->value == 1)) {
+        x->start_frame = e->frame;
+        x->start_ns = e->ts_ns;
+      }
+    }
+  }
+  free(res);
+}
+
+static unsigned rec_dir(const struct run *r, size_t i) { return r->buf[r->r[i].off + 2] & UAL_RF_DIR_B ? 1u : 0u; }
+
+/* One run of an exact-label case; returns the labelled frame (0 when none)
+ * and the segment of an interleave finding. */
+static uint64_t exact_run(int rule, unsigned rate, unsigned width, int peer, uint64_t seed, uint64_t at, int *seg) {
+  const uint64_t wait_ns = 10000000;
+  struct gen_opts o;
+  gen_opts_default(&o);
+  o.seed = seed;
+  o.rate = rate;
+  o.width = width;
+  o.peer = peer;
+  o.n_inject = 1;
+  o.inject[0] = (struct gen_inject_req){ rule, at };
+  struct run r;
+  generate(&r, &o);
+  if (r.rc) fprintf(stderr, "exact %s rate %u x%u: %s\n", ual_rule_id((enum ual_rule)rule), rate, width, r.err);
+  CHECK_EQ(r.rc, 0);
+  CHECK_EQ(truth_count(&r, rule, "inject"), 1);
+  const struct truth *t = NULL;
+  for (size_t i = 0; i < r.nt; i++)
+    if (r.t[i].rule == rule) t = &r.t[i];
+  struct exact x;
+  analyze_exact(&r, rule, &x);
+  CHECK_EQ(x.raised, 1);
+  uint64_t frame = t && x.raised ? t->frame : 0;
+  *seg = x.segment;
+  if (!frame) { run_free(&r); return 0; }
+  CHECK_EQ(x.frame, t->frame);
+  size_t idx = t->frame - 1;
+  if (rule == UAL_R_DM_UART_INTERLEAVE) {
+    /* the gap: no alternate sector in the flagged segment, one in each before it */
+    struct ual_flit_info fi;
+    CHECK_EQ(r.r[idx].len, UAL_REC_HDR_BYTES + UAL_FLIT_BYTES);
+    ual_flit_decode(r.buf + r.r[idx].off + UAL_REC_HDR_BYTES, &fi, NULL);
+    CHECK(fi.valid && fi.kind == UAL_FK_PAYLOAD);
+    CHECK(x.segment == 0 || x.segment == 1);
+    CHECK(!fi.sh[x.segment].alt);
+    for (int k = 0; k < x.segment; k++) CHECK(fi.sh[k].alt);
+    CHECK_EQ(t->dir, 0);
+    CHECK_EQ(rec_dir(&r, idx), 0);
+  } else {
+    bool own = rule == UAL_R_DM_CTRL_PENDING_TIMEOUT;   /* checked on B's records only */
+    CHECK_EQ(t->dir, 1);
+    if (own) CHECK_EQ(rec_dir(&r, idx), 1);
+    CHECK(x.start_frame > 0 && x.start_frame < t->frame);
+    uint64_t due = x.start_ns + wait_ns;
+    CHECK(r.r[idx].ts_ns > due);
+    size_t prev = idx;
+    while (prev > 0 && own && rec_dir(&r, prev - 1) != 1) prev--;
+    CHECK(prev > 0);
+    if (prev > 0) {
+      CHECK(r.r[prev - 1].ts_ns <= due);
+      CHECK(r.r[idx].ts_ns - r.r[prev - 1].ts_ns >= wait_ns);   /* the rest spans the deadline */
+    }
+    CHECK(r.n < 40000);
+  }
+  struct sverdict v;
+  verify_stateful(&r, &v, false);
+  CHECK_EQ(v.extra, 0);
+  CHECK_EQ(v.missing, 0);
+  run_free(&r);
+  return frame;
+}
+
+static void test_inject_exact(void) {
+  static const int rules[] = { UAL_R_DM_CTRL_PENDING_TIMEOUT, UAL_R_DM_UART_RESET_TIMEOUT, UAL_R_DM_UART_INTERLEAVE };
+  static const struct { unsigned rate, width; int peer; } cfg[] = {
+    { 7, 8, GEN_PEER_SWITCH }, { 2, 4, GEN_PEER_SWITCH }, { 1, 1, GEN_PEER_SWITCH }, { 3, 2, GEN_PEER_ACCEL },
+  };
+  unsigned runs = 0, good = 0, segs[2] = { 0, 0 };
+  for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+    for (size_t c = 0; c < sizeof cfg / sizeof cfg[0]; c++) {
+      int before = check_failures, seg = -1;
+      uint64_t f = exact_run(rules[k], cfg[c].rate, cfg[c].width, cfg[c].peer, 21 + c, GEN_AT_DEFAULT, &seg);
+      runs++;
+      if (rules[k] == UAL_R_DM_UART_INTERLEAVE && seg >= 0 && seg < 2) segs[seg]++;
+      /* right after the first chance: the same transport, if still open, pauses in SH0 */
+      if (rules[k] == UAL_R_DM_UART_INTERLEAVE && f) {
+        exact_run(rules[k], cfg[c].rate, cfg[c].width, cfg[c].peer, 21 + c, f + 1, &seg);
+        runs++;
+        if (seg >= 0 && seg < 2) segs[seg]++;
+      }
+      good += check_failures == before;
+    }
+  CHECK(segs[0] > 0 && segs[1] > 0);   /* both kinds of pause were made */
+  printf("exact labels: %u runs, %u configurations clean; interleave in SH0 %u, SH1 %u\n", runs, good,
+         segs[0], segs[1]);
+}
+
 static void test_options(void) {
   struct gen_opts o;
   struct run r;
@@ -943,6 +1074,7 @@ int main(int argc, char **argv) {
   if (!only || !strcmp(only, "options")) test_options();
   if (!only || !strcmp(only, "stateful")) test_stateful(argc > 2 ? argv[2] : NULL);
   if (!only || !strcmp(only, "sweep")) test_sweep(only && argc > 2 ? (unsigned)atoi(argv[2]) : 1);
+  if (!only || !strcmp(only, "inject-exact")) test_inject_exact();
   if (!only || !strcmp(only, "inject-sweep")) test_inject_sweep(only && argc > 2 ? (unsigned)atoi(argv[2]) : 1);
   return check_done("test_gen");
 }
