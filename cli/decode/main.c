@@ -61,7 +61,7 @@ static void usage(FILE *fp) {
         "Exit status:\n"
         "  0  decoded (findings and malformed records are reported, not failures)\n"
         "  1  --strict and a selected record has an error finding, or a record was malformed\n"
-        "     or truncated\n"
+        "     or truncated, or the pcap framing was lost\n"
         "  2  usage error, or the input could not be opened or read (missing file, not\n"
         "     pcap/pcapng, wrong link type, read error)\n",
         fp);

@@ -458,8 +458,9 @@ static void put32(FILE *fp, uint32_t v) { fwrite(&v, 4, 1, fp); }
 static void put16(FILE *fp, uint16_t v) { fwrite(&v, 2, 1, fp); }
 
 /* pcapng (host byte order) with if_tsresol = 9 (nanoseconds): IDLE, a
- * payload flit and an event. */
-static void write_pcapng(const char *name) {
+ * payload flit and an event. Before record bad_at (unless -1) a block header
+ * whose length libpcap refuses: the framing is lost there. */
+static void write_pcapng(const char *name, int bad_at) {
   FILE *fp = create(name);
   put32(fp, 0x0A0D0D0A); put32(fp, 28); put32(fp, 0x1A2B3C4D); put16(fp, 1); put16(fp, 0);
   put32(fp, 0xffffffffu); put32(fp, 0xffffffffu); put32(fp, 28);                 /* SHB */
@@ -469,6 +470,9 @@ static void write_pcapng(const char *name) {
   struct ual_rec_hdr h;
   for (int i = 0; i < 3; i++) {
     size_t n;
+    if (i == bad_at) {
+      put32(fp, 6); put32(fp, 0x7fffffffu);
+    }
     if (i == 0) {
       ual_flit_build_idle(f);
       ual_rec_hdr_init(&h, UAL_REC_FLIT, 0);
@@ -773,7 +777,8 @@ int main(int argc, char **argv) {
   cap_bytes(&c, eth, sizeof eth, sizeof eth);
   cap_close(&c);
 
-  write_pcapng("basic.pcapng");
+  write_pcapng("basic.pcapng", -1);
+  write_pcapng("bad_block.pcapng", 2);
   write_raw_hex();
 
   FILE *fp = create("notpcap.txt");
