@@ -12,6 +12,9 @@ struct gen_writer {
   pcap_t *pd;
   pcap_dumper_t *dump;
   bool dump_is_stdout;
+  FILE *fp;                   /* the dump's file: records go there in blocks */
+  uint8_t *buf;               /* records not yet written */
+  size_t used;
   FILE *truth;
   int udp_fd;                 /* -1 when not exporting */
   double rate_limit;          /* datagrams per second; 0 = none */

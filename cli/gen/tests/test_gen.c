@@ -988,6 +988,11 @@ static void cli_stdout(const char *gen, const char *dir) {
   CHECK_EQ(spawn_wait(argv3, NULL), 2);
   char *argv4[] = { (char *)gen, "--list-injections", NULL };
   CHECK_EQ(spawn_wait(argv4, "/dev/null"), 0);
+  /* a write error, in the middle of the run (5 MB) and at its end: exit status 1 */
+  char *argv5[] = { (char *)gen, "-q", "-c", "20000", "-w", "/dev/full", NULL };
+  CHECK_EQ(spawn_wait(argv5, NULL), 1);
+  argv5[3] = "100";
+  CHECK_EQ(spawn_wait(argv5, NULL), 1);
   unlink(a);
   unlink(b);
 }
