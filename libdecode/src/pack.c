@@ -45,6 +45,17 @@ static bool is_transport(uint32_t dw, struct ual_dlmsg *m) {
   return m->type == UAL_MT_UART_TRANSPORT;
 }
 
+/* Payload DWords of a UART Stream Transport header, 0 for another message:
+ * all the packer needs to know of a message (no full decode per DWord). */
+static unsigned transport_payload(uint32_t dw) {
+  uint8_t b[4];
+  put_sector_dw(b, dw);
+  if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, b), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, b)) !=
+      UAL_MT_UART_TRANSPORT)
+    return 0;
+  return (unsigned)ual_field_get(UAL_F_UTX_LENGTH, b) + 1u;
+}
+
 /* ---- unpacker ---- */
 
 void ual_unpack_init(struct ual_unpack *u) { memset(u, 0, sizeof *u); }
@@ -181,9 +192,8 @@ bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES],
 }
 
 bool ual_pack_push_msg(struct ual_pack *p, const uint32_t *dw, unsigned n) {
-  struct ual_dlmsg m;
   if (n == 0) return false;
-  unsigned want = is_transport(dw[0], &m) ? m.length + 2u : 1u;
+  unsigned want = 1u + transport_payload(dw[0]);
   if (n != want || p->msg_count + n > MSG_Q) return false;
   for (unsigned i = 0; i < n; i++) p->msgq[(p->msg_head + p->msg_count + i) % MSG_Q] = dw[i];
   p->msg_count += n;
@@ -199,11 +209,10 @@ bool ual_pack_busy(const struct ual_pack *p) { return p->tl_sent != 0; }
  * segments and later messages wait behind it. */
 static void pack_alt(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
   uint32_t dw = p->msgq[p->msg_head];
-  struct ual_dlmsg m;
   p->msg_head = (p->msg_head + 1) % MSG_Q;
   p->msg_count--;
   if (p->uart_left) p->uart_left--;
-  else if (is_transport(dw, &m)) p->uart_left = (uint8_t)(m.length + 1u);
+  else p->uart_left = (uint8_t)transport_payload(dw);
   put_sector_dw(flit + ual_sector_byte(c->next), dw);
   c->next++;
 }
@@ -223,7 +232,10 @@ static void pack_tl(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
 void ual_pack_flit(struct ual_pack *p, const struct ual_fh *fh, bool tl_allowed, uint8_t *flit) {
   struct ual_fh h = *fh;
   h.usage = UAL_USAGE_PAYLOAD;
-  memset(flit, 0, UAL_FLIT_BYTES);  /* zero fill */
+  /* Every byte is written once: header, segment headers, sectors (zero fill
+   * where nothing is allocated), CRC and FEC; a memset of the whole flit
+   * first costs more than the rest of the packing. */
+  flit[0] = flit[1] = 0;
   ual_fh_encode(&h, flit);
 
   for (int k = 0; k < UAL_SEGMENTS; k++) {
@@ -238,7 +250,9 @@ void ual_pack_flit(struct ual_pack *p, const struct ual_fh *fh, bool tl_allowed,
       pack_tl(p, flit, &c);
     }
     flit[ual_segment_map[k].sh_byte] = ual_sh_encode(alt, start, m & 1, m >> 1);
+    if (c.next < c.end) memset(flit + ual_sector_byte(c.next), 0, UAL_SECTOR_BYTES * (c.end - c.next));
   }
   p->alt_gap = 0;
+  memset(flit + UAL_CRC_OFFSET, 0, UAL_FLIT_BYTES - UAL_CRC_OFFSET);
   ual_flit_seal(flit);
 }

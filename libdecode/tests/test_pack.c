@@ -454,6 +454,41 @@ static void test_alt_gap(void) {
   CHECK_EQ(f.n, 0);                         /* complete: the gaps after it are fine */
 }
 
+/* The packer writes every byte of the flit: what the buffer held before
+ * makes no difference (zero fill included), with TL flits, messages, empty
+ * segments and tl_allowed = false. */
+static void test_dirty_buffer(void) {
+  static struct ual_pack a, b;
+  ual_pack_init(&a);
+  uint64_t s = 5;
+  uint8_t tl[UAL_TL_FLIT_BYTES];
+  struct ual_dlmsg m = {0};
+  m.type = UAL_MT_UART_TRANSPORT;
+  m.length = 5;
+  uint32_t tr[7] = { ual_dlmsg_encode(&m), 1, 2, 3, 4, 5, 6 };
+  for (int i = 0; i < 3; i++) {
+    fill_random(&s, tl, sizeof tl);
+    CHECK(ual_pack_push_tl(&a, tl, (unsigned)i & 1, 0));
+  }
+  CHECK(ual_pack_push_msg(&a, tr, 7));
+  b = a;
+  unsigned zero_sectors = 0;
+  for (int f = 0; f < 6; f++) {
+    uint8_t clean[UAL_FLIT_BYTES], dirty[UAL_FLIT_BYTES];
+    memset(clean, 0, sizeof clean);
+    memset(dirty, 0xA5, sizeof dirty);
+    struct ual_fh fh = payload_fh((uint16_t)(f + 1));
+    ual_pack_flit(&a, &fh, f != 4, clean);
+    ual_pack_flit(&b, &fh, f != 4, dirty);
+    CHECK_MEM(dirty, clean, UAL_FLIT_BYTES);
+    for (unsigned k = 0; k < UAL_SECTORS; k++) {
+      const uint8_t *p = clean + sector_byte(k);
+      zero_sectors += !(p[0] | p[1] | p[2] | p[3]);
+    }
+  }
+  CHECK(zero_sectors > 50);   /* the queue ran dry: zero fill was written */
+}
+
 /* A 33-DWord transport over 9 flits; a later message waits behind it. */
 static void test_uart_span(void) {
   uint32_t tr[33], single, tl_before;
@@ -779,6 +814,7 @@ int main(void) {
   test_tl_not_allowed();
   test_uart_span();
   test_alt_gap();
+  test_dirty_buffer();
   test_unpack_garbage();
   test_round_trip();
   return check_done("test_pack");
