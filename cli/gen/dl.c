@@ -114,15 +114,18 @@ static void feed_msgs(struct gen *g, struct side *s) {
 static void make_tl(struct gen *g, struct side *s) {
   uint8_t d[UAL_TL_FLIT_BYTES];
   uint32_t n = s->tl_sent++;
-  /* one draw per TL flit, spread over its 64 bytes by an odd-multiplier mix */
-  uint64_t r = gen_rng_next(&s->rng);
-  for (unsigned i = 0; i < sizeof d; i += 8) {
-    uint64_t w = (r + i * 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
-    w ^= w >> 31;
-    memcpy(d + i, &w, 8);
+  /* one draw per TL flit, spread over its 64 bytes by an odd-multiplier mix:
+   * word i is (r + 8i K) M, a running sum of 8 K M (mod 2^64) from r M.
+   * Bytes 0-3 are the TL flit's number and byte 4 its side, set in the first
+   * word (little-endian, as the words are stored): byte stores there would
+   * stall the packer's wide loads of d. */
+  const uint64_t k = 0x9E3779B97F4A7C15ull, mul = 0xBF58476D1CE4E5B9ull;
+  uint64_t w = gen_rng_next(&s->rng) * mul;
+  for (unsigned i = 0; i < sizeof d; i += 8, w += 8 * k * mul) {
+    uint64_t x = w ^ w >> 31;
+    if (i == 0) x = (x & ~0xFFFFFFFFFFull) | n | (uint64_t)('A' + s->id) << 32;
+    memcpy(d + i, &x, 8);
   }
-  d[0] = (uint8_t)n; d[1] = (uint8_t)(n >> 8); d[2] = (uint8_t)(n >> 16); d[3] = (uint8_t)(n >> 24);
-  d[4] = (uint8_t)('A' + s->id);
   unsigned m = gen_rng_below(&s->rng, 4);
   ual_pack_push_tl(&s->pack, d, m & 1, m >> 1);
   if (g->out.tl_packed) g->out.tl_packed(g->out.ctx, s->id, d, m & 1, m >> 1);
@@ -536,12 +539,13 @@ void dl_uart_fill(struct gen *g, struct side *s, unsigned dwords) {
   struct ual_vdp_hdr h = { (uint16_t)dwords, 0x01, 0xFFFF };
   uint32_t dw[257];
   dw[0] = ual_vdp_encode(&h);
-  char text[256 * 4 + 1];
+  char text[256 * 4 + 1], tick[32];
   int len = snprintf(text, sizeof text, "fw%c: log #%u ", 'A' + s->id, u->vdp_count++);
-  while ((unsigned)len < dwords * 4) {
-    int k = snprintf(text + len, sizeof text - (size_t)len, "t=%llu ",
-                     (unsigned long long)(g->now / PS_PER_NS));
-    if (k <= 0) break;
+  /* the time stamp repeats to the length: formatted once */
+  int k = snprintf(tick, sizeof tick, "t=%llu ", (unsigned long long)(g->now / PS_PER_NS));
+  while (k > 0 && (unsigned)len < dwords * 4) {
+    size_t room = sizeof text - 1 - (size_t)len;
+    memcpy(text + len, tick, (size_t)k < room ? (size_t)k : room);
     len += k;
   }
   for (unsigned i = 0; i < dwords; i++)
@@ -779,7 +783,7 @@ void dl_after_sent(struct gen *g, struct side *s, uint64_t frame) {
                 "DL message");
     if (m->hook == H_NONE) continue;
     struct ual_dlmsg d;
-    ual_dlmsg_decode(m->dw[0], &d);
+    if (m->hook == H_CTRL_CONFIRM || m->hook == H_L1_STOP) ual_dlmsg_decode(m->dw[0], &d);
     switch (m->hook) {
     case H_UART_TRANSPORT: s->uart.transport_busy = false; break;
     case H_CREDIT: s->uart.credit_queued = false; break;

@@ -159,6 +159,7 @@ struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *e
     s->upstream = i == 1;          /* the switch; on accelerator-accelerator links by crosslink resolution */
     s->rate = (uint8_t)rate;
     s->width = (uint8_t)width;
+    link_speed_changed(s);
     dl_init(g, s);
     s->width_code = s->max_width_code = (uint8_t)width_code_of(width);
     s->speed_code = s->max_speed_code = (uint8_t)speed_code_of(rate);

@@ -12,7 +12,7 @@
 #define IDLE_RX_NEEDED   2
 #define NAKS_PER_EVENT   3
 
-uint64_t side_flit_ps(const struct side *s) { return ual_flit_time_ps(s->rate, s->width); }
+void link_speed_changed(struct side *s) { s->ft_ps = ual_flit_time_ps(s->rate, s->width); }
 
 /* One ordered set of n symbols: each lane sends it serially, all lanes at once. */
 static uint64_t os_ps(const struct side *s, unsigned nsym) {
@@ -68,11 +68,13 @@ void link_go_normal(struct side *s) {
 
 void link_set_rate(struct gen *g, struct side *s, unsigned rate) {
   s->rate = (uint8_t)rate;
+  link_speed_changed(s);
   dl_update_pacing(g, s);
 }
 
 void link_set_width(struct gen *g, struct side *s, unsigned width) {
   s->width = (uint8_t)width;
+  link_speed_changed(s);
   struct ual_event ev = { UAL_EV_WIDTH, 0, width };
   uint8_t body[UAL_REC_EVENT_BYTES];
   ual_event_build(&ev, body);

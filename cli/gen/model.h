@@ -11,7 +11,19 @@
 /* ---- deterministic PRNG (xoshiro256**) ---- */
 struct gen_rng { uint64_t s[4]; };
 void gen_rng_seed(struct gen_rng *r, uint64_t seed);
-uint64_t gen_rng_next(struct gen_rng *r);
+static inline uint64_t gen_rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t gen_rng_next(struct gen_rng *r) {   /* inline: a few per flit */
+  uint64_t *s = r->s;
+  const uint64_t out = gen_rng_rotl(s[1] * 5, 7) * 9;
+  const uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = gen_rng_rotl(s[3], 45);
+  return out;
+}
 static inline uint32_t gen_rng_below(struct gen_rng *r, uint32_t n) {
   return (uint32_t)(((gen_rng_next(r) >> 32) * (uint64_t)n) >> 32);
 }
@@ -185,6 +197,7 @@ struct side {
   uint8_t role;                  /* UAL_ROLE_ACCEL / UAL_ROLE_SWITCH */
   bool upstream;                 /* port role: switch ports train as upstream ports */
   uint8_t rate, width;           /* what its records say */
+  uint64_t ft_ps;                /* flit time at rate and width (link_speed_changed) */
   uint64_t t_next;               /* start of its next emission, ps */
   struct gen_rng rng;
   struct hdr_cache hdr[4];       /* by record kind */
@@ -397,7 +410,7 @@ void gen_fail(struct gen *g, const char *fmt, ...)
 #endif
     ;
 static inline struct side *peer_of(struct gen *g, struct side *s) { return &g->s[s->id ^ 1]; }
-uint64_t side_flit_ps(const struct side *s);
+static inline uint64_t side_flit_ps(const struct side *s) { return s->ft_ps; }
 
 /* link.c: PL transmitter and receiver */
 void link_side_init(struct gen *g, struct side *s, unsigned id);
@@ -409,6 +422,8 @@ void link_extra_push(struct side *s, const struct pl_extra *x);
 unsigned link_outstanding(const struct side *s);
 bool link_settled(const struct gen *g, const struct side *s);
 bool link_calm_rx(const struct side *s);
+/* after rate or width changed: the flit time */
+void link_speed_changed(struct side *s);
 void link_set_rate(struct gen *g, struct side *s, unsigned rate);
 void link_set_width(struct gen *g, struct side *s, unsigned width);
 void link_go_normal(struct side *s);

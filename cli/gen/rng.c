@@ -1,5 +1,5 @@
 /* xoshiro256** seeded through splitmix64: fast, and the same sequence on
- * every platform for a given --seed. */
+ * every platform for a given --seed (gen_rng_next is in model.h). */
 #include "model.h"
 
 static uint64_t splitmix64(uint64_t *x) {
@@ -13,17 +13,3 @@ void gen_rng_seed(struct gen_rng *r, uint64_t seed) {
   for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t gen_rng_next(struct gen_rng *r) {
-  uint64_t *s = r->s;
-  const uint64_t out = rotl(s[1] * 5, 7) * 9;
-  const uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return out;
-}
