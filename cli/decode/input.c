@@ -96,9 +96,14 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
     return DC_NEXT_RECORD;
   }
   if (rc == PCAP_ERROR_BREAK) return DC_NEXT_EOF;
-  /* Offline, libpcap's only errors are short reads and a bad record header. */
+  /* Offline, libpcap fails on a read error, on a record cut short by the end
+   * of the input, and on a record header it refuses (libpcap 1.10: caplen
+   * above 262144 for the USER link types), after which the next record's
+   * position is unknown. */
   snprintf(in->msg, sizeof in->msg, "%s", pcap_geterr(in->pcap));
-  return DC_NEXT_TRUNC;
+  FILE *fp = pcap_file(in->pcap);
+  if (fp && ferror(fp)) return DC_NEXT_ERROR;
+  return fp && !feof(fp) ? DC_NEXT_LOST : DC_NEXT_TRUNC;
 }
 
 static enum dc_next next_raw(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {

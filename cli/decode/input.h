@@ -15,6 +15,7 @@ enum dc_next {
   DC_NEXT_RECORD,   /* a record is available */
   DC_NEXT_EOF,
   DC_NEXT_TRUNC,    /* the last record is cut short: msg says how; no record */
+  DC_NEXT_LOST,     /* pcap: a record header libpcap refuses; the rest cannot be framed (msg) */
   DC_NEXT_BADLINE,  /* hex: an unusable line (msg), go on reading */
   DC_NEXT_ERROR     /* read error: msg */
 };

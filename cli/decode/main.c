@@ -329,16 +329,6 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
   }
 }
 
-/* libpcap fails alike on a record cut short by the end of the input and on
- * a record header it refuses (libpcap 1.10: caplen above 262144 for the USER
- * link types). After the latter the next record's position is unknown, so
- * the rest of the input cannot be read. Called once the reader has stopped. */
-#define FRAMING_LOST "bad pcap record header, decoding stops here: the pcap framing is lost"
-static bool pcap_framing_lost(const struct dc_input *in) {
-  FILE *fp = in->pcap ? pcap_file((pcap_t *)in->pcap) : NULL;
-  return fp && !feof(fp) && !ferror(fp);
-}
-
 struct progress {
   bool on;
   uint64_t size;
@@ -406,7 +396,11 @@ int main(int argc, char **argv) {
       continue;
     }
     if (nx == DC_NEXT_TRUNC) {
-      report(c, frame + 1, pcap_framing_lost(in) ? FRAMING_LOST : "truncated record", feed.msg, true);
+      report(c, frame + 1, "truncated record", feed.msg, true);
+      break;
+    }
+    if (nx == DC_NEXT_LOST) {
+      report(c, frame + 1, "bad pcap record header, decoding stops here: the pcap framing is lost", feed.msg, true);
       break;
     }
     if (nx == DC_NEXT_ERROR) {
