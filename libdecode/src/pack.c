@@ -182,12 +182,21 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
 
 void ual_pack_init(struct ual_pack *p) { memset(p, 0, sizeof *p); }
 
-bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES], unsigned m0, unsigned m1) {
-  if (p->tl_count >= TL_Q) return false;
-  unsigned i = (p->tl_head + p->tl_count) % TL_Q;
-  memcpy(p->tlq[i], data, UAL_TL_FLIT_BYTES);
-  p->tlq_m[i] = (uint8_t)((m0 & 1) | (m1 & 1) << 1);
+uint8_t *ual_pack_tl_slot(struct ual_pack *p) {
+  return p->tl_count < TL_Q ? p->tlq[(p->tl_head + p->tl_count) % TL_Q] : NULL;
+}
+
+void ual_pack_push_tl_slot(struct ual_pack *p, unsigned m0, unsigned m1) {
+  if (p->tl_count >= TL_Q) return;
+  p->tlq_m[(p->tl_head + p->tl_count) % TL_Q] = (uint8_t)((m0 & 1) | (m1 & 1) << 1);
   p->tl_count++;
+}
+
+bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES], unsigned m0, unsigned m1) {
+  uint8_t *slot = ual_pack_tl_slot(p);
+  if (!slot) return false;
+  memcpy(slot, data, UAL_TL_FLIT_BYTES);
+  ual_pack_push_tl_slot(p, m0, m1);
   return true;
 }
 

@@ -489,6 +489,36 @@ static void test_dirty_buffer(void) {
   CHECK(zero_sectors > 50);   /* the queue ran dry: zero fill was written */
 }
 
+/* TL flits written in place (ual_pack_tl_slot) pack as the copied ones. */
+static void test_tl_slot(void) {
+  static struct ual_pack a, b;
+  ual_pack_init(&a);
+  ual_pack_init(&b);
+  uint64_t s = 3;
+  for (int t = 0; t < UAL_PACK_TL_QUEUE; t++) {
+    uint8_t tl[UAL_TL_FLIT_BYTES];
+    fill_random(&s, tl, sizeof tl);
+    CHECK(ual_pack_push_tl(&a, tl, (unsigned)t & 1, (unsigned)t >> 1 & 1));
+    uint8_t *slot = ual_pack_tl_slot(&b);
+    CHECK(slot != NULL);
+    if (!slot) return;
+    memcpy(slot, tl, sizeof tl);
+    CHECK_EQ(ual_pack_tl_queued(&b), t);      /* not queued before the push */
+    ual_pack_push_tl_slot(&b, (unsigned)t & 1, (unsigned)t >> 1 & 1);
+  }
+  CHECK(ual_pack_tl_slot(&b) == NULL);        /* full */
+  ual_pack_push_tl_slot(&b, 0, 0);
+  CHECK_EQ(ual_pack_tl_queued(&b), UAL_PACK_TL_QUEUE);
+  for (int f = 0; f < 6; f++) {
+    uint8_t fa[UAL_FLIT_BYTES], fb[UAL_FLIT_BYTES];
+    struct ual_fh fh = payload_fh((uint16_t)(f + 1));
+    ual_pack_flit(&a, &fh, true, fa);
+    ual_pack_flit(&b, &fh, true, fb);
+    CHECK_MEM(fb, fa, UAL_FLIT_BYTES);
+  }
+  CHECK_EQ(ual_pack_tl_queued(&b), ual_pack_tl_queued(&a));
+}
+
 /* A 33-DWord transport over 9 flits; a later message waits behind it. */
 static void test_uart_span(void) {
   uint32_t tr[33], single, tl_before;
@@ -815,6 +845,7 @@ int main(void) {
   test_uart_span();
   test_alt_gap();
   test_dirty_buffer();
+  test_tl_slot();
   test_unpack_garbage();
   test_round_trip();
   return check_done("test_pack");

@@ -83,6 +83,11 @@ void ual_pack_init(struct ual_pack *p);
 /* Returns false when the queue is full. */
 bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES],
                       unsigned m0, unsigned m1);
+/* The same without the copy, for a source that builds TL flits anyway: the
+ * queue slot of the next TL flit (NULL when the queue is full), written in
+ * place, then queued by ual_pack_push_tl_slot. */
+uint8_t *ual_pack_tl_slot(struct ual_pack *p);
+void ual_pack_push_tl_slot(struct ual_pack *p, unsigned m0, unsigned m1);
 /* A message of n DWords: 1, or a UART Stream Transport header plus Length+1
  * payload DWords. Returns false when it does not fit or n does not match
  * dw[0] (a transport header needs n = Length + 2, anything else n = 1). */
