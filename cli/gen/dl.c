@@ -112,22 +112,22 @@ static void feed_msgs(struct gen *g, struct side *s) {
 /* ---- TL flits ---- */
 
 static void make_tl(struct gen *g, struct side *s) {
-  uint8_t d[UAL_TL_FLIT_BYTES];
+  uint8_t *d = ual_pack_tl_slot(&s->pack);   /* built in place in the packer's queue */
+  if (!d) return;
   uint32_t n = s->tl_sent++;
   /* one draw per TL flit, spread over its 64 bytes by an odd-multiplier mix:
    * word i is (r + 8i K) M, a running sum of 8 K M (mod 2^64) from r M.
    * Bytes 0-3 are the TL flit's number and byte 4 its side, set in the first
-   * word (little-endian, as the words are stored): byte stores there would
-   * stall the packer's wide loads of d. */
+   * word (little-endian, as the words are stored). */
   const uint64_t k = 0x9E3779B97F4A7C15ull, mul = 0xBF58476D1CE4E5B9ull;
   uint64_t w = gen_rng_next(&s->rng) * mul;
-  for (unsigned i = 0; i < sizeof d; i += 8, w += 8 * k * mul) {
+  for (unsigned i = 0; i < UAL_TL_FLIT_BYTES; i += 8, w += 8 * k * mul) {
     uint64_t x = w ^ w >> 31;
     if (i == 0) x = (x & ~0xFFFFFFFFFFull) | n | (uint64_t)('A' + s->id) << 32;
     memcpy(d + i, &x, 8);
   }
   unsigned m = gen_rng_below(&s->rng, 4);
-  ual_pack_push_tl(&s->pack, d, m & 1, m >> 1);
+  ual_pack_push_tl_slot(&s->pack, m & 1, m >> 1);
   if (g->out.tl_packed) g->out.tl_packed(g->out.ctx, s->id, d, m & 1, m >> 1);
   g->st.tl[s->id]++;
 }
@@ -150,10 +150,9 @@ static void feed_tl(struct gen *g, struct side *s) {
   if (s->tl_tokens > TL_TOKENS_MAX) s->tl_tokens = TL_TOKENS_MAX;
   if (!s->tl_burst) s->tl_burst = 1 + gen_rng_below(&s->rng, TL_BURST_MAX);
   if (s->tl_tokens < s->tl_burst) return;
-  for (unsigned i = 0; i < s->tl_burst && ual_pack_tl_queued(&s->pack) < UAL_PACK_TL_QUEUE; i++) {
-    make_tl(g, s);
-    s->tl_tokens -= 1.0;
-  }
+  unsigned made = 0;
+  for (; made < s->tl_burst && ual_pack_tl_queued(&s->pack) < UAL_PACK_TL_QUEUE; made++) make_tl(g, s);
+  s->tl_tokens -= made;              /* exact, as one at a time: whole numbers off a value below 9 */
   s->tl_burst = 0;
 }
 
