@@ -3,15 +3,24 @@
 
 #include <errno.h>
 #include <pcap/pcap.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+/* stdio's default block-size buffer makes a read(2) per 4 KiB. One thread
+ * at a time uses the stream (the read-ahead thread, else main), so stdio's
+ * per-call locking, on once the process has two threads, is not needed. */
+static void tune(FILE *fp) {
+  setvbuf(fp, NULL, _IOFBF, 1u << 20);
+  __fsetlocking(fp, FSETLOCKING_BYCALLER);
+}
 
 static bool open_file(struct dc_input *in, const char *mode) {
   if (strcmp(in->name, "-") == 0) {
     in->fp = stdin;
     in->is_stdin = true;
-    setvbuf(in->fp, NULL, _IOFBF, 1u << 20);
+    tune(in->fp);
     return true;
   }
   in->fp = fopen(in->name, mode);
@@ -29,8 +38,7 @@ static bool open_file(struct dc_input *in, const char *mode) {
     }
     if (S_ISREG(st.st_mode)) in->size = (uint64_t)st.st_size;
   }
-  /* stdio's default block-size buffer makes a read(2) per 4 KiB */
-  setvbuf(in->fp, NULL, _IOFBF, 1u << 20);
+  tune(in->fp);
   return true;
 }
 
