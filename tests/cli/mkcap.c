@@ -406,6 +406,25 @@ static void reserved_header(struct cap *c) {
   cap_flit(c, 1, f);
 }
 
+/* An IDLE flit between two whose pcap time is before 1970 (negative seconds):
+ * the decoder counts those as without timestamp. */
+static void negative_time(struct cap *c) {
+  uint8_t f[UAL_FLIT_BYTES], rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
+  ual_flit_build_idle(f);
+  size_t len = ual_record_build(&c->hdr[0], f, sizeof f, rec, sizeof rec);
+  for (int i = 0; i < 3; i++) {
+    if (i == 1) {
+      cap_bytes(c, rec, len, len);
+      continue;
+    }
+    struct pcap_pkthdr h;
+    memset(&h, 0, sizeof h);
+    h.ts.tv_sec = -5 - i;
+    h.caplen = h.len = (bpf_u_int32)len;
+    pcap_dump((u_char *)c->d, &h, rec);
+  }
+}
+
 /* Hostile input: records of random length and content, and sealed (valid
  * CRC and FEC) flits with random bodies, so that the unpacker and every
  * printer meet arbitrary segment headers, DL messages and DLLPs. */
@@ -761,6 +780,10 @@ int main(int argc, char **argv) {
 
   cap_open(&c, "rsvdhdr.pcap", UAL_DLT_USER0);
   reserved_header(&c);
+  cap_close(&c);
+
+  cap_open(&c, "negts.pcap", UAL_DLT_USER0);
+  negative_time(&c);
   cap_close(&c);
 
   cap_open(&c, "truncated.pcap", UAL_DLT_USER0);
