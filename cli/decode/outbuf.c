@@ -37,16 +37,6 @@ void dc_out_mem(struct dc_out *o, const void *p, size_t k) {
   o->n += k;
 }
 
-void dc_out_u64(struct dc_out *o, uint64_t v) {
-  char t[20];
-  unsigned i = sizeof t;
-  do {
-    t[--i] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  dc_out_mem(o, t + i, sizeof t - i);
-}
-
 void dc_out_u64w(struct dc_out *o, uint64_t v, unsigned w) {
   char t[20];
   unsigned i = sizeof t;
@@ -58,6 +48,8 @@ void dc_out_u64w(struct dc_out *o, uint64_t v, unsigned w) {
   if (w > len) dc_out_pad(o, w - len);
   dc_out_mem(o, t + i, len);
 }
+
+void dc_out_u64(struct dc_out *o, uint64_t v) { dc_out_u64w(o, v, 0); }
 
 void dc_out_i64(struct dc_out *o, int64_t v) {
   if (v < 0) {

@@ -361,18 +361,12 @@ static unsigned ctrl_rules(const struct side *s, unsigned mt, unsigned target, u
 }
 
 /* Resolution functions (§2.4.3): does the received request win over mine? */
+/* Conflicting requests of another target: libdecode's resolution function
+ * for width and speed; the others have none, and side A wins. */
 static bool ctrl_theirs_wins(const struct side *s, unsigned mt, unsigned mine, unsigned mp,
                              unsigned theirs, unsigned tp) {
-  bool a_wins_tie = s->id == 1;   /* identical on both sides: side A wins ties */
-  switch (mt) {
-  case UAL_MT_LINK_WIDTH:                      /* smallest with Priority, else widest */
-  case UAL_MT_LINK_SPEED:                      /* lowest with Priority, else highest */
-    if (tp != mp) return tp != 0;
-    if (theirs == mine) return a_wins_tie;
-    return tp ? theirs < mine : theirs > mine;
-  default:
-    return a_wins_tie;
-  }
+  if (mt == UAL_MT_LINK_WIDTH || mt == UAL_MT_LINK_SPEED) return ual_ctrl_wins(theirs, tp, mine, mp);
+  return s->id == 1;
 }
 
 void dl_ctrl_request(struct gen *g, struct side *s, unsigned mtype, unsigned target,

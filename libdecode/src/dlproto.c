@@ -311,12 +311,10 @@ static int required(const struct ual_dlproto *dp, const struct ual_dlproto_side 
   return req;
 }
 
-/* Resolution functions: does request a win over b (both of the same mtype)? */
-static bool wins(unsigned type, const struct ual_ctrl_req *a, const struct ual_ctrl_req *b) {
-  if (a->prio != b->prio) return a->prio;
-  if (a->prio) return a->target < b->target;     /* smallest / lowest with Priority */
-  (void)type;
-  return a->target > b->target;                  /* widest / highest otherwise */
+bool ual_ctrl_wins(unsigned a_target, unsigned a_prio, unsigned b_target, unsigned b_prio) {
+  if (!a_prio != !b_prio) return a_prio;
+  if (a_prio) return a_target < b_target;       /* smallest / lowest with Priority */
+  return a_target > b_target;                   /* widest / highest otherwise */
 }
 
 static const char *cmd_text(unsigned cmd) {
@@ -340,7 +338,7 @@ static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_
       (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
     bool identical = me->req.target == r->target;
     if (!identical && (r->mtype == UAL_MT_LINK_STATE || r->mtype == UAL_MT_CHANNEL)) return;  /* no resolution defined */
-    bool theirs = identical || wins(r->mtype, r, &me->req);
+    bool theirs = identical || ual_ctrl_wins(r->target, r->prio, me->req.target, me->req.prio);
     unsigned want = theirs ? UAL_CMD_ACK : UAL_CMD_NACK;
     if (m->command != want)
       ual_findings_add(f, UAL_R_DM_CTRL_RESOLUTION, w->segment, "%c %ss %c's %s %s in a conflict with its own %s: %s",

@@ -138,14 +138,10 @@ UAL_GFNI_TARGET struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit) {
   const __m256i step = _mm256_set1_epi64x((long long)FEC_AFF_STEP), join = _mm256_set1_epi64x((long long)FEC_AFF_JOIN);
   /* blocks 0..5 and 6..10 in two chains; lane 3 of each load is the next block's, unused */
   __m256i h0 = _mm256_setzero_si256(), h1 = h0, par = h0, x;
-  for (int b = 0; b < 6; b++) {
+  for (int b = 0; b < 10; b++) {
     x = _mm256_loadu_si256((const __m256i *)(const void *)(flit + 24 * b));
-    h0 = _mm256_xor_si256(aff(h0, step), x);
-    par = _mm256_xor_si256(par, x);
-  }
-  for (int b = 6; b < 10; b++) {
-    x = _mm256_loadu_si256((const __m256i *)(const void *)(flit + 24 * b));
-    h1 = _mm256_xor_si256(aff(h1, step), x);
+    if (b < 6) h0 = _mm256_xor_si256(aff(h0, step), x);
+    else h1 = _mm256_xor_si256(aff(h1, step), x);
     par = _mm256_xor_si256(par, x);
   }
   /* block 10: bytes 240..249, then B84.. of no group (zeros) */

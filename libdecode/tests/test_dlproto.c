@@ -461,7 +461,18 @@ static void test_summary(void) {
   CHECK_EQ(ual_analyzer_state_text(&X.a, NULL, 0), n);
 }
 
+/* The resolution function itself, the digest's cases (§3.2). */
+static void test_ctrl_wins(void) {
+  CHECK(ual_ctrl_wins(3, 0, 2, 0));   /* widest wins */
+  CHECK(!ual_ctrl_wins(2, 0, 3, 0));
+  CHECK(ual_ctrl_wins(1, 1, 3, 1));   /* smallest with Priority on both */
+  CHECK(!ual_ctrl_wins(3, 1, 1, 1));
+  CHECK(ual_ctrl_wins(3, 1, 1, 0));   /* Priority beats none */
+  CHECK(!ual_ctrl_wins(3, 0, 1, 1));
+}
+
 int main(void) {
+  test_ctrl_wins();
   test_negotiation_complete();
   test_basic();
   test_response_late();

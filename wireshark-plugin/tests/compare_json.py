@@ -10,6 +10,7 @@ DL messages (with every message field, matched to the frame where the message
 starts), ordered sets, link events and the rule IDs of the findings.
 """
 import json
+import os
 import sys
 
 FIELDS = [
@@ -27,20 +28,11 @@ FIELDS = [
     "ualink.event.code", "ualink.event.value",
     "_ws.expert.message",
 ]
-# Per message type, the JSON keys that are fields "ualink.<mtype>.<key>".
-MSG_KEYS = {
-    "tl_rate": ["ack", "rate"],
-    "device_id": ["ack", "id", "type", "valid"],
-    "port_number": ["ack", "port", "valid"],
-    "link_width": ["priority", "target", "command", "response"],
-    "link_speed": ["priority", "target", "command", "response"],
-    "link_state": ["priority", "target", "command", "response"],
-    "channel": ["target", "command", "response"],
-    "uart_reset_req": ["stream", "all_streams"],
-    "uart_reset_rsp": ["stream", "all_streams", "status"],
-    "uart_transport": ["stream", "length"],
-    "uart_credit": ["stream", "data_fc_seq"],
-}
+# Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
+# the schema's own list, kept once in the CLI's JSON check.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "golden"))
+from check_json import MSG_KEYS  # noqa: E402
+
 for t, keys in MSG_KEYS.items():
     FIELDS += ["ualink.%s.%s" % (t, k) for k in keys]
 

@@ -477,6 +477,11 @@ void ual_dlproto_forget(struct ual_dlproto *dp, unsigned dir);
 void ual_dlproto_finish(struct ual_dlproto *dp, uint64_t last_ns, struct ual_findings *f);
 /* Effective role of a side: record header, else Device ID, else unknown. */
 enum ual_role ual_dlproto_role(const struct ual_dlproto *dp, unsigned dir);
+/* The resolution function of a Link Width or Link Speed conflict (§2.4.3):
+ * does request a (TargetState, Priority) win over request b with another
+ * TargetState? With Priority on one side that side wins; with Priority on
+ * both the smaller target, otherwise the larger. */
+bool ual_ctrl_wins(unsigned a_target, unsigned a_prio, unsigned b_target, unsigned b_prio);
 
 /* ------------------------------------------------------------------ UART */
 
