@@ -31,6 +31,7 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
         dc_json_str(o, &f, "mtype", ual_msg_types[e->mtype < UAL_MT_COUNT ? e->mtype : UAL_MT_RESERVED].json);
         dc_json_str(o, &f, "outcome", ual_neg_outcome_name(e->outcome));
         dc_json_u64(o, &f, "latency_ns", e->latency_ns);
+        dc_json_u64(o, &f, "request_frame", e->req_frame);
       }
       dc_json_str(o, &f, "text", e->text);
       dc_out_str(o, "}\n");
