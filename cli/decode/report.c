@@ -37,7 +37,7 @@ unsigned dc_rpt_class_of(unsigned s) {
 }
 
 const char *dc_rpt_mark_name(unsigned m) {
-  static const char *const n[DC_M_COUNT] = { "Nak", "replay", "FEC corrected", "FEC uncorrectable", "info",
+  static const char *const n[DC_M_COUNT] = { "Nak flits", "replays", "FEC corrected", "FEC uncorrectable", "info",
                                              "warning", "error" };
   return m < DC_M_COUNT ? n[m] : "?";
 }
@@ -318,11 +318,8 @@ void dc_report_events(struct dc_report *r, const struct ual_events *ev) {
   for (unsigned i = 0; i < ev->n; i++) {
     const struct ual_tevent *e = &ev->v[i];
     uint64_t x = xpos(r, e->ts_ns, e->frame);
-    struct dc_rpt_bin *b = bin_at(r, x);
+    bin_at(r, x);
     r->events++;
-    unsigned p = e->partner & 1;
-    if (e->kind == UAL_TEV_NAK) b->mark[p][DC_M_NAK]++;
-    if (e->kind == UAL_TEV_REPLAY) b->mark[p][DC_M_REPLAY]++;
     if (e->kind == UAL_TEV_NEGOTIATION) negotiation(r, e, x);
     else power(r, e, x);
   }
@@ -353,7 +350,12 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
   unsigned d = res->dir & 1;
   if (res->status == UAL_RS_OK || res->status == UAL_RS_RESERVED) {
     if (res->rec.h.kind == UAL_REC_FLIT) {
-      if (res->flit.kind == UAL_FK_PAYLOAD) b->payload[d]++;
+      const struct ual_flit_info *fi = &res->flit;
+      if (fi->kind == UAL_FK_PAYLOAD) b->payload[d]++;
+      /* as --stats counts Naks: valid payload and NOP flits carrying one */
+      if (fi->valid && (fi->kind == UAL_FK_PAYLOAD || fi->kind == UAL_FK_NOP) &&
+          (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE))
+        b->mark[d][DC_M_NAK]++;
       if (res->flit.fec.status == UAL_FEC_CORRECTED) b->mark[d][DC_M_FEC_CORR]++;
       else if (res->flit.fec.status >= UAL_FEC_UNCORRECTABLE) b->mark[d][DC_M_FEC_UNC]++;
       if (res->unpacked) {
@@ -366,6 +368,7 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
     unsigned rule = res->findings.v[i].rule;
     if (rule >= UAL_R_COUNT) continue;
     b->mark[d][DC_M_INFO + ual_rule_severity((enum ual_rule)rule)]++;
+    if (rule == UAL_R_RP_REPLAY) b->mark[d][DC_M_REPLAY]++;
     struct dc_rpt_rule *ru = &r->rule[rule];
     if (!ru->count[0] && !ru->count[1]) {
       ru->first = res->frame;
@@ -400,7 +403,7 @@ static const char css[] =
   "h1{font-size:22px;margin:8px 0 2px}h2{font-size:17px;margin:26px 0 8px;border-bottom:2px solid #dde1e6;padding-bottom:3px}"
   "h3{font-size:14px;margin:14px 0 6px}.sub{color:#667;margin:0 0 12px}"
   ".cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}"
-  ".card{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:8px 12px;min-width:110px}"
+  ".card{flex:1 1 0;background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:8px 12px;min-width:90px}"
   ".card b{display:block;font-size:18px}.card span{color:#667;font-size:12px}"
   ".panel{background:#fff;border:1px solid #dde1e6;border-radius:6px;padding:10px;overflow-x:auto}"
   "svg{display:block}svg text{font-family:system-ui,sans-serif}"
@@ -684,7 +687,7 @@ static void negotiations(struct dc_out *o, const struct dc_report *r) {
     }
     snprintf(t, sizeof t, "%u. %s by %c: %s", i + 1, ual_msg_types[l->mtype < UAL_MT_COUNT ? l->mtype : UAL_MT_RESERVED].display,
              l->requester ? 'B' : 'A', outcome);
-    ladder(o, r, l, 540, t);
+    ladder(o, r, l, 546, t);
   }
   dc_out_str(o, "</div>\n");
   if (r->neg_elided)
@@ -869,6 +872,7 @@ static void residency(struct dc_out *o, const struct dc_report *r) {
 bool dc_report_write(struct dc_report *r, const char *input, const struct dc_stats *st,
                      const struct ual_analysis_summary *sum) {
   struct dc_out out, *o = &out;
+  if (strcmp(input, "-") == 0) input = "standard input";
   if (!dc_out_init(o, r->fp, 1u << 16)) return false;
   hold_state(r, r->x_last);
   dc_out_str(o, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"

@@ -33,7 +33,8 @@
 enum dc_lt_class { DC_LC_UNKNOWN, DC_LC_DETECT, DC_LC_POLLING, DC_LC_CONFIG, DC_LC_L0, DC_LC_L0P, DC_LC_RECOVERY,
                    DC_LC_L1, DC_LC_OTHER, DC_LC_COUNT };
 
-/* Markers counted per bin and side. */
+/* Markers counted per bin and side, from the selected records as --stats
+ * counts them (Nak flits, RP-REPLAY findings, FEC status, findings). */
 enum dc_mark { DC_M_NAK, DC_M_REPLAY, DC_M_FEC_CORR, DC_M_FEC_UNC, DC_M_INFO, DC_M_WARNING, DC_M_ERROR, DC_M_COUNT };
 
 struct dc_rpt_bin {

@@ -137,16 +137,9 @@ def check_timeline(root, summary, events):
     if len(heads) != 2:
         return
     sides = (texts[heads[0]:heads[1]], texts[heads[1]:])
-    naks = [0, 0]
-    replays = [0, 0]
-    for e in events:
-        if e['event'] == 'nak':
-            naks['AB'.index(e['partner'])] += 1
-        if e['event'] == 'replay':
-            replays['AB'.index(e['partner'])] += 1
     for s in range(2):
         d = summary['dirs'][DIRS[s]]
-        want = {'Nak': naks[s], 'replay': replays[s], 'FEC corrected': d['fec']['corrected'],
+        want = {'Nak flits': d['naks'], 'replays': d['replays'], 'FEC corrected': d['fec']['corrected'],
                 'FEC uncorrectable': d['fec']['uncorrectable'], 'info': d['findings']['info'],
                 'warning': d['findings']['warning'], 'error': d['findings']['error']}
         for name, n in want.items():
@@ -295,21 +288,23 @@ def render(chromium, html_path, png_path, outdir):
 
 def report_for(args, capture, name):
     html_path = os.path.join(args.outdir, name + '.html')
-    rc, out, err = run([args.decoder, '--report', html_path, capture])
+    extra = args.args.split() if args.args else []
+    inp = extra + [capture]
+    rc, out, err = run([args.decoder, '--report', html_path] + inp)
     check(rc == 0, '--report exit %d: %s' % (rc, err.decode()))
     check(out == b'', '--report FILE wrote %d bytes to stdout' % len(out))
-    rc, page, err = run([args.decoder, '--report', '-', capture])
+    rc, page, err = run([args.decoder, '--report', '-'] + inp)
     check(rc == 0, '--report - exit %d' % rc)
     html = open(html_path, encoding='utf-8').read()
     check(page.decode('utf-8') == html, '--report - differs from --report FILE')
-    rc, out, err = run([args.decoder, '-q', '--stats', '--json', capture])
+    rc, out, err = run([args.decoder, '-q', '--stats', '--json'] + inp)
     summary = json.loads(out.decode().strip().splitlines()[-1])
-    rc, out, err = run([args.decoder, '--timeline', '--json', capture])
+    rc, out, err = run([args.decoder, '--timeline', '--json'] + inp)
     events = [json.loads(l) for l in out.decode().splitlines() if l.startswith('{"kind":"timeline"')]
     return html_path, html, summary, events
 
 
-def check_page(html_path, html, summary, events):
+def check_page(html_path, html, summary, events, selection):
     try:
         root = ET.fromstring(html)
     except ET.ParseError as e:
@@ -322,7 +317,8 @@ def check_page(html_path, html, summary, events):
     check_totals(root, summary)
     check_findings(root, summary)
     check_timeline(root, summary, events)
-    check_ladders(root, events)
+    if not selection:   # ladders show the whole capture, --timeline only the selection
+        check_ladders(root, events)
 
 
 def main():
@@ -331,6 +327,8 @@ def main():
     ap.add_argument('gen')
     ap.add_argument('outdir')
     ap.add_argument('--capture')
+    ap.add_argument('--args', help='decoder options before the capture (input type, selection)')
+    ap.add_argument('--name', help='name of the page and screenshot')
     ap.add_argument('--scenario')
     ap.add_argument('--long', action='store_true')
     ap.add_argument('--scenario-list')
@@ -384,9 +382,9 @@ def main():
             name = 'gen-' + args.scenario
         else:
             capture = args.capture
-            name = os.path.splitext(os.path.basename(capture))[0]
+            name = args.name or os.path.splitext(os.path.basename(capture))[0]
         html_path, html, summary, events = report_for(args, capture, name)
-        check_page(html_path, html, summary, events)
+        check_page(html_path, html, summary, events, bool(re.search(r'--(frames|dir|rule|severity)|-c', args.args or '')))
         shot = None
         if args.chromium:
             shot = render(args.chromium, html_path, os.path.join(args.outdir, name + '.png'), args.outdir)
