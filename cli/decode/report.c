@@ -469,10 +469,12 @@ static void axis(struct dc_out *o, const struct dc_report *r, const struct dc_rp
   }
 }
 
+#define LANE_GAP 8
+
 static void timeline(struct dc_out *o, const struct dc_report *r) {
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
   double lanes_h = 0;
-  for (unsigned i = 0; i < dc_ualink_nlanes; i++) lanes_h += dc_ualink_lanes[i].height + 6;
+  for (unsigned i = 0; i < dc_ualink_nlanes; i++) lanes_h += dc_ualink_lanes[i].height + LANE_GAP;
   double side_h = 24 + lanes_h, top = 26;
   double H = top + 2 * side_h + 8;
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
@@ -493,7 +495,7 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
       dc_out_str(o, "</text>\n");
       l->draw(o, r, side, &a);
       dc_out_str(o, "</g>\n");
-      y += l->height + 6;
+      y += l->height + LANE_GAP;
     }
   }
   dc_out_str(o, "</svg>\n");
@@ -890,7 +892,7 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
 
   const struct dc_dir_stats *a = &st->d[0], *b = &st->d[1];
   dc_out_str(o, "<div class=\"cards\" id=\"summary\">\n");
-  card_u64(o, a->records + b->records, "records (selected)");
+  card_u64(o, a->records + b->records, "records");
   card(o, span, "span");
   card_u64(o, a->sev[UAL_SEV_ERROR] + b->sev[UAL_SEV_ERROR], "errors");
   card_u64(o, a->sev[UAL_SEV_WARNING] + b->sev[UAL_SEV_WARNING], "warnings");

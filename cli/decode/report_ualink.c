@@ -137,7 +137,7 @@ static void width_run(struct dc_out *o, const struct dc_report *r, unsigned side
   double x0 = dc_rpt_px(a, lo), x1 = dc_rpt_px(a, hi), y = width_y(a, (unsigned)key);
   char name[16];
   snprintf(name, sizeof name, "x%d", key);
-  rect(o, x0, y, x1 - x0, a->y + a->h - y, "#c5d9ee");
+  rect(o, x0, y, x1 - x0, a->y + a->h - y, "#d6e4f3");
   title_range(o, r, name, lo, hi);
   dc_out_fmt(o, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#1f5f9e\" stroke-width=\"1.6\"/>\n", x0,
              y, x1, y);
@@ -308,7 +308,7 @@ const struct dc_rpt_lane dc_ualink_lanes[] = {
   { "LTSSM", 26, lane_ltssm },
   { "Data rate", 15, lane_rate },
   { "Width", 26, lane_width },
-  { "L1 / L0p", 12, lane_power },
+  { "L1 / L0p", 14, lane_power },
   { "Channels", 18, lane_channels },
   { "Markers", (unsigned)(DC_M_COUNT * MARK_ROW), lane_marks },
 };
