@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const dir_name[2] = { "A>B", "B>A" };
-
 /* ------------------------------------------------------------ names */
 
 const char *dc_rpt_class_name(unsigned c) {
@@ -50,17 +48,33 @@ const char *dc_rpt_mark_color(unsigned m) {
 
 /* ------------------------------------------------------------ output */
 
+/* Length of the valid UTF-8 sequence at s, 0 when it is not one. */
+static unsigned utf8_len(const unsigned char *s) {
+  unsigned n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+  if (s[0] >= 0xf5) return 0;
+  for (unsigned i = 1; i < n; i++)
+    if ((s[i] & 0xc0) != 0x80) return 0;
+  return n;
+}
+
 void dc_rpt_text(struct dc_out *o, const char *s) {
-  for (; *s; s++) {
-    switch (*s) {
+  while (*s) {
+    unsigned char c = (unsigned char)*s;
+    if (c >= 0x80) {   /* a file name may be any bytes; the page must stay UTF-8 */
+      unsigned n = utf8_len((const unsigned char *)s);
+      if (n) dc_out_mem(o, s, n);
+      else dc_out_ch(o, '?');
+      s += n ? n : 1;
+      continue;
+    }
+    switch (c) {
     case '<': dc_out_str(o, "&lt;"); break;
     case '>': dc_out_str(o, "&gt;"); break;
     case '&': dc_out_str(o, "&amp;"); break;
     case '"': dc_out_str(o, "&quot;"); break;
-    default:
-      if ((unsigned char)*s < 0x20) dc_out_ch(o, ' ');   /* not allowed in XML */
-      else dc_out_ch(o, *s);
+    default: dc_out_ch(o, c < 0x20 ? ' ' : (char)c);   /* control characters are not allowed in XML */
     }
+    s++;
   }
 }
 
@@ -290,6 +304,11 @@ static void power(struct dc_report *r, const struct ual_tevent *e, uint64_t x) {
     if (l) l->done = 0;   /* counts the width changes that follow */
     return;
   case UAL_TEV_LTSSM:
+    if (l && l->mtype == UAL_MT_LINK_WIDTH && e->value != UAL_LT_L0 && e->value != UAL_LT_L0P) {
+      r->pwr_open = -1;   /* an L0p width change stays in L0/L0p: anything else is not part of it */
+      return;
+    }
+    /* fall through */
   case UAL_TEV_RATE:
     if (!l) return;
     step_set(&st, e->partner, false, 0, e, x);
@@ -484,7 +503,7 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
   for (unsigned side = 0; side < 2; side++) {
     dc_out_fmt(o, "<text x=\"4\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">Side %c <tspan font-weight=\"normal\" "
                   "fill=\"#667\">(%s, sends %s)</tspan></text>\n", y + 16, side ? 'B' : 'A', role_name(r->sum.role[side]),
-               dir_name[side] + 0);
+               side ? "B&gt;A" : "A&gt;B");
     y += 24;
     for (unsigned i = 0; i < dc_ualink_nlanes; i++) {
       const struct dc_rpt_lane *l = &dc_ualink_lanes[i];
@@ -526,7 +545,7 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
   /* points of CHART_GROUP bins: a rate over a bin of a few flits is noise */
   unsigned nb = (dc_rpt_bins_used(r) + CHART_GROUP - 1) / CHART_GROUP;
   double maxv = 0;
-  static double v[2][DC_RPT_BINS];
+  double v[2][DC_RPT_BINS / CHART_GROUP];
   for (unsigned i = 0; i < nb; i++) {
     uint64_t lo, hi;
     chart_range(r, i, &lo, &hi);
@@ -671,48 +690,39 @@ static void ladder(struct dc_out *o, const struct dc_report *r, const struct dc_
   dc_out_str(o, "</svg></div>\n");
 }
 
-static void negotiations(struct dc_out *o, const struct dc_report *r) {
-  if (!r->n_neg) {
-    dc_out_str(o, "<p class=\"note\">No DL control negotiation in the capture.</p>\n");
-    return;
+static void neg_title(char *t, size_t cap, unsigned i, const struct dc_rpt_ladder *l) {
+  const char *outcome = "unanswered";
+  for (unsigned k = 1; k < l->n; k++) {
+    if (l->s[k].style == 1) outcome = k >= 2 ? "complete" : "granted";
+    if (l->s[k].style == 2) outcome = k == 1 ? "refused" : "not confirmed";
+    if (l->s[k].style == 3) outcome = "pending";
   }
-  dc_out_str(o, "<div class=\"ladders\">\n");
-  for (unsigned i = 0; i < r->n_neg; i++) {
-    const struct dc_rpt_ladder *l = &r->neg[i];
-    char t[128];
-    const char *outcome = "unanswered";
-    for (unsigned k = 1; k < l->n; k++) {
-      if (l->s[k].style == 1) outcome = "granted";
-      if (l->s[k].style == 2) outcome = k == 1 ? "refused" : "not confirmed";
-      if (l->s[k].style == 3) outcome = "pending";
-      if (l->s[k].style == 1 && k >= 2) outcome = "complete";
-    }
-    snprintf(t, sizeof t, "%u. %s by %c: %s", i + 1, ual_msg_types[l->mtype < UAL_MT_COUNT ? l->mtype : UAL_MT_RESERVED].display,
-             l->requester ? 'B' : 'A', outcome);
-    ladder(o, r, l, 546, t);
-  }
-  dc_out_str(o, "</div>\n");
-  if (r->neg_elided)
-    dc_out_fmt(o, "<p class=\"note\">%llu more negotiations not drawn (the first %u are).</p>\n",
-               (unsigned long long)r->neg_elided, DC_RPT_NEGS);
+  snprintf(t, cap, "%u. %s by %c: %s", i + 1, ual_msg_types[l->mtype < UAL_MT_COUNT ? l->mtype : UAL_MT_RESERVED].display,
+           l->requester ? 'B' : 'A', outcome);
 }
 
-static void handshakes(struct dc_out *o, const struct dc_report *r) {
-  if (!r->n_pwr) {
-    dc_out_str(o, "<p class=\"note\">No L1 entry or exit and no L0p width change in the capture.</p>\n");
+static void pwr_title(char *t, size_t cap, unsigned i, const struct dc_rpt_ladder *l) {
+  snprintf(t, cap, "%u. %s", i + 1, l->mtype == UAL_MT_LINK_STATE ? "L1 entry and exit" : "L0p width change");
+}
+
+/* A section of ladders: the first n drawn, elided more counted. */
+static void ladders(struct dc_out *o, const struct dc_report *r, const struct dc_rpt_ladder *v, unsigned n,
+                    uint64_t elided, double width, const char *none, const char *what,
+                    void (*title)(char *, size_t, unsigned, const struct dc_rpt_ladder *)) {
+  if (!n) {
+    dc_out_fmt(o, "<p class=\"note\">%s</p>\n", none);
     return;
   }
   dc_out_str(o, "<div class=\"ladders\">\n");
-  for (unsigned i = 0; i < r->n_pwr; i++) {
-    const struct dc_rpt_ladder *l = &r->pwr[i];
-    char t[64];
-    snprintf(t, sizeof t, "%u. %s", i + 1, l->mtype == UAL_MT_LINK_STATE ? "L1 entry and exit" : "L0p width change");
-    ladder(o, r, l, 1120, t);
+  for (unsigned i = 0; i < n; i++) {
+    char t[128];
+    title(t, sizeof t, i, &v[i]);
+    ladder(o, r, &v[i], width, t);
   }
   dc_out_str(o, "</div>\n");
-  if (r->pwr_elided)
-    dc_out_fmt(o, "<p class=\"note\">%llu more handshakes not drawn (the first %u are).</p>\n",
-               (unsigned long long)r->pwr_elided, DC_RPT_PWR);
+  if (elided)
+    dc_out_fmt(o, "<p class=\"note\">%llu more %s not drawn (the first %u are).</p>\n", (unsigned long long)elided,
+               what, n);
 }
 
 /* ---- tables ---- */
@@ -912,11 +922,13 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   throughput(o, r, st);
   dc_out_str(o, "<h2 id=\"s-negotiations\">DL negotiations</h2>\n<p class=\"note\">Request, answer (Ack, Nack or "
                 "Decision Pending) and the requester's confirming Ack; times are since the request.</p>\n");
-  negotiations(o, r);
+  ladders(o, r, r->neg, r->n_neg, r->neg_elided, 546, "No DL control negotiation in the capture.", "negotiations",
+          neg_title);
   dc_out_str(o, "<h2 id=\"s-power\">L1 and L0p handshakes</h2>\n<p class=\"note\">From the negotiation that allows "
                 "it through the PM or Link Management DLLPs and the LTSSM states of both ports; times are since the "
                 "first step.</p>\n");
-  handshakes(o, r);
+  ladders(o, r, r->pwr, r->n_pwr, r->pwr_elided, 1120, "No L1 entry or exit and no L0p width change in the capture.",
+          "handshakes", pwr_title);
   dc_out_str(o, "<h2 id=\"s-findings\">Findings by rule</h2>\n");
   findings(o, r);
   dc_out_str(o, "<h2 id=\"s-totals\">Totals (as --stats)</h2>\n");
