@@ -448,7 +448,7 @@ int main(int argc, char **argv) {
     ual_analyzer_summary(&c->an, &sum);
     if (c->rep) {
       dc_report_events(c->rep, &c->ev);
-      dc_report_end_findings(c->rep, &endf);
+      dc_report_end(c->rep, &endf);
     }
   }
   if (opts.stats) {

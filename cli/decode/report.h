@@ -105,7 +105,8 @@ void dc_report_events(struct dc_report *r, const struct ual_events *ev);
  * (counted in the charts and findings, as --stats counts it). */
 void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const struct ual_rec_result *res,
                       uint64_t ts_ns, bool selected);
-void dc_report_end_findings(struct dc_report *r, const struct ual_findings *f);
+/* End of the capture: the findings raised then; the last state lasts to the last record. */
+void dc_report_end(struct dc_report *r, const struct ual_findings *f);
 /* Writes the page and closes the output; false when writing failed. */
 bool dc_report_write(struct dc_report *r, const char *input, const struct dc_stats *st,
                      const struct ual_analysis_summary *sum);
