@@ -182,7 +182,7 @@ static void negotiation(struct dc_report *r, const struct ual_tevent *e, uint64_
     if (e->outcome != UAL_NEG_ACK) l->done = 1;
     return;
   }
-  r->neg_steps_elided++;   /* its request was not kept */
+  /* an answer to a request that was not kept: counted with it */
 }
 
 /* A power handshake ladder: mtype UAL_MT_LINK_STATE for L1, UAL_MT_LINK_WIDTH for L0p. */
@@ -272,7 +272,6 @@ void dc_report_events(struct dc_report *r, const struct ual_events *ev) {
     const struct ual_tevent *e = &ev->v[i];
     uint64_t x = xpos(r, e->ts_ns, e->frame);
     bin_at(r, x);
-    r->events++;
     if (e->kind == UAL_TEV_NEGOTIATION) negotiation(r, e, x);
     else power(r, e, x);
   }

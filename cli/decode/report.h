@@ -11,7 +11,9 @@
  *   end of capture  --> dc_report_write --> page: header, then the lanes of
  *                       each side (struct dc_rpt_lane), charts, ladders, tables
  *
- * The page is well-formed XML (XHTML-compatible), so tests can parse it. */
+ * The page is well-formed XML (XHTML-compatible), so tests can parse it.
+ * report.c collects, report_page.c writes the page, report_ualink.c draws
+ * the UALink lanes. */
 #ifndef UAL_DC_REPORT_H
 #define UAL_DC_REPORT_H
 
@@ -85,7 +87,7 @@ struct dc_report {
   /* ladders */
   struct dc_rpt_ladder neg[DC_RPT_NEGS];
   unsigned n_neg;
-  uint64_t neg_elided, neg_steps_elided;
+  uint64_t neg_elided;
   struct dc_rpt_ladder pwr[DC_RPT_PWR];
   unsigned n_pwr;
   uint64_t pwr_elided;
@@ -93,7 +95,7 @@ struct dc_report {
   uint8_t pwr_exit_seen;            /* L1 exit seen: closes when both ports are in L0 */
   struct dc_rpt_step last_width_neg, last_state_neg;   /* completed negotiations that start handshakes */
   uint8_t have_width_neg, have_state_neg;
-  uint64_t events, events_dropped;
+  uint64_t events_dropped;          /* over the analyzer's per-record limit */
 };
 
 /* Opens the page's output (path "-" = standard output); NULL and a message
