@@ -196,12 +196,14 @@ static void chart_range(const struct dc_report *r, unsigned i, uint64_t *lo, uin
 }
 
 /* One chart of a per-bin quantity of both directions. */
-static void chart(struct dc_out *o, const struct dc_report *r, const char *title, int which, double y0, double h) {
+static void chart(struct dc_out *o, const struct dc_report *r, const char *title, const char *series, int which, double y0,
+                  double h) {
   struct dc_rpt_area a = { 170, 950, y0, h, r->x_last ? r->x_last : 1 };
   /* points of CHART_GROUP bins: a rate over a bin of a few flits is noise */
   unsigned nb = (dc_rpt_bins_used(r) + CHART_GROUP - 1) / CHART_GROUP;
   double maxv = 0;
   double v[2][DC_RPT_BINS / CHART_GROUP];
+  uint64_t total[2] = { 0, 0 };
   for (unsigned i = 0; i < nb; i++) {
     uint64_t lo, hi;
     chart_range(r, i, &lo, &hi);
@@ -211,6 +213,7 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
         const struct dc_rpt_bin *b = &r->bin[j];
         n += which == 0 ? b->tl[d] : which == 1 ? b->payload[d] : b->msgs[d];
       }
+      total[d] += n;
       double len = (double)(hi > lo ? hi - lo : 1);
       double val = (double)n;
       if (r->use_ts) val = which == 0 ? val * UAL_TL_FLIT_BYTES * 8.0 / len : val * 1000.0 / len;
@@ -233,26 +236,29 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
   }
   static const char *const color[2] = { "#1f77b4", "#e8590c" };
   for (int d = 0; d < 2; d++) {
-    dc_out_fmt(o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\" points=\"", color[d]);
+    dc_out_fmt(o, "<polyline data-series=\"%s\" data-dir=\"%s\" data-total=\"%llu\" fill=\"none\" stroke=\"%s\" "
+                  "stroke-width=\"1.4\" points=\"", series, d ? "B&gt;A" : "A&gt;B", (unsigned long long)total[d], color[d]);
     for (unsigned i = 0; i < nb; i++) {
       uint64_t lo, hi;
       chart_range(r, i, &lo, &hi);
       double yy = y0 + h - (maxv > 0 ? v[d][i] / maxv * (h - 2) : 0);
       dc_out_fmt(o, "%.1f,%.1f %.1f,%.1f ", dc_rpt_px(&a, lo), yy, dc_rpt_px(&a, hi), yy);
     }
-    dc_out_str(o, "\"/>\n");
+    dc_out_fmt(o, "\"><title>%s %s: %llu in all</title></polyline>\n", d ? "B&gt;A" : "A&gt;B", title,
+               (unsigned long long)total[d]);
   }
 }
 
 static void throughput(struct dc_out *o, const struct dc_report *r, const struct dc_stats *st) {
   static const char *const titles[3] = { "TL flits", "Payload flits", "DL messages" };
+  static const char *const series[3] = { "tl", "payload", "msgs" };
   double ch = 80, gap = 22, top = 24;
   double H = top + 3 * (ch + gap);
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
                 "viewBox=\"0 0 1140 %.0f\" id=\"throughput\">\n", H, H);
   axis(o, r, &a, top - 4, 0);
-  for (int k = 0; k < 3; k++) chart(o, r, titles[k], k, top + k * (ch + gap), ch);
+  for (int k = 0; k < 3; k++) chart(o, r, titles[k], series[k], k, top + k * (ch + gap), ch);
   dc_out_str(o, "</svg><div class=\"legend note\"><span><i style=\"background:#1f77b4\"></i>A&gt;B</span>"
                 "<span><i style=\"background:#e8590c\"></i>B&gt;A</span></div></div>\n");
 

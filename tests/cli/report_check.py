@@ -201,6 +201,17 @@ def check_ladders(root, events):
         check(e['text'] in alltext, 'power ladders lack "%s"' % e['text'])
 
 
+def check_throughput(root, summary):
+    """Each chart's series sums to the --stats count of the direction."""
+    svg = by_id(root, 'throughput')
+    got = {(p.get('data-series'), p.get('data-dir')): int(p.get('data-total')) for p in svg.iter(SVG + 'polyline')}
+    for d in DIRS:
+        s = summary['dirs'][d]
+        want = {'tl': s['tl_flits'], 'payload': s['usage']['payload'], 'msgs': sum(s['dl_msgs'].values())}
+        for k, n in want.items():
+            check(got.get((k, d)) == n, 'throughput %s %s: chart %s, --stats %d' % (k, d, got.get((k, d)), n))
+
+
 def check_self_contained(html):
     check(not re.search(r'\ssrc\s*=', html), 'the page loads a resource (src=)')
     check('url(' not in html and '@import' not in html, 'the style loads a resource')
@@ -316,6 +327,7 @@ def check_page(html_path, html, summary, events, selection):
     check_self_contained(html)
     check_totals(root, summary)
     check_findings(root, summary)
+    check_throughput(root, summary)
     check_timeline(root, summary, events)
     if not selection:   # ladders show the whole capture, --timeline only the selection
         check_ladders(root, events)
@@ -365,6 +377,7 @@ def main():
         root = ET.fromstring(html)
         check_totals(root, summary)
         check_findings(root, summary)
+        check_throughput(root, summary)
         m = re.search(r'One bin is ([\d.]+) (ns|\xb5s)', html)
         check(m is not None, 'no bin width in the legend')
         if m:
