@@ -179,7 +179,6 @@ static void negotiation(struct dc_report *r, const struct ual_tevent *e, uint64_
     struct dc_rpt_ladder *l = &r->neg[i];
     if (l->req_frame != e->req_frame || l->mtype != e->mtype) continue;
     ladder_add(l, &st);
-    if (e->outcome != UAL_NEG_ACK) l->done = 1;
     return;
   }
   /* an answer to a request that was not kept: counted with it */
@@ -334,6 +333,7 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
 
 void dc_report_end(struct dc_report *r, const struct ual_findings *f) {
   r->end = *f;
+  if (r->started && !r->use_ts) r->x_last++;   /* on a record axis the last record takes its unit too */
   hold_state(r, r->x_last);
 }
 

@@ -59,7 +59,8 @@ struct dc_rpt_step {
 };
 
 struct dc_rpt_ladder {
-  uint8_t requester, mtype, done;
+  uint8_t requester, mtype;        /* negotiations: who asked for what; handshakes: LinkState = L1, LinkWidth = L0p */
+  uint8_t done;                    /* L0p: bit per direction seen at the new width */
   uint64_t req_frame;
   uint64_t x0;                     /* first step */
   uint16_t n, elided;
