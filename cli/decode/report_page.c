@@ -429,13 +429,16 @@ static void findings(struct dc_out *o, const struct dc_report *r) {
   }
 }
 
-static void trow(struct dc_out *o, const char *key, const char *label, unsigned indent, uint64_t a, uint64_t b) {
+static void trow(struct dc_out *o, const char *key, const char *label, unsigned indent, uint64_t a, uint64_t b,
+                 bool no_total) {
   dc_out_str(o, "<tr");
-  out_attr(o, "data-key", key);
+  if (key) out_attr(o, "data-key", key);
   dc_out_fmt(o, "><td style=\"padding-left:%upx\">", 8 + indent * 14);
   dc_rpt_text(o, label);
-  dc_out_fmt(o, "</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td></tr>\n",
-             (unsigned long long)a, (unsigned long long)b, (unsigned long long)(a + b));
+  dc_out_fmt(o, "</td><td class=\"n\">%llu</td><td class=\"n\">%llu</td><td class=\"n\">", (unsigned long long)a,
+             (unsigned long long)b);
+  if (!no_total) dc_out_u64(o, a + b);
+  dc_out_str(o, "</td></tr>\n");
 }
 
 static void thead(struct dc_out *o, const char *label) {
@@ -444,83 +447,28 @@ static void thead(struct dc_out *o, const char *label) {
   dc_out_str(o, "</td></tr>\n");
 }
 
+static void total_row(void *ctx, const struct dc_stats_row *row) {
+  struct dc_out *o = ctx;
+  if (row->per_rule) return;   /* the findings table has them */
+  if (row->heading) thead(o, row->label);
+  else trow(o, row->key, row->label, row->indent / 2, row->a, row->b, row->no_total);
+}
+
+static void analysis_row(void *ctx, const struct dc_stats_row *row) {
+  trow(ctx, row->key, row->label, 0, row->a, row->b, row->no_total);
+}
+
 /* The --stats rows; data-key is the key in --stats --json (per direction). */
 static void totals(struct dc_out *o, const struct dc_stats *st, const struct ual_analysis_summary *s) {
-  const struct dc_dir_stats *a = &st->d[0], *b = &st->d[1];
-  char key[64];
   dc_out_str(o, "<div style=\"display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start\">"
                 "<table id=\"totals\"><tr><th>by direction</th><th class=\"n\">A&gt;B</th><th class=\"n\">B&gt;A</th>"
                 "<th class=\"n\">total</th></tr>\n");
-  trow(o, "records", "Records", 0, a->records, b->records);
-  trow(o, "flit", "flits", 1, a->kind[DC_K_FLIT], b->kind[DC_K_FLIT]);
-  trow(o, "os", "ordered sets", 1, a->kind[DC_K_OS], b->kind[DC_K_OS]);
-  trow(o, "event", "link events", 1, a->kind[DC_K_EVENT], b->kind[DC_K_EVENT]);
-  trow(o, "malformed", "malformed", 1, a->kind[DC_K_MALFORMED], b->kind[DC_K_MALFORMED]);
-  thead(o, "Flits by usage");
-  for (int k = 0; k < 4; k++) {
-    const char *n = ual_flit_kind_name((enum ual_flit_kind)k);
-    snprintf(key, sizeof key, "usage.%s", n);
-    trow(o, key, n, 1, a->usage[k], b->usage[k]);
-  }
-  thead(o, "CRC-64");
-  trow(o, "crc.ok", "ok", 1, a->crc_ok, b->crc_ok);
-  trow(o, "crc.bad", "bad", 1, a->crc_bad, b->crc_bad);
-  trow(o, "crc.inverted", "inverted (containment)", 1, a->crc_inverted, b->crc_inverted);
-  thead(o, "FEC");
-  for (int k = 0; k < 3; k++) {
-    const char *n = ual_fec_status_name((enum ual_fec_status)k);
-    snprintf(key, sizeof key, "fec.%s", n);
-    trow(o, key, n, 1, a->fec[k], b->fec[k]);
-  }
-  thead(o, "Replay command (valid flits)");
-  for (int k = 0; k < 4; k++) {
-    const char *n = ual_replay_cmd_name((enum ual_replay_cmd)k);
-    snprintf(key, sizeof key, "replay_cmd.%s", n);
-    trow(o, key, n, 1, a->replay_cmd[k], b->replay_cmd[k]);
-  }
-  trow(o, "naks", "naks", 1, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
-       b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
-  trow(o, "replays", "replays (RP-REPLAY)", 1, a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
-  thead(o, "TL flits");
-  trow(o, "tl_started", "started", 1, a->tl_started, b->tl_started);
-  trow(o, "tl_flits", "completed", 1, a->tl_flits, b->tl_flits);
-  thead(o, "DL messages");
-  for (int t = 0; t < UAL_MT_COUNT; t++) {
-    if (!a->dl_msgs[t] && !b->dl_msgs[t]) continue;
-    snprintf(key, sizeof key, "dl_msgs.%s", ual_msg_types[t].json);
-    trow(o, key, ual_msg_types[t].json, 1, a->dl_msgs[t], b->dl_msgs[t]);
-  }
-  trow(o, "uart_payload_dw", "UART payload DWords", 1, a->uart_payload_dw, b->uart_payload_dw);
-  thead(o, "Findings by severity");
-  for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--) {
-    const char *n = ual_severity_name((enum ual_severity)v);
-    snprintf(key, sizeof key, "findings.%s", n);
-    trow(o, key, n, 1, a->sev[v], b->sev[v]);
-  }
+  dc_stats_rows(st, total_row, o);
   dc_out_str(o, "</table>\n");
   if (s) {
     dc_out_str(o, "<table id=\"analysis\"><tr><th>analysis (sent by)</th><th class=\"n\">A</th><th class=\"n\">B</th>"
                   "<th class=\"n\">total</th></tr>\n");
-    const struct ual_replay_stats *ra = &s->replay[0], *rb = &s->replay[1];
-    trow(o, "delivered", "payload flits delivered", 0, ra->delivered, rb->delivered);
-    trow(o, "duplicates", "duplicates discarded", 0, ra->duplicates, rb->duplicates);
-    trow(o, "gaps", "sequence gaps", 0, ra->gaps, rb->gaps);
-    trow(o, "naks", "Naks (standard)", 0, ra->naks, rb->naks);
-    trow(o, "naks_selective", "Naks (selective)", 0, ra->naks_selective, rb->naks_selective);
-    trow(o, "replays", "replays (go-back-N)", 0, ra->replays, rb->replays);
-    trow(o, "replays_selective", "replays (selective)", 0, ra->replays_selective, rb->replays_selective);
-    trow(o, "replayed_flits", "flits replayed", 0, ra->replayed_flits, rb->replayed_flits);
-    trow(o, "acks", "Acks", 0, ra->acks, rb->acks);
-    for (int k = 0; k < UAL_NEG_COUNT; k++) {
-      char label[48];
-      snprintf(key, sizeof key, "negotiations.%s", ual_neg_outcome_name((unsigned)k));
-      snprintf(label, sizeof label, "negotiations: %s", ual_neg_outcome_name((unsigned)k));
-      trow(o, key, label, 0, s->negs[0][k], s->negs[1][k]);
-    }
-    trow(o, "uart_transports", "UART transports", 0, s->uart_transports[0], s->uart_transports[1]);
-    trow(o, "uart_credits", "UART credit updates", 0, s->uart_credits[0], s->uart_credits[1]);
-    trow(o, "uart_resets", "UART stream resets", 0, s->uart_resets[0], s->uart_resets[1]);
-    trow(o, "vdps", "Vendor Defined Packets", 0, s->vdps[0], s->vdps[1]);
+    dc_analysis_rows(s, analysis_row, o);
     dc_out_str(o, "</table>\n");
   }
   dc_out_str(o, "</div>\n");
