@@ -176,8 +176,10 @@ udp)
   check "UDP capture: LINKTYPE_USER0 with nanosecond timestamps ($lt $res)" test "$lt $res" = "147 9"
   "$decode" --stateless --json "$work/out/udp.pcapng" > "$work/udp.jsonl"
   "$decode" --stateless --json "$work/ref.pcap" > "$work/ref.jsonl"
-  check "ualink-decode: the same findings as on ualink-gen's file" \
-    cmp -s <(grep -o '"findings": \[[^]]*\]' "$work/udp.jsonl") <(grep -o '"findings": \[[^]]*\]' "$work/ref.jsonl")
+  $tool rules "$work/udp.jsonl" > "$work/udp.rules"
+  $tool rules "$work/ref.jsonl" > "$work/ref.rules"
+  check "ualink-decode: the same $(wc -l < "$work/ref.rules") findings as on ualink-gen's file" \
+    bash -c "[ -s '$work/ref.rules' ] && cmp -s '$work/ref.rules' '$work/udp.rules'"
   # A busy port: Wireshark shows why.
   python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(30)' "$port" &

@@ -5,6 +5,7 @@
   xctool.py hex FILE [N]            the first N records (all by default), hex, one a line
   xctool.py info FILE               linktype, timestamp resolution, record count, first timestamp (ns)
   xctool.py config IFACE < LISTING  checks every line of an --extcap-config listing
+  xctool.py rules JSONL             "frame dir rule" of every finding in ualink-decode --json output
   xctool.py findings JSONL TRUTH N  stateless decode findings against the truth, frames <= N
   xctool.py freeport                a free UDP port on 127.0.0.1
   xctool.py bound PORT              exit 0 when some socket is bound to UDP PORT
@@ -125,6 +126,15 @@ def check_config(text):
     return errors, args, values
 
 
+def decoded(path):
+    got = set()
+    for line in open(path):
+        o = json.loads(line)
+        for f in o.get('findings', []):
+            got.add((o['frame'], o['dir'], f['rule']))
+    return got
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'records':
@@ -145,13 +155,12 @@ def main():
         for num, a in args.items():
             print(a['call'], a['type'], len(values[num]))
         sys.exit(1 if errors else 0)
+    elif cmd == 'rules':
+        for x in sorted(decoded(sys.argv[2])):
+            print('%d %s %s' % x)
     elif cmd == 'findings':
         n = int(sys.argv[4])
-        got = set()
-        for line in open(sys.argv[2]):
-            o = json.loads(line)
-            for f in o.get('findings', []):
-                got.add((o['frame'], o['dir'], f['rule']))
+        got = decoded(sys.argv[2])
         want = set()
         for line in open(sys.argv[3]):
             t = json.loads(line)
