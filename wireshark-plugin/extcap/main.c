@@ -73,9 +73,9 @@ static int sink_open(struct sink *s, const char *path) {
   memset(s, 0, sizeof *s);
   s->pd = pcap_open_dead_with_tstamp_precision(UAL_DLT_USER0, SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
   if (!s->pd) { errorf("pcap_open_dead failed"); return -1; }
-  s->dump = pcap_dump_open(s->pd, path);
+  s->dump = pcap_dump_open(s->pd, path);   /* a fifo: blocks until Wireshark opens it */
   if (!s->dump) {
-    errorf("%s: %s", path, pcap_geterr(s->pd));
+    if (!stop_signal) errorf("%s: %s", path, pcap_geterr(s->pd));
     pcap_close(s->pd);
     return -1;
   }
@@ -297,13 +297,14 @@ static int capture_gen(const struct xc_conf *c) {
     if (stop_signal) stopped = true;
     else rc = 1;
   } else if (sink_open(&s, c->fifo) != 0) {
-    rc = 1;
+    if (stop_signal) stopped = true;
+    else rc = 1;
   } else {
     const uint64_t pace = c->u[XA_PACE];
     uint64_t t0 = 0;
     struct pcap_pkthdr *h;
     const u_char *data;
-    for (uint64_t n = 0;; n++) {
+    for (;;) {
       int r = pcap_next_ex(rd, &h, &data);
       if (r != 1) {
         if (stop_signal) stopped = true;
@@ -313,7 +314,8 @@ static int capture_gen(const struct xc_conf *c) {
       if (!xc_filter_match(&c->filter, data, h->caplen)) continue;
       if (pace) {
         if (!t0) t0 = mono_ns();
-        if (!wait_until(&s, t0 + (uint64_t)((double)n * 1e9 / (double)pace))) { stopped = true; break; }
+        /* the pace counts what Wireshark gets, after the capture filter */
+        if (!wait_until(&s, t0 + (uint64_t)((double)s.records * 1e9 / (double)pace))) { stopped = true; break; }
       } else if (stop_signal || sink_reader_gone(&s)) {
         stopped = true;
         break;
@@ -357,7 +359,7 @@ static int capture_udp(const struct xc_conf *c) {
   }
   freeaddrinfo(res);
   struct sink s;
-  if (sink_open(&s, c->fifo) != 0) { close(fd); return 1; }
+  if (sink_open(&s, c->fifo) != 0) { close(fd); return stop_signal ? 0 : 1; }
   static uint8_t buf[65536];
   int rc = 0;
   while (!stop_signal) {
