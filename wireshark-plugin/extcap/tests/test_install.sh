@@ -12,6 +12,7 @@ DESTDIR=$d "$cmake" --install "$build" --prefix "$prefix" > "$d/install.log"
 case $xdir in /*) x=$d$xdir/ualink-extcap ;; *) x=$d$prefix/$xdir/ualink-extcap ;; esac
 fails=0
 if [ -x "$x" ]; then echo "ok: installed as ${x#"$d"}"; else echo "FAIL: no $x" >&2; fails=1; fi
+if [ -f "$d$prefix/share/man/man1/ualink-extcap.1" ]; then echo "ok: man page installed"; else echo "FAIL: no man page" >&2; fails=1; fi
 # No PATH, no UALINK_GEN: the generator is found through the bin folder of the prefix.
 n=$(env -i PATH=/nonexistent "$x" --extcap-interface ualink-generator --extcap-config | grep -c '^value {arg=0}' || true)
 want=$(( $("$d$prefix/bin/ualink-gen" --list-scenarios | wc -l) + 1 ))
