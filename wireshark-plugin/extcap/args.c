@@ -44,7 +44,7 @@ const struct xc_arg xc_args[XA_COUNT_ARGS] = {
                 "Records per second handed to Wireshark; 0: as fast as it reads" },
   [XA_TRUTH] = { XC_IF_GEN, "truth", "Ground truth file", XT_FILE_OUT, NULL, 0, 0, "Output",
                  "Write the generator's ground truth (JSON Lines) here" },
-  [XA_GENERATOR] = { XC_IF_GEN, "generator", "ualink-gen program", XT_FILE_IN, NULL, 0, 0, "Output",
+  [XA_GENERATOR] = { XC_IF_GEN, "generator", "ualink-gen program", XT_FILE_IN, NULL, 0, 0, "Advanced",
                      "Empty: $UALINK_GEN, then next to ualink-extcap, then the bin folder, then PATH" },
   [XA_PORT] = { XC_IF_UDP, "port", "UDP port", XT_UNSIGNED, "17762", 1, 65535, NULL,
                 "The port ualink-gen --udp and capture hardware send records to" },
