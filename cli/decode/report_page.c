@@ -153,7 +153,7 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
   double side_h = 24 + lanes_h, top = 26;
   double H = top + 2 * side_h + 8;
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
-                "viewBox=\"0 0 1140 %.0f\" id=\"timeline\" shape-rendering=\"crispEdges\">\n", H, H);
+                "viewBox=\"0 0 1140 %.0f\" id=\"timeline\" shape-rendering=\"crispEdges\" role=\"img\" aria-label=\"Timeline of both sides\">\n", H, H);
   axis(o, r, &a, top - 4, H - top);
   double y = top;
   for (unsigned side = 0; side < 2; side++) {
@@ -256,7 +256,7 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
   double H = top + 3 * (ch + gap);
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
-                "viewBox=\"0 0 1140 %.0f\" id=\"throughput\">\n", H, H);
+                "viewBox=\"0 0 1140 %.0f\" id=\"throughput\" role=\"img\" aria-label=\"Throughput per direction\">\n", H, H);
   axis(o, r, &a, top - 4, 0);
   for (int k = 0; k < 3; k++) chart(o, r, titles[k], series[k], k, top + k * (ch + gap), ch);
   dc_out_str(o, "</svg><div class=\"legend note\"><span><i style=\"background:#1f77b4\"></i>A&gt;B</span>"
@@ -268,7 +268,7 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
   static const char *const mix_name[7] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits",
                                            "ordered sets", "link events", "malformed" };
   dc_out_str(o, "<h3>Record and flit-type mix</h3><div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
-                "width=\"1140\" height=\"64\" viewBox=\"0 0 1140 64\" id=\"mix\">\n");
+                "width=\"1140\" height=\"64\" viewBox=\"0 0 1140 64\" id=\"mix\" role=\"img\" aria-label=\"Record and flit-type mix\">\n");
   for (int d = 0; d < 2; d++) {
     const struct dc_dir_stats *ds = &st->d[d];
     uint64_t v[7] = { ds->usage[UAL_FK_PAYLOAD], ds->usage[UAL_FK_NOP], ds->usage[UAL_FK_IDLE],
@@ -506,10 +506,13 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   dc_rpt_text(o, input);
   char span[32];
   dc_rpt_dur(span, sizeof span, r, r->x_last);
-  dc_out_fmt(o, " \xc2\xb7 %llu records \xc2\xb7 %s %s \xc2\xb7 ualink-decode " UAL_VERSION_STRING "</p>\n",
-             (unsigned long long)r->records, r->use_ts ? "span" : "no timestamps, axis in records:", span);
-
   const struct dc_dir_stats *a = &st->d[0], *b = &st->d[1];
+  dc_out_fmt(o, " \xc2\xb7 %llu records read", (unsigned long long)r->records);
+  if (a->records + b->records != r->records)
+    dc_out_fmt(o, ", %llu selected", (unsigned long long)(a->records + b->records));
+  dc_out_fmt(o, " \xc2\xb7 %s %s \xc2\xb7 ualink-decode " UAL_VERSION_STRING "</p>\n",
+             r->use_ts ? "span" : "no timestamps, axis in records:", span);
+
   dc_out_str(o, "<div class=\"cards\" id=\"summary\">\n");
   card_u64(o, a->records + b->records, "records");
   card(o, span, "span");
