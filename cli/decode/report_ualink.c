@@ -27,7 +27,7 @@ static void title_range(struct dc_out *o, const struct dc_report *r, const char 
 }
 
 static void label(struct dc_out *o, double x, double y, double w, const char *text, const char *fill) {
-  if (w < 7.0 * (double)strlen(text) + 6) return;
+  if (w < 6.0 * (double)strlen(text) + 4) return;
   dc_out_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10.5\" fill=\"%s\" pointer-events=\"none\">", x + 3, y, fill);
   dc_rpt_text(o, text);
   dc_out_str(o, "</text>\n");
