@@ -167,14 +167,9 @@ static void negotiation(struct dc_report *r, const struct ual_tevent *e, uint64_
     ladder_add(l, &st);
     return;
   }
-  if (e->outcome == UAL_NEG_COMPLETE && e->mtype == UAL_MT_LINK_WIDTH) {
-    r->last_width_neg = st;
-    r->have_width_neg = 1;
-  }
-  if (e->outcome == UAL_NEG_COMPLETE && e->mtype == UAL_MT_LINK_STATE) {
-    r->last_state_neg = st;
-    r->have_state_neg = 1;
-  }
+  if (e->outcome == UAL_NEG_COMPLETE && e->mtype == UAL_MT_LINK_WIDTH) r->last_width_neg = st;
+  if (e->outcome == UAL_NEG_COMPLETE && e->mtype == UAL_MT_LINK_STATE) r->last_state_neg = st;
+  if (e->outcome == UAL_NEG_COMPLETE && e->mtype == UAL_MT_LINK_SPEED) r->last_speed_neg = st;
   for (unsigned i = r->n_neg; i-- > 0;) {
     struct dc_rpt_ladder *l = &r->neg[i];
     if (l->req_frame != e->req_frame || l->mtype != e->mtype) continue;
@@ -184,11 +179,11 @@ static void negotiation(struct dc_report *r, const struct ual_tevent *e, uint64_
   /* an answer to a request that was not kept: counted with it */
 }
 
-/* A power handshake ladder: mtype UAL_MT_LINK_STATE for L1, UAL_MT_LINK_WIDTH for L0p. */
-static struct dc_rpt_ladder *pwr_open(struct dc_report *r, unsigned mtype) {
+/* Opens a handshake ladder of a kind (or returns the open one of that kind). */
+static struct dc_rpt_ladder *hs_open(struct dc_report *r, unsigned kind) {
   if (r->pwr_open >= 0) {
     struct dc_rpt_ladder *l = &r->pwr[r->pwr_open];
-    if (l->mtype == mtype) return l;
+    if (l->kind == kind) return l;
     r->pwr_open = -1;
   }
   r->pwr_exit_seen = 0;
@@ -199,66 +194,90 @@ static struct dc_rpt_ladder *pwr_open(struct dc_report *r, unsigned mtype) {
   r->pwr_open = (int)r->n_pwr;
   struct dc_rpt_ladder *l = &r->pwr[r->n_pwr++];
   memset(l, 0, sizeof *l);
-  l->mtype = (uint8_t)mtype;
+  l->kind = (uint8_t)kind;
   /* the completed negotiation that allowed it, as the first step */
-  if (mtype == UAL_MT_LINK_STATE && r->have_state_neg) ladder_add(l, &r->last_state_neg);
-  if (mtype == UAL_MT_LINK_WIDTH && r->have_width_neg) ladder_add(l, &r->last_width_neg);
-  r->have_state_neg = r->have_width_neg = 0;
+  struct dc_rpt_step *neg = kind == DC_HS_L1 ? &r->last_state_neg : kind == DC_HS_L0P ? &r->last_width_neg
+                          : kind == DC_HS_RECOVERY ? &r->last_speed_neg : NULL;
+  if (neg && neg->frame) ladder_add(l, neg);
+  if (neg) neg->frame = 0;
   return l;
 }
 
-static struct dc_rpt_ladder *pwr_cur(struct dc_report *r) { return r->pwr_open >= 0 ? &r->pwr[r->pwr_open] : NULL; }
+static struct dc_rpt_ladder *hs_cur(struct dc_report *r) { return r->pwr_open >= 0 ? &r->pwr[r->pwr_open] : NULL; }
 
-static void power(struct dc_report *r, const struct ual_tevent *e, uint64_t x) {
+/* The handshake an LTSSM change starts when none is open, or none. */
+static int hs_started_by(const struct ual_tevent *e) {
+  unsigned to = dc_rpt_class_of((unsigned)e->value), from = e->old >= 0 ? dc_rpt_class_of((unsigned)e->old) : DC_LC_UNKNOWN;
+  bool training_to = to == DC_LC_DETECT || to == DC_LC_POLLING || to == DC_LC_CONFIG;
+  bool training_from = from == DC_LC_DETECT || from == DC_LC_POLLING || from == DC_LC_CONFIG;
+  if (training_to && !training_from) return DC_HS_TRAINING;
+  if (to == DC_LC_RECOVERY && from != DC_LC_RECOVERY && from != DC_LC_L1) return DC_HS_RECOVERY;
+  if (to == DC_LC_L1 && from != DC_LC_L1) return DC_HS_L1;
+  return -1;
+}
+
+static void handshake(struct dc_report *r, const struct ual_tevent *e, uint64_t x) {
   struct dc_rpt_step st;
-  struct dc_rpt_ladder *l = pwr_cur(r);
+  struct dc_rpt_ladder *l = hs_cur(r);
   switch (e->kind) {
   case UAL_TEV_PM:
     if (e->value == UAL_DLLP_LINK_MGMT && e->old == UAL_LM_REQUEST) {
       r->pwr_open = -1;
-      l = pwr_open(r, UAL_MT_LINK_WIDTH);
+      l = hs_open(r, DC_HS_L0P);
     } else if (e->value != UAL_DLLP_LINK_MGMT) {
-      l = pwr_open(r, UAL_MT_LINK_STATE);
+      l = hs_open(r, DC_HS_L1);
     }
     step_set(&st, e->partner, true, e->old == UAL_LM_NAK ? 2 : 0, e, x);
     if (l) ladder_add(l, &st);
     if (e->old == UAL_LM_NAK) r->pwr_open = -1;
     return;
   case UAL_TEV_L1:
-    l = pwr_open(r, UAL_MT_LINK_STATE);
+    l = hs_open(r, DC_HS_L1);
     step_set(&st, UAL_PARTNER_LINK, false, 1, e, x);
     if (l) ladder_add(l, &st);
     if (e->value == 0) r->pwr_exit_seen = 1;
     return;
   case UAL_TEV_L0P:
-    l = pwr_open(r, UAL_MT_LINK_WIDTH);
+    l = hs_open(r, DC_HS_L0P);
     step_set(&st, UAL_PARTNER_LINK, false, 1, e, x);
     if (l) ladder_add(l, &st);
     if (l) l->done = 0;   /* counts the width changes that follow */
     return;
   case UAL_TEV_LTSSM:
-    if (l && l->mtype == UAL_MT_LINK_WIDTH && e->value != UAL_LT_L0 && e->value != UAL_LT_L0P) {
+    if (l && l->kind == DC_HS_L0P && e->value != UAL_LT_L0 && e->value != UAL_LT_L0P) {
       r->pwr_open = -1;   /* an L0p width change stays in L0/L0p: anything else is not part of it */
-      return;
+      l = NULL;
     }
-    /* fall through */
+    if (!l) {
+      int k = hs_started_by(e);
+      if (k < 0) return;
+      l = hs_open(r, (unsigned)k);
+      if (!l) return;
+    }
+    step_set(&st, e->partner, false, 0, e, x);
+    ladder_add(l, &st);
+    return;
   case UAL_TEV_RATE:
     if (!l) return;
     step_set(&st, e->partner, false, 0, e, x);
     ladder_add(l, &st);
+    if (e->old != UAL_UNKNOWN) l->rate_changed = 1;
     return;
   case UAL_TEV_WIDTH:
-    if (!l || l->mtype != UAL_MT_LINK_WIDTH) return;
+    if (!l) return;
     step_set(&st, e->partner, false, 0, e, x);
     ladder_add(l, &st);
+    if (l->kind != DC_HS_L0P) return;
     l->done |= (uint8_t)(1u << (e->partner & 1));
     if (l->done == 3) r->pwr_open = -1;   /* both directions at the new width */
     return;
   case UAL_TEV_LINK:
-    if (!l || e->value != 0) return;
-    step_set(&st, UAL_PARTNER_LINK, false, 2, e, x);
-    ladder_add(l, &st);
-    r->pwr_open = -1;
+    step_set(&st, UAL_PARTNER_LINK, false, e->value ? 1 : 2, e, x);
+    if (e->value == 0) {   /* the link retrains: a training starts here, or goes on */
+      r->last_state_neg.frame = r->last_width_neg.frame = r->last_speed_neg.frame = 0;
+      l = hs_open(r, DC_HS_TRAINING);
+    }
+    if (l) ladder_add(l, &st);
     return;
   default:
     return;
@@ -272,7 +291,7 @@ void dc_report_events(struct dc_report *r, const struct ual_events *ev) {
     uint64_t x = xpos(r, e->ts_ns, e->frame);
     bin_at(r, x);
     if (e->kind == UAL_TEV_NEGOTIATION) negotiation(r, e, x);
-    else power(r, e, x);
+    else handshake(r, e, x);
   }
 }
 
@@ -293,7 +312,10 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
       if (!b->width_min[d] || r->sum.width[d] < b->width_min[d]) b->width_min[d] = r->sum.width[d];
     }
   }
-  if (r->pwr_exit_seen && dc_rpt_class_of(r->sum.ltssm[0]) == DC_LC_L0 && dc_rpt_class_of(r->sum.ltssm[1]) == DC_LC_L0) {
+  /* training, Recovery and L1 (once it exits) end with both ports in L0 */
+  const struct dc_rpt_ladder *hl = hs_cur(r);
+  if (hl && hl->kind != DC_HS_L0P && (hl->kind != DC_HS_L1 || r->pwr_exit_seen) &&
+      dc_rpt_class_of(r->sum.ltssm[0]) == DC_LC_L0 && dc_rpt_class_of(r->sum.ltssm[1]) == DC_LC_L0) {
     r->pwr_exit_seen = 0;
     r->pwr_open = -1;
   }

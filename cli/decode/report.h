@@ -28,12 +28,15 @@
 
 #define DC_RPT_BINS   480   /* timeline resolution: one bin is two pixels */
 #define DC_RPT_NEGS   48    /* negotiations drawn as ladders */
-#define DC_RPT_PWR    12    /* L1 / L0p handshakes drawn as ladders */
-#define DC_RPT_STEPS  24    /* steps per handshake ladder */
+#define DC_RPT_PWR    16    /* link state handshakes drawn as ladders */
+#define DC_RPT_STEPS  32    /* steps per ladder: a training of both ports fits */
 
 /* LTSSM states grouped for the colour bands. */
 enum dc_lt_class { DC_LC_UNKNOWN, DC_LC_DETECT, DC_LC_POLLING, DC_LC_CONFIG, DC_LC_L0, DC_LC_L0P, DC_LC_RECOVERY,
                    DC_LC_L1, DC_LC_OTHER, DC_LC_COUNT };
+
+/* Link state handshakes: training, Recovery (speed changes among them), L1 entry and exit, L0p width change. */
+enum dc_hs_kind { DC_HS_TRAINING, DC_HS_RECOVERY, DC_HS_L1, DC_HS_L0P };
 
 /* Markers counted per bin and side, from the selected records as --stats
  * counts them (Nak flits, RP-REPLAY findings, FEC status, findings). */
@@ -59,8 +62,10 @@ struct dc_rpt_step {
 };
 
 struct dc_rpt_ladder {
-  uint8_t requester, mtype;        /* negotiations: who asked for what; handshakes: LinkState = L1, LinkWidth = L0p */
+  uint8_t requester, mtype;        /* negotiations: who asked for what */
+  uint8_t kind;                    /* handshakes: enum dc_hs_kind */
   uint8_t done;                    /* L0p: bit per direction seen at the new width */
+  uint8_t rate_changed;            /* a data rate changed during it */
   uint64_t req_frame;
   uint64_t x0;                     /* first step */
   uint16_t n, elided;
@@ -94,8 +99,8 @@ struct dc_report {
   uint64_t pwr_elided;
   int pwr_open;                     /* index of the handshake being collected, -1 none */
   uint8_t pwr_exit_seen;            /* L1 exit seen: closes when both ports are in L0 */
-  struct dc_rpt_step last_width_neg, last_state_neg;   /* completed negotiations that start handshakes */
-  uint8_t have_width_neg, have_state_neg;
+  /* the last completed negotiation that starts a handshake (frame 0 = none or used) */
+  struct dc_rpt_step last_width_neg, last_state_neg, last_speed_neg;
   uint64_t events_dropped;          /* over the analyzer's per-record limit */
 };
 

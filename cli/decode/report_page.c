@@ -364,7 +364,9 @@ static void neg_title(char *t, size_t cap, unsigned i, const struct dc_rpt_ladde
 }
 
 static void pwr_title(char *t, size_t cap, unsigned i, const struct dc_rpt_ladder *l) {
-  snprintf(t, cap, "%u. %s", i + 1, l->mtype == UAL_MT_LINK_STATE ? "L1 entry and exit" : "L0p width change");
+  static const char *const name[4] = { "Link training", "Recovery", "L1 entry and exit", "L0p width change" };
+  snprintf(t, cap, "%u. %s%s", i + 1, name[l->kind & 3],
+           l->kind == DC_HS_RECOVERY && l->rate_changed ? " with a speed change" : "");
 }
 
 /* A section of ladders: the first n drawn, elided more counted. */
@@ -536,10 +538,11 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
                 "Decision Pending) and the requester's confirming Ack; times are since the request.</p>\n");
   ladders(o, r, r->neg, r->n_neg, r->neg_elided, 546, "No DL control negotiation in the capture.", "negotiations",
           neg_title);
-  dc_out_str(o, "<h2 id=\"s-power\">L1 and L0p handshakes</h2>\n<p class=\"note\">From the negotiation that allows "
-                "it through the PM or Link Management DLLPs and the LTSSM states of both ports; times are since the "
-                "first step.</p>\n");
-  ladders(o, r, r->pwr, r->n_pwr, r->pwr_elided, 1120, "No L1 entry or exit and no L0p width change in the capture.",
+  dc_out_str(o, "<h2 id=\"s-power\">Link state handshakes</h2>\n<p class=\"note\">Training, Recovery, L1 entry and "
+                "exit, L0p width changes: from the negotiation that allows one (Link Speed, Link State, Link Width) "
+                "through the PM or Link Management DLLPs, data rate, width and LTSSM states of both ports until both "
+                "are back in L0; times are since the first step.</p>\n");
+  ladders(o, r, r->pwr, r->n_pwr, r->pwr_elided, 1120, "No link training, Recovery, L1 entry or exit or L0p width change in the capture.",
           "handshakes", pwr_title);
   dc_out_str(o, "<h2 id=\"s-findings\">Findings by rule</h2>\n");
   findings(o, r);

@@ -178,7 +178,7 @@ def check_timeline(root, summary, events):
 def check_ladders(root, events):
     negs = by_id(root, 's-negotiations')
     h4 = [text_of(h) for h in root.iter(XHTML + 'h4')]
-    neg_titles = [t for t in h4 if re.match(r'\d+\. (Link|Channel|TL|Device|Port)', t)]
+    neg_titles = [t for t in h4 if re.match(r'\d+\. .* by [AB]: ', t)]
     requests = [e for e in events if e['event'] == 'negotiation' and e['outcome'] == 'request']
     check(negs is not None, 'no negotiation section')
     check(len(neg_titles) == min(len(requests), 48),
@@ -193,14 +193,29 @@ def check_ladders(root, events):
         for e in steps:
             check(e['text'] in texts, 'ladder %d lacks "%s"' % (i + 1, e['text']))
             check('#%d' % e['frame'] in texts, 'ladder %d lacks frame %d' % (i + 1, e['frame']))
-    l1 = sum(1 for e in events if e['event'] == 'l1' and e['value'] == 1)
-    l0p = sum(1 for e in events if e['event'] == 'l0p')
-    check(sum(1 for t in h4 if 'L1 entry and exit' in t) == min(l1, 12), 'L1 ladders for %d L1 entries' % l1)
-    check(sum(1 for t in h4 if 'L0p width change' in t) == min(l0p, 12), 'L0p ladders for %d L0p Acks' % l0p)
-    pm = [e for e in events if e['event'] == 'pm']
+    hs = [t for t in h4 if re.match(r'\d+\. (Link training|Recovery|L1 entry|L0p width)', t)]
     alltext = [text_of(t) for d in ladders for t in d.iter(SVG + 'text')]
-    for e in pm[:4]:
-        check(e['text'] in alltext, 'power ladders lack "%s"' % e['text'])
+    complete = len(hs) < 16 and not any(t.endswith('more steps not drawn') for t in alltext)
+    if complete:
+        l1 = sum(1 for e in events if e['event'] == 'l1' and e['value'] == 1)
+        l0p = sum(1 for e in events if e['event'] == 'l0p')
+        check(sum(1 for t in hs if 'L1 entry and exit' in t) == l1, 'L1 ladders for %d L1 entries' % l1)
+        check(sum(1 for t in hs if 'L0p width change' in t) == l0p, 'L0p ladders for %d L0p Acks' % l0p)
+        # every step of a handshake is in a ladder: power DLLPs, link up/down, L1, L0p,
+        # rate changes, and every LTSSM change out of L0 or L0p
+        for e in events:
+            ev = e['event']
+            step = ev in ('pm', 'link', 'l1', 'l0p') or (ev == 'rate' and e['old'] >= 0) or \
+                (ev == 'ltssm' and re.search(r' L0p? -> ', e['text']) and not re.search(r'-> L0p?$', e['text']))
+            if step:
+                check(e['text'] in alltext, 'no ladder has "%s" (frame %d)' % (e['text'], e['frame']))
+        recoveries = [t for t in hs if t.split('. ', 1)[1].startswith('Recovery')]
+        entered = sum(1 for e in events if e['event'] == 'ltssm' and re.search(r' L0p? -> Recovery', e['text']))
+        check(bool(recoveries) == bool(entered), '%d Recovery ladders, %d entries into Recovery from L0' %
+              (len(recoveries), entered))
+        trainings = [t for t in hs if 'Link training' in t]
+        ups = sum(1 for e in events if e['event'] == 'link' and e['value'] == 1)
+        check(len(trainings) >= ups, '%d training ladders for %d link-ups' % (len(trainings), ups))
 
 
 def check_throughput(root, summary):
