@@ -6,7 +6,7 @@
 #define UALGEN_MODEL_H
 
 #include "gen.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 
 /* ---- deterministic PRNG (xoshiro256**) ---- */
 struct gen_rng { uint64_t s[4]; };
