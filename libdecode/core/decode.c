@@ -18,6 +18,11 @@ const char *ual_rec_kind_name(unsigned kind) {
   return k ? k->name : NULL;
 }
 
+const char *ual_rec_kind_key(unsigned kind) {
+  const struct ual_kind *k = ual_kind_of(kind);
+  return k ? k->key : NULL;
+}
+
 void ual_decoder_init(struct ual_decoder *d) {
   ual_unpack_init(&d->unpack[0]);
   ual_unpack_init(&d->unpack[1]);

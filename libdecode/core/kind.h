@@ -46,7 +46,8 @@ void ual_text_put(struct ual_text *o, const char *fmt, ...)
 
 /* How one record kind is decoded and shown. */
 struct ual_kind {
-  const char *name;                                  /* "flit" */
+  const char *name;                                  /* "flit", "ordered set" */
+  const char *key;                                   /* JSON: "flit", "os" */
   bool (*body_ok)(size_t len);                       /* body length valid for the kind */
   /* Stateless decode of r->rec.body into r's part for this kind, with the
    * stateless findings. */

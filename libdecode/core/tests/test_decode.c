@@ -35,13 +35,17 @@ static void test_names(void) {
   CHECK(ual_rec_kind_name(UAL_REC_PCIE_FLIT) == NULL);
   CHECK(ual_rec_kind_name(UAL_REC_UB_FLIT) == NULL);
   CHECK(ual_rec_kind_name(1000) == NULL);
+  CHECK_STR(ual_rec_kind_key(UAL_REC_FLIT), "flit");
+  CHECK_STR(ual_rec_kind_key(UAL_REC_OS), "os");
+  CHECK_STR(ual_rec_kind_key(UAL_REC_EVENT), "event");
+  CHECK(ual_rec_kind_key(UAL_REC_PCIE_FLIT) == NULL);
   /* every registered kind is complete: the dispatch calls these unchecked */
   unsigned n = 0;
   for (unsigned k = 0; k < 256; k++) {
     const struct ual_kind *d = ual_kind_of(k);
     if (!d) continue;
     n++;
-    CHECK(d->name && d->body_ok && d->decode && d->tree && d->summary);
+    CHECK(d->name && d->key && d->body_ok && d->decode && d->tree && d->summary);
   }
   CHECK_EQ(n, 3);
 }

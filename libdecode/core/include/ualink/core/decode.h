@@ -54,5 +54,7 @@ void ual_decode_record(struct ual_decoder *d, const uint8_t *buf, size_t len, ui
 /* Name of a record kind that has a decoder ("flit", "ordered set", "link
  * event"), NULL for a kind nobody registered. */
 const char *ual_rec_kind_name(unsigned kind);
+/* Its short name, the JSON "kind" ("flit", "os", "event"); NULL likewise. */
+const char *ual_rec_kind_key(unsigned kind);
 
 #endif
