@@ -1,4 +1,4 @@
-/* --json: one object per record, shared/spec/json-output.md. The per-type
+/* --json: one object per record, docs/json.md. The per-type
  * DL message and Link Management keys come from the field table: every
  * non-reserved field of the scope, named by its filter-name suffix. */
 #include "dcli.h"

@@ -1,5 +1,5 @@
 /* Capture records: header/body parse and build, every status code, link
- * events, rate names and flit times (shared/spec/capture-format.md). */
+ * events, rate names and flit times (docs/capture-format.md). */
 #include "check.h"
 #include "ualink/core/record.h"
 #include "ualink/ualink/os.h"
