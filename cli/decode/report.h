@@ -22,7 +22,7 @@
 #include <stdio.h>
 
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 #include "outbuf.h"
 #include "stats.h"
 
