@@ -7,12 +7,15 @@
 #include <string.h>
 #include <strings.h>
 
-bool tui_model_init(struct tui_model *m, size_t cap) {
+bool tui_model_init(struct tui_model *m, size_t cap) { return tui_model_init_caps(m, cap, cap); }
+
+bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap) {
   memset(m, 0, sizeof *m);
-  m->cap = cap ? cap : 1;
+  m->cap = ring_cap ? ring_cap : 1;
+  m->match_cap = match_cap ? match_cap : 1;
   /* Pages of both rings are only touched as records arrive. */
   m->ring = calloc(m->cap, sizeof *m->ring);
-  m->matches = calloc(m->cap, sizeof *m->matches);
+  m->matches = calloc(m->match_cap, sizeof *m->matches);
   if (!m->ring || !m->matches) {
     tui_model_free(m);
     return false;
@@ -161,7 +164,7 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     for (unsigned i = 0; i < r->unp.n_msg; i++) e->msg_types |= (uint16_t)(1u << r->unp.msg[i].msg.type);
   ual_rec_summary(r, e->line, sizeof e->line);
   count(m, r, ts_ns, wall_ns);
-  if (m->filter.active && tui_filter_match(&m->filter, e)) m->matches[m->n_matches++ % m->cap] = *e;
+  if (m->filter.active && tui_filter_match(&m->filter, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
   return e;
 }
 
@@ -267,20 +270,38 @@ void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f) {
   size_t n = tui_model_count(m);
   for (size_t i = 0; i < n; i++) {
     const struct tui_entry *e = tui_model_at(m, i);
-    if (tui_filter_match(f, e)) m->matches[m->n_matches++ % m->cap] = *e;
+    if (tui_filter_match(f, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
   }
+}
+
+void tui_model_take_older_matches(struct tui_model *m, struct tui_model *scan) {
+  size_t n = tui_view_count(m, true);
+  uint64_t first_held = m->total - tui_model_count(m) + 1;
+  /* scan's ring holds the older matches, oldest first; m's follow them */
+  struct tui_entry *older = scan->matches;
+  size_t n_older = tui_view_count(scan, true);
+  uint64_t start = scan->n_matches - n_older;
+  while (n_older && older[(start + n_older - 1) % scan->match_cap].frame >= first_held) n_older--;
+  struct tui_entry *v = calloc(m->match_cap, sizeof *v);
+  if (!v) return; /* the matches held stay */
+  uint64_t k = 0;
+  for (size_t i = 0; i < n_older; i++) v[k++ % m->match_cap] = older[(start + i) % scan->match_cap];
+  for (size_t i = 0; i < n; i++) v[k++ % m->match_cap] = *tui_view_at(m, true, i);
+  free(m->matches);
+  m->matches = v;
+  m->n_matches = k;
 }
 
 size_t tui_view_count(const struct tui_model *m, bool only) {
   if (!only) return tui_model_count(m);
-  return m->n_matches < m->cap ? (size_t)m->n_matches : m->cap;
+  return m->n_matches < m->match_cap ? (size_t)m->n_matches : m->match_cap;
 }
 
 const struct tui_entry *tui_view_at(const struct tui_model *m, bool only, size_t i) {
   if (!only) return tui_model_at(m, i);
   size_t n = tui_view_count(m, true);
   if (i >= n) return NULL;
-  return &m->matches[(m->n_matches - n + i) % m->cap];
+  return &m->matches[(m->n_matches - n + i) % m->match_cap];
 }
 
 size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame) {

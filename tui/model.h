@@ -73,7 +73,8 @@ struct tui_model {
   struct tui_entry *ring;
   size_t cap;
   uint64_t total;           /* records ever added; ring holds the last min(total, cap) */
-  struct tui_entry *matches; /* the last min(n_matches, cap) records that matched the filter */
+  struct tui_entry *matches; /* the last min(n_matches, match_cap) records that matched the filter */
+  size_t match_cap;
   uint64_t n_matches;
   struct ual_analyzer an;    /* the link state of both partners */
   struct ual_rec_result res; /* scratch, last decoded record */
@@ -91,8 +92,10 @@ struct tui_model {
   struct tui_filter filter;
 };
 
-/* cap = ring size in records. Returns false when out of memory. */
+/* cap = ring size in records (and match ring size). Returns false when out of memory. */
 bool tui_model_init(struct tui_model *m, size_t cap);
+/* With its own sizes: a rescan model keeps one record and cap matches. */
+bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap);
 void tui_model_free(struct tui_model *m);
 /* Decodes and stores one record; returns the stored entry. wall_ns is the
  * wall-clock time it arrived (any epoch), 0 when arrival time means nothing
@@ -117,6 +120,11 @@ bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e);
 void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f);
 /* Next (step +1) or previous (-1) matching index from i (exclusive), or -1. */
 long tui_model_next_match(const struct tui_model *m, long i, int step);
+
+/* Puts the matches that scan (a model that decoded the same capture from frame
+ * 1, with the same filter) found before m's first held frame in front of m's
+ * matches: earlier matches of a file that the ring no longer holds. */
+void tui_model_take_older_matches(struct tui_model *m, struct tui_model *scan);
 
 /* A view is the ring of all records (only = false) or the match ring: matches
  * stay reachable there after the ring of all records has moved past them. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lineedit.h"
 #include "model.h"
@@ -27,6 +28,16 @@ struct screen {
 
 struct tree_line { struct ual_tree_row row; };
 
+/* A rescan of a file from frame 1 for the matches of a new filter that the
+ * ring no longer holds; it runs on its own thread and frees itself. */
+struct scan {
+  struct app *a;
+  struct tui_model model;   /* keeps one record and the matches */
+  struct tui_source src;
+  uint64_t upto;            /* last frame to read: the one before the first held */
+  uint64_t gen;             /* filter generation it scans for */
+};
+
 struct app {
   struct tui_model model;
   pthread_mutex_t lock;
@@ -41,6 +52,9 @@ struct app {
   bool src_ended;
   char src_msg[512];
   uint64_t started_s, last_rec_s;   /* monotonic seconds: start, last record */
+  uint64_t filter_gen;
+  struct scan *scan;        /* the running rescan, if any */
+  bool quitting;
   /* detail pane */
   struct ual_rec_result det;
   struct tui_entry det_entry;
@@ -72,6 +86,70 @@ static void on_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
   pthread_mutex_unlock(&a->lock);
 }
 
+static void scan_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
+  struct scan *sc = ctx;
+  tui_model_add(&sc->model, rec, len, ts, 0);
+  if (sc->model.total >= sc->upto) sc->src.stop = true;
+}
+
+static void *scan_thread(void *arg) {
+  struct scan *sc = arg;
+  struct app *a = sc->a;
+  tui_source_run(&sc->src);
+  pthread_mutex_lock(&a->lock);
+  if (!a->quitting && sc->gen == a->filter_gen && sc->model.total == sc->upto) {
+    const struct tui_entry *e = tui_view_at(&a->model, a->only_matches, (size_t)a->sel);
+    uint64_t frame = e ? e->frame : 0;
+    tui_model_take_older_matches(&a->model, &sc->model);
+    if (a->only_matches && e) a->sel = (long)tui_view_find(&a->model, true, frame);
+  }
+  if (a->scan == sc) a->scan = NULL;
+  pthread_mutex_unlock(&a->lock);
+  tui_source_close(&sc->src);
+  tui_model_free(&sc->model);
+  free(sc);
+  return NULL;
+}
+
+/* With the lock held: starts a rescan for the model's filter when the ring
+ * of a file has moved past its first records. */
+static void start_scan(struct app *a) {
+  if (a->scan) a->scan->src.stop = true; /* it scans for an older filter */
+  a->scan = NULL;
+  struct tui_model *m = &a->model;
+  bool file = a->src.kind == TUI_SRC_FILE || a->src.kind == TUI_SRC_FOLLOW;
+  if (!file || !m->filter.active || m->total <= m->cap) return;
+  struct scan *sc = calloc(1, sizeof *sc);
+  if (!sc || !tui_model_init_caps(&sc->model, 1, m->match_cap)) {
+    free(sc);
+    snprintf(a->status, sizeof a->status, "no memory to look for earlier matches");
+    return;
+  }
+  sc->a = a;
+  sc->upto = m->total - m->cap;
+  sc->gen = a->filter_gen;
+  tui_model_set_filter(&sc->model, &m->filter);
+  sc->src.kind = TUI_SRC_FILE;
+  sc->src.path = a->src.path;
+  sc->src.dlt = a->src.dlt;
+  sc->src.port = a->src.port;
+  sc->src.cb = scan_record;
+  sc->src.ctx = sc;
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  if (!tui_source_open(&sc->src) || pthread_create(&t, &attr, scan_thread, sc) != 0) {
+    snprintf(a->status, sizeof a->status, "cannot look for earlier matches: %.200s", sc->src.error);
+    tui_source_close(&sc->src);
+    tui_model_free(&sc->model);
+    free(sc);
+  } else {
+    a->scan = sc;
+  }
+  pthread_attr_destroy(&attr);
+}
+
 static void on_end(void *ctx) {
   struct app *a = ctx;
   pthread_mutex_lock(&a->lock);
@@ -98,6 +176,7 @@ static void header_line(struct app *a, const char *title) {
   char state[48] = "";
   uint64_t now = mono_ns() / 1000000000u;
   if (a->src_msg[0]) snprintf(state, sizeof state, " | stopped");
+  else if (a->scan) snprintf(state, sizeof state, " | looking for earlier matches");
   else if (a->src_ended) snprintf(state, sizeof state, " | %s", a->src.kind == TUI_SRC_FILE ? "end of file" : "ended");
   else if (arrives_live(a) && now - (a->model.total ? a->last_rec_s : a->started_s) >= 2)
     snprintf(state, sizeof state, " | nothing new for %" PRIu64 " s", now - (a->model.total ? a->last_rec_s : a->started_s));
@@ -177,6 +256,8 @@ static void set_filter(struct app *a, const struct tui_filter *f, bool first) {
   const struct tui_entry *e = view_at(a, a->sel);
   uint64_t frame = first || !e ? 0 : e->frame;
   tui_model_set_filter(&a->model, f);
+  a->filter_gen++;
+  start_scan(a);
   if (!f->active) {
     a->only_matches = false;
     a->sel = (long)tui_view_find(&a->model, false, frame);
@@ -203,7 +284,7 @@ static void list_fix_view(struct app *a) {
   if (a->autoscroll && !a->paused) a->sel = n - 1;
   if (a->sel >= n) a->sel = n - 1;
   if (a->sel < 0) a->sel = 0;
-  int rows = list_rows(a) - 1;
+  int rows = list_rows(a);
   if (a->sel < a->top) a->top = a->sel;
   if (a->top < a->sel - rows + 1) a->top = a->sel - rows + 1;
   if (a->top > n - 1) a->top = n - 1;
@@ -217,7 +298,7 @@ static void list_draw(struct app *a) {
   attroff(A_BOLD | A_UNDERLINE);
   long n = view_count(a);
   int y = 2;
-  for (long i = a->top; i < n && y < 2 + list_rows(a) - 1; i++) {
+  for (long i = a->top; i < n && y < 2 + list_rows(a); i++) {
     const struct tui_entry *e = view_at(a, i);
     char rules[64] = "";
     size_t k = 0;
@@ -812,6 +893,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ualink-tui: %s\n", a.src.error);
     return 2;
   }
+  /* The keyboard is the terminal itself when stdin is the pcap stream or not a terminal. */
+  FILE *tty = a.src.kind == TUI_SRC_STDIN || !isatty(STDIN_FILENO) ? fopen("/dev/tty", "r+") : NULL;
+  if (!isatty(STDOUT_FILENO) || (!tty && !isatty(STDIN_FILENO))) {
+    fprintf(stderr, "ualink-tui: needs a terminal (ualink-decode writes decodes to files and pipes)\n");
+    tui_source_close(&a.src);
+    return 2;
+  }
   pthread_mutex_init(&a.lock, NULL);
   a.autoscroll = a.src.kind != TUI_SRC_FILE;
   a.started_s = mono_ns() / 1000000000u;
@@ -823,8 +911,6 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 
-  /* With a pcap stream on stdin the keyboard is read from the terminal itself. */
-  FILE *tty = a.src.kind == TUI_SRC_STDIN ? fopen("/dev/tty", "r+") : NULL;
   setlocale(LC_ALL, ""); /* ncursesw draws lines and the like in the terminal's encoding */
   SCREEN *scr = NULL;
   if (tty) scr = newterm(NULL, stdout, tty);
@@ -869,6 +955,10 @@ int main(int argc, char **argv) {
     if (!handled) run = global_key(&a, ch);
   }
   endwin();
+  pthread_mutex_lock(&a.lock);
+  a.quitting = true; /* a rescan still running leaves the model alone */
+  if (a.scan) a.scan->src.stop = true;
+  pthread_mutex_unlock(&a.lock);
   a.src.stop = true;
   if (a.src.kind == TUI_SRC_FILE || a.src.kind == TUI_SRC_STDIN) {
     if (a.src.impl) pcap_breakloop(a.src.impl);

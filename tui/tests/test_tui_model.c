@@ -172,6 +172,31 @@ static void test_full_ring(void) {
   CHECK_EQ(tui_view_find(&m, false, 8), 1);
   CHECK_EQ(tui_view_find(&m, true, 1), 0);
   tui_model_free(&m);
+
+  /* A filter set after the file was read: a rescan from frame 1 up to the
+   * first frame held brings back the earlier matches. */
+  CHECK(tui_model_init(&m, 4));
+  for (unsigned i = 0; i < 10; i++)
+    tui_model_add(&m, rec, flit_record(rec, (i + 1) % 2 == 0, flit), 5000 + 10 * i, 0);
+  tui_model_set_filter(&m, &f);
+  CHECK_EQ(tui_view_count(&m, true), 2);        /* frames 8 and 10 */
+  struct tui_model scan;
+  CHECK(tui_model_init_caps(&scan, 1, 4));
+  tui_model_set_filter(&scan, &f);
+  for (unsigned i = 0; i < 6; i++)
+    tui_model_add(&scan, rec, flit_record(rec, (i + 1) % 2 == 0, flit), 5000 + 10 * i, 0);
+  CHECK_EQ(tui_view_count(&scan, true), 3);     /* frames 2, 4, 6 */
+  tui_model_take_older_matches(&m, &scan);
+  CHECK_EQ(tui_view_count(&m, true), 4);
+  CHECK_EQ(tui_view_at(&m, true, 0)->frame, 4);
+  CHECK_EQ(tui_view_at(&m, true, 1)->frame, 6);
+  CHECK_EQ(tui_view_at(&m, true, 3)->frame, 10);
+  CHECK_EQ(tui_view_at(&m, true, 1)->dir, 1);
+  tui_model_add(&m, rec, flit_record(rec, 1, flit), 6000, 0); /* frame 11 goes on after them */
+  CHECK_EQ(tui_view_at(&m, true, 3)->frame, 11);
+  CHECK_EQ(tui_view_at(&m, true, 0)->frame, 6);
+  tui_model_free(&scan);
+  tui_model_free(&m);
 }
 
 /* Link-time rates cover the whole capture at any length; wall-clock rates
