@@ -497,7 +497,8 @@ static void link_draw(struct app *a) {
 
 /* A rate per ns as a number per us, ms or s, whichever reads best. */
 static void fmt_rate(char *buf, size_t cap, double per_ns) {
-  if (per_ns * 1e3 >= 1) snprintf(buf, cap, "%.1f/us", per_ns * 1e3);
+  if (per_ns <= 0) snprintf(buf, cap, "0");
+  else if (per_ns * 1e3 >= 1) snprintf(buf, cap, "%.1f/us", per_ns * 1e3);
   else if (per_ns * 1e6 >= 1) snprintf(buf, cap, "%.1f/ms", per_ns * 1e6);
   else snprintf(buf, cap, "%.1f/s", per_ns * 1e9);
 }
