@@ -2,7 +2,7 @@
  * fuzz_record: 2-byte little-endian length before each record). Time moves
  * by a fuzzer-chosen step so that the timeouts are reached too. */
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static struct ual_analyzer a;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes libdecode/src/gf_tables.h: the constant tables of CRC-64 and FEC
+"""Writes libdecode/core/gf_tables.h: the constant tables of CRC-64 and FEC
 (digest §5.1, §5.2). Run again only if a definition below changes:
-  python3 scripts/gen_gf_tables.py libdecode/src/gf_tables.h"""
+  python3 scripts/gen_gf_tables.py libdecode/core/gf_tables.h"""
 import sys
 
 def gfmul(a, b, poly):
@@ -170,4 +170,4 @@ out += ["#define FEC_AFF_STEP 0x%016xULL /* times a^8 */" % FEC_AFF_STEP,
         "#define FEC_AFF_JOIN 0x%016xULL /* times a^40 */" % FEC_AFF_JOIN]
 out += ["#define FEC_AFF_%s 0x%016xULL /* times a^%d */" % (n, affine(exp[e], FEC_POLY), e) for n, e in FEC_AFF_FOLDS]
 out += ["", "#endif"]
-open(sys.argv[1] if len(sys.argv) > 1 else "libdecode/src/gf_tables.h", "w").write("\n".join(out) + "\n")
+open(sys.argv[1] if len(sys.argv) > 1 else "libdecode/core/gf_tables.h", "w").write("\n".join(out) + "\n")

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
 #define TUI_MAX_RULES 6

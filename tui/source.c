@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ualink/record.h"
+#include "ualink/core/record.h"
 
 /* Minimal pcap reader for -F: libpcap cannot resume after a partial record
  * at the end of a file that is still being written. */

@@ -1,4 +1,4 @@
-/* UALink 128G dissector for capture records (shared/spec/capture-format.md)
+/* UALink 128G dissector for capture records (docs/capture-format.md)
  * on LINKTYPE_USER0 and on the UDP export.
  *
  * The plugin holds no protocol logic. libdecode decodes the record (its

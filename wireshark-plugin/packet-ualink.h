@@ -5,7 +5,7 @@
 #include <wireshark.h>
 #include <epan/packet.h>
 
-#include "ualink/decode.h"
+#include "ualink/core/decode.h"
 
 /* Name of the tap; its data is the struct ual_rec_result of the record,
  * allocated in the packet scope. */

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 #include "packet-ualink.h"
 
 /* State of one side after the frame (from struct ual_analysis_summary). */

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 #include "outbuf.h"
 #include "stats.h"
 

@@ -1,4 +1,4 @@
-/* --json: one object per record, shared/spec/json-output.md. The per-type
+/* --json: one object per record, docs/json.md. The per-type
  * DL message and Link Management keys come from the field table: every
  * non-reserved field of the scope, named by its filter-name suffix. */
 #include "dcli.h"
@@ -193,11 +193,7 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_json_key(o, &f, "link");
   if (len >= UAL_REC_HDR_BYTES && r->rec.h.link != 255) dc_out_u64(o, r->rec.h.link);
   else dc_out_str(o, "null");
-  const char *kind = "malformed";
-  if (ok && r->rec.h.kind == UAL_REC_FLIT) kind = "flit";
-  else if (ok && r->rec.h.kind == UAL_REC_OS) kind = "os";
-  else if (ok && r->rec.h.kind == UAL_REC_EVENT) kind = "event";
-  dc_json_str(o, &f, "kind", kind);
+  dc_json_str(o, &f, "kind", ok ? ual_rec_kind_key(r->rec.h.kind) : "malformed");
   dc_json_u64(o, &f, "len", len);
   if (c->o->hexdump) dc_json_hex(o, &f, "raw", rec, len);
   if (!ok) dc_json_str(o, &f, "error", ual_rec_status_text(r->status));

@@ -6,7 +6,7 @@
 #define UALGEN_MODEL_H
 
 #include "gen.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 
 /* ---- deterministic PRNG (xoshiro256**) ---- */
 struct gen_rng { uint64_t s[4]; };
@@ -35,7 +35,7 @@ static inline double gen_rng_unit(struct gen_rng *r) { /* [0, 1) */
 #define PS_PER_NS 1000ull
 #define PS_PER_US 1000000ull
 
-/* Sequence numbers: libdecode's arithmetic (analysis.h), plus a decrement. */
+/* Sequence numbers: libdecode's arithmetic (ualink/dl_limits.h), plus a decrement. */
 static inline uint16_t seq_dec(uint16_t s) { return ual_seq_add(s, UAL_SEQ_MOD - 1u); }
 
 /* ---- what travels with a flit for the model (not on the wire) ---- */

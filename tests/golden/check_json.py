@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Validates `ualink-decode --json --stats` output against the keys and types
-required by shared/spec/json-output.md (schema version 1).
+required by docs/json.md (schema version 1).
 
 usage: check_json.py BIN CAPTURE [EXTRA ARGS...]   ('{}' in the extra args
 marks where the capture goes, e.g. --raw {})

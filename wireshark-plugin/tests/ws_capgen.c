@@ -22,7 +22,7 @@
  * FEC correction), so every field of every frame is checked, and compares
  * the rule IDs of the frame's expert items with its findings. */
 #include "ualink/ualink.h"
-#include "ualink/analysis.h"
+#include "ualink/ualink/analysis.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -13,7 +13,7 @@
  * With --cli GEN DIR the same checks run on pcap files written by the
  * executable (read back with libpcap), plus stdout and UDP export. */
 #include "gen.h"
-#include <ualink/analysis.h>
+#include <ualink/ualink/analysis.h>
 #include "../../../libdecode/tests/check.h"
 
 #include <arpa/inet.h>

@@ -1,0 +1,76 @@
+/* Private to libdecode: what a fabric module implements for each record
+ * kind it owns, and the builders core lends it for the field tree and the
+ * one-line summary. A fabric defines one struct ual_kind per kind and lists
+ * it in its kinds.h (registered in core/fabrics.h); core/decode.c turns the
+ * lists into the dispatch table. */
+#ifndef UAL_CORE_KIND_H
+#define UAL_CORE_KIND_H
+
+#include <stdarg.h>
+#include "ualink/core/decode.h"
+#include "ualink/core/tree.h"
+
+/* The field tree being built for one record (ual_tree_walk). */
+struct ual_tree_builder {
+  ual_tree_cb cb;
+  void *ctx;
+  const uint8_t *rec;   /* the whole record */
+  size_t len;
+};
+
+/* A group row: label and printf-style detail text, covering record bytes
+ * [off, off+len). */
+void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label, unsigned off,
+                  unsigned len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+/* A field row with the value given (generated fields, or read by the caller). */
+void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
+                  uint64_t value);
+/* Every wire field of a scope whose base is at record offset base, read
+ * from the record (fields past its end are left out). */
+void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base);
+
+/* A one-line summary being written: appends stop at cap-1. */
+struct ual_text {
+  char *buf;
+  size_t cap, n;
+};
+void ual_text_put(struct ual_text *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* How one record kind is decoded and shown. */
+struct ual_kind {
+  const char *name;                                  /* "flit", "ordered set" */
+  const char *key;                                   /* JSON: "flit", "os" */
+  bool (*body_ok)(size_t len);                       /* body length valid for the kind */
+  /* Stateless decode of r->rec.body into r's part for this kind, with the
+   * stateless findings. */
+  void (*decode)(struct ual_rec_result *r);
+  /* ual_decode_record's per-capture step after decode (NULL: none). */
+  void (*stream)(struct ual_decoder *d, struct ual_rec_result *r);
+  /* The body's rows of the field tree (the record header is done). */
+  void (*tree)(struct ual_tree_builder *w, const struct ual_rec_result *r);
+  /* The one-line summary of a decoded record. */
+  void (*summary)(struct ual_text *o, const struct ual_rec_result *r);
+};
+
+/* The capture record's own kinds, X(kind code, struct ual_kind). */
+#define UAL_CORE_KINDS(X) \
+  X(UAL_REC_EVENT, ual_kind_event)
+
+#define UAL_KINDS(X) UAL_CORE_KINDS(X) UAL_FABRIC_KINDS(X)
+
+#define UAL_X_(code, kind) extern const struct ual_kind kind;
+UAL_KINDS(UAL_X_)
+#undef UAL_X_
+
+/* The decoder of a record kind, NULL when none is registered. */
+const struct ual_kind *ual_kind_of(unsigned kind);
+
+#endif

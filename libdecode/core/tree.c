@@ -1,0 +1,81 @@
+/* Field tree of a record, from the field table (tree.h): the record header
+ * here, the body by the kind's decoder (core/kind.h). */
+#include "ualink/core/tree.h"
+#include "kind.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap) {
+  const struct ual_field *fd = &ual_fields[id];
+  const char *name = ual_value_name(fd->vals, (uint32_t)v);
+  if (fd->flags & UAL_FF_BOOL)
+    snprintf(buf, cap, "%s", v ? "True" : "False");
+  else if (name)
+    snprintf(buf, cap, "%s (%" PRIu64 ")", name, v);
+  else if (fd->vals && (fd->flags & UAL_FF_ENUM))
+    snprintf(buf, cap, "reserved (%" PRIu64 ")", v);
+  else if (fd->flags & UAL_FF_HEX)
+    snprintf(buf, cap, "0x%0*" PRIx64, (fd->width + 3) / 4, v);
+  else
+    snprintf(buf, cap, "%" PRIu64, v);
+}
+
+void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label, unsigned off,
+                  unsigned len, const char *fmt, ...) {
+  struct ual_tree_row row = {0};
+  row.depth = depth;
+  row.label = label;
+  row.offset = off;
+  row.length = len;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(row.text, sizeof row.text, fmt, ap);
+  va_end(ap);
+  w->cb(w->ctx, &row);
+}
+
+void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
+                  uint64_t value) {
+  const struct ual_field *fd = &ual_fields[id];
+  struct ual_tree_row row = {0};
+  row.depth = depth;
+  row.field = fd;
+  row.id = id;
+  row.label = fd->name;
+  row.value = value;
+  row.offset = base + fd->offset;
+  row.length = fd->size;
+  ual_field_format(id, value, row.text, sizeof row.text);
+  w->cb(w->ctx, &row);
+}
+
+void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
+  enum ual_field_id ids[32];
+  size_t n = ual_scope_fields(sc, ids, 32);
+  for (size_t i = 0; i < n && i < 32; i++) {
+    const struct ual_field *fd = &ual_fields[ids[i]];
+    if (base + fd->offset + fd->size > w->len) continue;
+    ual_tb_field(w, depth, ids[i], base, ual_field_get(ids[i], w->rec + base));
+  }
+}
+
+void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
+                   ual_tree_cb cb, void *ctx) {
+  struct ual_tree_builder w = { cb, ctx, rec, len };
+  if (len < UAL_REC_HDR_BYTES) {
+    ual_tb_group(&w, 0, "Malformed record", 0, (unsigned)len, "%s", ual_rec_status_text(r->status));
+    return;
+  }
+  ual_tb_group(&w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
+               r->dir ? "B>A" : "A>B");
+  ual_tb_scope(&w, 1, UAL_SC_REC, 0);
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
+    ual_tb_group(&w, 0, "Malformed record", UAL_REC_HDR_BYTES, (unsigned)(len - UAL_REC_HDR_BYTES), "%s",
+                 ual_rec_status_text(r->status));
+    return;
+  }
+  ual_kind_of(r->rec.h.kind)->tree(&w, r);
+}

@@ -1,0 +1,296 @@
+/* The analyzer: one record at a time through the stateless decode, the
+ * LTSSM, the replay tracker (which flits are delivered), the unpacker of
+ * each direction's delivered stream, the DL message protocols and the UART
+ * streams (analysis.h). */
+#include "ualink/ualink/analysis.h"
+#include "ualink/core/fields.h"
+#include "layout.h"
+#include "core/field_access.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char side_name(unsigned dir) { return dir ? 'B' : 'A'; }
+
+/* ---- init, resets ---- */
+
+void ual_analyzer_init(struct ual_analyzer *a) {
+  memset(a, 0, sizeof *a);
+  ual_unpack_init(&a->unpack[0]);
+  ual_unpack_init(&a->unpack[1]);
+  ual_replay_init(&a->rp);
+  ual_ltssm_init(&a->lt);
+  ual_dlproto_init(&a->dp);
+  ual_uart_init(&a->ua);
+}
+
+static void truncated(struct ual_analyzer *a, unsigned d, const char *why, struct ual_findings *f) {
+  const struct ual_unpack *u = &a->unpack[d];
+  if (!a->unp_sync[d] || !u->tl_have) return;
+  a->truncated++;
+  ual_findings_add(f, UAL_R_DL_TRUNCATED_TL, -1, "%s with %c's TL flit from frame %llu partly received (%u of 16 sectors)",
+                   why, side_name(d), (unsigned long long)u->tl_frame, u->tl_have);
+}
+
+/* Port d went down or retrains: the DL state of what it sends restarts
+ * from its reset values. The partner keeps sending until its own port
+ * follows. */
+static void dl_reset(struct ual_analyzer *a, unsigned d, struct ual_findings *f) {
+  if (a->fresh[d] && !a->seen_payload[d]) return;
+  truncated(a, d, "link down", f);
+  ual_unpack_init(&a->unpack[d]);
+  a->unp_sync[d] = 1;
+  ual_replay_reset(&a->rp, d);
+  ual_dlproto_reset(&a->dp, d);
+  ual_uart_reset(&a->ua, d);
+  a->fresh[d] = 1;
+  a->seen_payload[d] = 0;
+}
+
+/* Records were lost before this one (capture, not link). */
+static void forget(struct ual_analyzer *a, unsigned d) {
+  ual_replay_forget(&a->rp, d);
+  ual_dlproto_forget(&a->dp, d);
+  ual_uart_forget(&a->ua, d);
+  ual_unpack_init(&a->unpack[d]);
+  a->unp_sync[d] = 0;
+}
+
+static int width_code(unsigned lanes) {
+  switch (lanes) {
+  case 1: return 0;
+  case 2: return 1;
+  case 4: return 2;
+  case 8: return 3;
+  }
+  return UAL_UNKNOWN;
+}
+
+/* ---- delivered flits ---- */
+
+static const uint8_t *alt_sector(const uint8_t *flit, int k) {
+  return flit + ual_sector_byte(ual_segment_map[k].first_sector);
+}
+
+/* Alternate sectors holding UART messages or transport payload. */
+static int uart_sectors(const uint8_t *flit, const struct ual_unpack_out *uo) {
+  int n = 0;
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    if (uo->alt_role[k] == UAL_ALT_UART_PAYLOAD) n++;
+    else if (uo->alt_role[k] == UAL_ALT_MESSAGE && ual_field_get(UAL_F_MSG_MCLASS, alt_sector(flit, k)) == UAL_MCLASS_UART)
+      n++;
+  }
+  return n;
+}
+
+/* A capture that starts mid-stream does not know the carry-over at its
+ * first flit. It is at most 15 sectors and ends in segment 0, so a flit
+ * whose SH0 starts no TL flit is a safe start from segment 1 on. Until
+ * then only the alternate sectors are unpacked (their place does not
+ * depend on the carry-over): the copy in tmp keeps the segment headers'
+ * DLAltSector and the alternate sectors, nothing else. Returns the bytes
+ * to unpack. */
+static const uint8_t *sync_flit(struct ual_analyzer *a, unsigned d, const uint8_t *flit, uint8_t *tmp) {
+  if (a->unp_sync[d]) return flit;
+  /* The first flit delivered in the capture carrying explicit sequence
+   * number 1 starts a link's numbering: nothing is carried over into it. */
+  struct ual_fh fh;
+  ual_fh_decode(flit, &fh);
+  if (fh.replay_cmd == UAL_RC_SEQ && fh.seq == 1 && a->rp.d[d].st.delivered <= 1) {
+    a->unp_sync[d] = 1;
+    return flit;
+  }
+  struct ual_sh sh[UAL_SEGMENTS];
+  for (int k = 0; k < UAL_SEGMENTS; k++) ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh[k]);
+  bool start = sh[0].tlbeat == UAL_TB_NONE;
+  memcpy(tmp, flit, UAL_CRC_OFFSET);
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    if (start && k > 0) break;
+    const struct ual_segment_def *sd = &ual_segment_map[k];
+    for (unsigned s = sd->first_sector + (sh[k].alt ? 1u : 0u); s < (unsigned)sd->first_sector + sd->n_sectors; s++)
+      memset(tmp + ual_sector_byte(s), 0, UAL_SECTOR_BYTES);
+    if (!start) tmp[sd->sh_byte] = ual_sh_encode(sh[k].alt, false, 0, 0);
+  }
+  if (start) a->unp_sync[d] = 1;
+  else a->unsynced_flits[d]++;
+  return tmp;
+}
+
+static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, const struct ual_when *wf, bool own,
+                    struct ual_rec_result *out, struct ual_events *ev) {
+  struct ual_findings *f = &out->findings;
+  struct ual_unpack_out local, *uo = own ? &out->unp : &local;
+  uint8_t tmp[UAL_CRC_OFFSET];
+  const uint8_t *bytes = sync_flit(a, d, flit, tmp);
+  unsigned need_before = a->unpack[d].uart_need;
+  ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
+  bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
+  int usec = alt ? uart_sectors(bytes, uo) : 0;
+  a->dp.s[d].uart_open = a->unpack[d].uart_need;
+  if (own) {
+    out->unpacked = true;
+    ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);
+  }
+  if (alt) ual_uart_flit(&a->ua, d, bytes, need_before, uo, f);
+  for (unsigned i = 0; i < uo->n_msg; i++) {
+    const struct ual_dl_item *it = &uo->msg[i];
+    struct ual_when w = *wf;
+    w.segment = it->segment;
+    uint8_t ch4[2] = { a->dp.s[0].ch4_changes, a->dp.s[1].ch4_changes };
+    const struct ual_dlproto_side *me = &a->dp.s[d];
+    ual_uart_step(&a->ua, d, it, me->ch4, me->after_l1 && me->ch4 != 1, &w, ev, f);
+    ual_dlproto_step(&a->dp, d, it, &w, ev, f);
+    for (unsigned p = 0; p < 2; p++)
+      if (a->dp.s[p].ch4_changes != ch4[p]) ual_uart_channel(&a->ua, p, a->dp.s[p].ch4 == 1);
+  }
+  if (ev && ev->delivered) ev->delivered(ev->ctx, d, wf->frame, uo);
+}
+
+static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct ual_when *w, struct ual_events *ev) {
+  const struct ual_flit_info *fi = &out->flit;
+  unsigned d = out->dir;
+  struct ual_replay_out ro;
+  a->flits[d]++;
+  ual_replay_step(&a->rp, d, fi, w, &ro, ev, &out->findings);
+  if (fi->kind != UAL_FK_PAYLOAD || !fi->valid || !ro.placed) return;
+  a->seen_payload[d] = 1;
+  w->is_new = ro.is_new;
+  if (ro.verdict != UAL_RPV_DELIVER) {
+    if (ro.is_new && ro.verdict != UAL_RPV_DROPPED) ual_dlproto_flit(&a->dp, d, fi, -1, w, &out->findings);
+    return;
+  }
+  deliver(a, d, fi->bytes, w, true, out, ev);
+  const struct ual_hold_slot *s;
+  while ((s = ual_replay_release(&a->rp, d)) != NULL) {
+    struct ual_when hw = *w;
+    hw.frame = s->frame;
+    hw.ts_ns = s->ts_ns;
+    hw.is_new = s->is_new;
+    deliver(a, d, s->flit, &hw, false, out, ev);
+  }
+}
+
+static void ltssm_ctx(const struct ual_analyzer *a, struct ual_ltssm_ctx *c) {
+  const struct ual_dlproto *dp = &a->dp;
+  for (unsigned i = 0; i < 2; i++) c->role[i] = (uint8_t)ual_dlproto_role(dp, i);
+  int8_t c0 = dp->s[0].ch0, c1 = dp->s[1].ch0;
+  c->ch0_online = (int8_t)(c0 == 1 || c1 == 1 ? 1 : c0 == 0 && c1 == 0 ? 0 : UAL_UNKNOWN);
+  c->speed_allowed = dp->speed_allowed;
+  c->width_ready = dp->width_ready;
+  c->l1_agreed = dp->s[0].l1_stopped || dp->s[1].l1_stopped || dp->s[0].lstate == 1 || dp->s[1].lstate == 1;
+}
+
+/* Flit time of a rate/width, remembered for the next records. */
+static uint32_t flit_time(struct ual_analyzer *a, unsigned rate, unsigned width) {
+  if (rate != a->ft_rate || width != a->ft_width) {
+    a->ft_rate = (uint8_t)rate;
+    a->ft_width = (uint8_t)width;
+    a->ft_ps = (uint32_t)ual_flit_time_ps(rate, width);
+  }
+  return a->ft_ps;
+}
+
+void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
+                       struct ual_rec_result *out, struct ual_events *ev) {
+  ual_decode_stateless(rec, len, frame, out);
+  a->records++;
+  if (out->status != UAL_RS_OK && out->status != UAL_RS_RESERVED) return;
+  const struct ual_rec_hdr *h = &out->rec.h;
+  unsigned d = out->dir;
+  struct ual_findings *f = &out->findings;
+
+  if (ts_ns) {
+    if (!a->t_first_ns) a->t_first_ns = ts_ns;
+    if (ts_ns > a->t_last_ns) a->t_last_ns = ts_ns;
+  }
+  if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
+  if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
+  if (h->flags & UAL_RF_LOST) forget(a, d);
+  struct ual_when w = { frame, ts_ns, flit_time(a, h->rate, h->width), -1, 1 };
+  if (!w.ft_ps) w.ft_ps = flit_time(a, a->lt.p[d].rate, a->lt.p[d].width);
+  if (!a->dp.history) {
+    uint64_t window = UAL_RESPONSE_NS + ((uint64_t)w.ft_ps * (2 * UAL_SEGMENTS + UAL_UART_MAX_SEGS) / UAL_SEGMENTS + 999) / 1000;
+    if ((ts_ns && w.ft_ps && ts_ns - a->t_first_ns > window) || a->flits[0] + a->flits[1] >= UAL_HISTORY_FLITS)
+      a->dp.history = 1;
+  }
+
+  ual_dlproto_tick(&a->dp, d, &w, ev, f);
+  ual_uart_tick(&a->ua, &w, f);
+
+  struct ual_ltssm_ctx c;
+  struct ual_ltssm_out lo;
+  ltssm_ctx(a, &c);
+  ual_ltssm_step(&a->lt, d, out, &w, &c, &lo, ev, f);
+  if (lo.dl_reset) dl_reset(a, d, f);
+  if (lo.link_up && a->fresh[0] && a->fresh[1]) {
+    int wc = width_code(a->lt.trained_width);
+    a->dp.max_width = (int8_t)wc;
+    for (unsigned i = 0; i < 2; i++)
+      if (a->dp.s[i].width == UAL_UNKNOWN) a->dp.s[i].width = (int8_t)wc;
+  }
+  if (lo.l1_exit) ual_dlproto_l1_exit(&a->dp);
+  if (lo.lm_done) a->dp.width_ready = 0;
+
+  switch (h->kind) {
+  case UAL_REC_EVENT:
+    if (out->ev.code == UAL_EV_DROPPED) { forget(a, 0); forget(a, 1); }
+    break;
+  case UAL_REC_FLIT:
+    flit_step(a, out, &w, ev);
+    break;
+  }
+}
+
+void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev) {
+  (void)ev;
+  for (unsigned d = 0; d < 2; d++) truncated(a, d, "capture ended", f);
+  ual_dlproto_finish(&a->dp, a->t_last_ns, f);
+}
+
+/* ---- state ---- */
+
+void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summary *s) {
+  memset(s, 0, sizeof *s);
+  for (unsigned d = 0; d < 2; d++) {
+    const struct ual_dlproto_side *p = &a->dp.s[d];
+    const struct ual_uart_stream *st = &a->ua.d[d].st;
+    s->ltssm[d] = a->lt.p[d].state;
+    s->rate[d] = a->lt.p[d].rate;
+    s->width[d] = a->lt.p[d].width;
+    s->role[d] = (uint8_t)ual_dlproto_role(&a->dp, d);
+    s->ch0[d] = p->ch0;
+    s->ch4[d] = p->ch4;
+    s->neg_width[d] = p->width;
+    s->neg_speed[d] = p->speed;
+    s->neg_state[d] = p->lstate;
+    s->tl_rate[d] = p->tl_rate_known ? p->tl_rate : UAL_UNKNOWN;
+    s->unacked[d] = (int16_t)ual_replay_unacked(&a->rp, d);
+    s->replay[d] = a->rp.d[d].st;
+    memcpy(s->negs[d], p->negs, sizeof s->negs[d]);
+    s->last_neg[d] = p->last;
+    s->alt_protocol[d] = a->lt.p[d].mts_seen;
+    s->uart_transports[d] = st->transports;
+    s->uart_payload_dw[d] = st->payload_dw;
+    s->uart_credits[d] = st->credits;
+    s->uart_resets[d] = st->resets;
+    s->vdps[d] = st->vdps;
+    s->unsynced_flits[d] = a->unsynced_flits[d];
+  }
+}
+
+static const char *chan_text(int v) { return v == 1 ? "on" : v == 0 ? "off" : "?"; }
+
+int ual_analyzer_state_text(const struct ual_analyzer *a, char *buf, size_t cap) {
+  struct ual_analysis_summary s;
+  ual_analyzer_summary(a, &s);
+  int n = 0;
+  for (unsigned d = 0; d < 2; d++) {
+    char *at = buf && (size_t)n < cap ? buf + n : NULL;
+    int k = snprintf(at, at ? cap - (size_t)n : 0,
+                     "%s%c:%s x%u %s ch0=%s ch4=%s", d ? " | " : "", side_name(d), ual_lt_state_name(s.ltssm[d]),
+                     s.width[d], ual_rate_name(s.rate[d]) ? ual_rate_name(s.rate[d]) : "?", chan_text(s.ch0[d]),
+                     chan_text(s.ch4[d]));
+    if (k > 0) n += k;
+  }
+  return n;
+}

@@ -1,0 +1,152 @@
+/* The UALink record kinds (kinds.h): flit and ordered-set records decoded,
+ * unpacked, shown as a field tree and summarised in one line. */
+#include "ualink/ualink/flit.h"
+#include "ualink/ualink/os.h"
+#include "ualink/ualink/pack.h"
+#include "ualink/ualink/dlmsg.h"
+#include "core/kind.h"
+
+#define UAL_OS_HDR_BYTES 4u
+
+/* ---- flit (kind 1) ---- */
+
+static bool flit_body_ok(size_t len) { return len == UAL_FLIT_BYTES; }
+
+static void flit_decode(struct ual_rec_result *r) { ual_flit_decode(r->rec.body, &r->flit, &r->findings); }
+
+/* Valid payload flits go through the direction's unpacker. */
+static void flit_stream(struct ual_decoder *d, struct ual_rec_result *r) {
+  if (!r->flit.valid || r->flit.kind != UAL_FK_PAYLOAD) return;
+  ual_unpack_flit(&d->unpack[r->dir], r->flit.bytes, r->frame, &r->unp, &r->findings);
+  r->unpacked = true;
+}
+
+static uint32_t le32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void message(struct ual_tree_builder *w, unsigned depth, unsigned off) {
+  struct ual_dlmsg m;
+  ual_dlmsg_decode(le32(w->rec + off), &m);
+  ual_tb_group(w, depth, "DL message", off, 4, "%s (0x%08x)", ual_msg_types[m.type].display, m.dw);
+  ual_tb_scope(w, depth + 1, UAL_SC_MSG, off);
+  ual_tb_field(w, depth + 1, UAL_F_GEN_MSG_TYPE, off, m.type);
+  if (m.type != UAL_MT_RESERVED) ual_tb_scope(w, depth + 1, (enum ual_scope)ual_msg_types[m.type].scope, off);
+}
+
+static void payload_segments(struct ual_tree_builder *w, const struct ual_rec_result *r, unsigned flit) {
+  const struct ual_flit_info *fi = &r->flit;
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    const struct ual_segment_def *sd = &ual_segment_map[k];
+    unsigned sh = flit + sd->sh_byte;
+    ual_tb_group(w, 1, "Segment", sh, 1u + UAL_SECTOR_BYTES * sd->n_sectors, "%d: SH %02xh, sectors %u-%u", k,
+                 fi->sh[k].raw, sd->first_sector, sd->first_sector + sd->n_sectors - 1u);
+    ual_tb_scope(w, 2, UAL_SC_SH, sh);
+    if (!fi->sh[k].alt) continue;
+    unsigned off = flit + ual_sector_offset(sd->first_sector);
+    unsigned role = r->unpacked ? r->unp.alt_role[k] : UAL_ALT_MESSAGE;
+    if (role == UAL_ALT_UART_PAYLOAD)
+      ual_tb_group(w, 2, "UART payload DWord", off, 4, "0x%08x (sector %u)", le32(w->rec + off), sd->first_sector);
+    else
+      message(w, 2, off);
+  }
+}
+
+static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  const struct ual_flit_info *fi = &r->flit;
+  const unsigned flit = UAL_REC_HDR_BYTES;
+  ual_tb_group(w, 0, "Flit", flit, UAL_FLIT_BYTES, "%s, %s %u, FEC %s, CRC %s", ual_flit_kind_name(fi->kind),
+               ual_replay_cmd_name(fi->fh.replay_cmd), fi->fh.seq, ual_fec_status_name(fi->fec.status),
+               fi->crc_ok ? "ok" : "bad");
+  ual_tb_group(w, 1, "Flit header", flit, 2, "%02x %02x", w->rec[flit], w->rec[flit + 1]);
+  ual_tb_scope(w, 2, UAL_SC_FH, flit);
+  ual_tb_field(w, 2, UAL_F_GEN_USAGE, flit, fi->fh.usage);
+  ual_tb_field(w, 2, UAL_F_GEN_KIND, flit, fi->kind);
+  if (fi->kind == UAL_FK_PAYLOAD) {
+    payload_segments(w, r, flit);
+  } else if (fi->kind != UAL_FK_RESERVED) {
+    unsigned d = flit + UAL_DLLP_OFFSET;
+    ual_tb_group(w, 1, "DLLP", d, 4, "%s", ual_dllp_name_str((enum ual_dllp_name)fi->dllp.name));
+    ual_tb_scope(w, 2, UAL_SC_DLLP, d);
+    if (fi->dllp.type == UAL_DLLP_LINK_MGMT) ual_tb_scope(w, 2, UAL_SC_DLLP_LM, d);
+  }
+  ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
+               fi->valid ? "valid" : "not valid");
+  ual_tb_scope(w, 2, UAL_SC_FLIT, flit);
+  uint64_t calc = 0;
+  for (int i = UAL_CRC_BYTES - 1; i >= 0; i--) calc = calc << 8 | fi->crc_calc[i];
+  ual_tb_field(w, 2, UAL_F_GEN_CRC_CALC, flit + UAL_CRC_OFFSET, calc);
+  ual_tb_field(w, 2, UAL_F_GEN_CRC_OK, flit + UAL_CRC_OFFSET, fi->crc_ok);
+  ual_tb_field(w, 2, UAL_F_GEN_FEC, flit + UAL_FEC_OFFSET, fi->fec.status);
+}
+
+static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
+  const struct ual_flit_info *fi = &r->flit;
+  ual_text_put(o, "%s", ual_flit_kind_name(fi->kind));
+  if (fi->kind != UAL_FK_IDLE)
+    ual_text_put(o, " %s %u", ual_replay_cmd_name(fi->fh.replay_cmd), fi->fh.seq);
+  if (fi->fec.status != UAL_FEC_CLEAN) ual_text_put(o, " FEC:%s", ual_fec_status_name(fi->fec.status));
+  if (!fi->crc_ok) ual_text_put(o, " CRC:%s", fi->crc_inverted ? "inverted" : "bad");
+  if (fi->kind == UAL_FK_NOP || (fi->kind == UAL_FK_IDLE && fi->dllp.type != UAL_DLLP_NOP2))
+    ual_text_put(o, " | %s", ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type)
+                                 ? ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type) : "DLLP?");
+  if (fi->kind == UAL_FK_NOP && fi->dllp.type == UAL_DLLP_LINK_MGMT)
+    ual_text_put(o, " %s width=%u", ual_field_value_name(UAL_F_LM_CMD, fi->dllp.lm_cmd)
+                                        ? ual_field_value_name(UAL_F_LM_CMD, fi->dllp.lm_cmd) : "cmd?",
+                 fi->dllp.lm_width);
+  if (!r->unpacked) return;
+  const struct ual_unpack_out *u = &r->unp;
+  if (u->tl_started || u->n_tl) {
+    ual_text_put(o, " | TL");
+    if (u->tl_started) ual_text_put(o, " +%u", u->tl_started);
+    if (u->n_tl) ual_text_put(o, " -%u", u->n_tl);
+  }
+  for (unsigned i = 0; i < u->n_msg; i++) {
+    char m[96];
+    ual_dlmsg_summary(&u->msg[i].msg, m, sizeof m);
+    ual_text_put(o, " | %s", m);
+  }
+}
+
+/* ---- ordered set (kind 2) ---- */
+
+static bool os_body_ok(size_t len) {
+  return len >= UAL_OS_HDR_BYTES && len - UAL_OS_HDR_BYTES <= UAL_OS_MAX_SYMBOLS;
+}
+
+static void os_decode(struct ual_rec_result *r) {
+  if (ual_os_decode(r->rec.body, r->rec.body_len, &r->os) == 0)
+    ual_os_check(&r->os, &r->findings);
+  else
+    r->os.type = UAL_OS_UNKNOWN;
+}
+
+static void os_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  const struct ual_os *os = &r->os;
+  const unsigned body = UAL_REC_HDR_BYTES, sym = body + 4;
+  ual_tb_group(w, 0, "Ordered set", body, (unsigned)r->rec.body_len, "%s, %s, lane %u", ual_os_type_name(os->type),
+               ual_os_encoding_name(os->encoding), os->lane);
+  ual_tb_scope(w, 1, UAL_SC_OS, body);
+  ual_tb_field(w, 1, UAL_F_GEN_OS_TYPE, sym, os->type);
+  if ((os->type == UAL_OS_TS1 || os->type == UAL_OS_TS2) && os->n >= 16) {
+    ual_tb_scope(w, 1, UAL_SC_TS, sym);
+    if (os->modified) ual_tb_scope(w, 1, UAL_SC_MTS, sym);
+  }
+}
+
+static void os_summary(struct ual_text *o, const struct ual_rec_result *r) {
+  ual_text_put(o, "%s %s lane %u", ual_os_type_name(r->os.type), ual_os_encoding_name(r->os.encoding), r->os.lane);
+  if (r->os.type == UAL_OS_TS1 || r->os.type == UAL_OS_TS2) {
+    ual_text_put(o, " link %u lane# %u rate %02xh%s", r->os.link_number, r->os.lane_number, r->os.rate_id,
+                 r->os.flit_mode ? " flit" : "");
+    if (r->os.modified) ual_text_put(o, " modified usage %u vendor %04xh", r->os.mts_usage, r->os.vendor_id);
+  }
+}
+
+const struct ual_kind ual_kind_ualink_flit = {
+  "flit", "flit", flit_body_ok, flit_decode, flit_stream, flit_tree, flit_summary,
+};
+
+const struct ual_kind ual_kind_ualink_os = {
+  "ordered set", "os", os_body_ok, os_decode, NULL, os_tree, os_summary,
+};

@@ -1,0 +1,267 @@
+/* TL flit packing and unpacking (digest §2.2-§2.4; spec §2.3.5, §2.3.6).
+ *
+ * Each segment is filled in this order, sector by sector:
+ *
+ *   SHk | alt DWord | carry-over of the open TL flit | new TL flit ... | zero fill
+ *         (DLAltSector) (crosses segments and flits)  (TLBeat != 0,
+ *                                                      at most one per segment)
+ *
+ * A TL flit is 16 sectors; TL sector i is bytes 4i..4i+3, copied as they are.
+ * Sectors of one segment are contiguous flit bytes, so runs are one memcpy. */
+#include "ualink/ualink/pack.h"
+#include "layout.h"
+
+#include <string.h>
+
+#define TL_Q UAL_PACK_TL_QUEUE
+#define MSG_Q UAL_PACK_MSG_QUEUE
+
+/* A DL message DWord over its four sector bytes, little-endian (D1). */
+static uint32_t sector_dw(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put_sector_dw(uint8_t *p, uint32_t dw) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(dw >> (8 * i));
+}
+
+/* The unallocated part of one segment, as flit-wide sector numbers [next, end). */
+struct seg_cursor { unsigned next, end; };
+
+static struct seg_cursor seg_open(int k) {
+  struct seg_cursor c = { ual_segment_map[k].first_sector,
+                          (unsigned)ual_segment_map[k].first_sector + ual_segment_map[k].n_sectors };
+  return c;
+}
+
+/* Sectors of a TL flit that the segment can still take, having sent `have`. */
+static unsigned tl_run(const struct seg_cursor *c, unsigned have) {
+  unsigned owed = UAL_TL_FLIT_SECTORS - have, room = c->end - c->next;
+  return owed < room ? owed : room;
+}
+
+static bool is_transport(uint32_t dw, struct ual_dlmsg *m) {
+  ual_dlmsg_decode(dw, m);
+  return m->type == UAL_MT_UART_TRANSPORT;
+}
+
+/* Payload DWords of a UART Stream Transport header, 0 for another message:
+ * all the packer needs to know of a message (no full decode per DWord). */
+static unsigned transport_payload(uint32_t dw) {
+  uint8_t b[4];
+  put_sector_dw(b, dw);
+  if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, b), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, b)) !=
+      UAL_MT_UART_TRANSPORT)
+    return 0;
+  return (unsigned)ual_field_get(UAL_F_UTX_LENGTH, b) + 1u;
+}
+
+/* ---- unpacker ---- */
+
+void ual_unpack_init(struct ual_unpack *u) { memset(u, 0, sizeof *u); }
+
+bool ual_unpack_partial(const struct ual_unpack *u) { return u->tl_have != 0 || u->uart_need != 0; }
+
+/* A message is checked where it completes; its findings name the header's segment. */
+static void msg_done(const struct ual_dl_item *it, struct ual_unpack_out *out, struct ual_findings *f) {
+  ual_dlmsg_check(&it->msg, it->segment, f);
+  if (out->n_msg < UAL_MAX_MSG_PER_FLIT) out->msg[out->n_msg++] = *it;
+}
+
+/* The segment's alternate sector: the next payload DWord of an open UART
+ * Stream Transport whatever its contents, else a new message. */
+static void unpack_alt(struct ual_unpack *u, uint32_t dw, int k, uint64_t frame,
+                       struct ual_unpack_out *out, struct ual_findings *f) {
+  if (u->uart_need) {
+    out->alt_role[k] = UAL_ALT_UART_PAYLOAD;
+    u->uart.payload[u->uart.n_payload++] = dw;
+    if (--u->uart_need == 0) msg_done(&u->uart, out, f);
+    return;
+  }
+  out->alt_role[k] = UAL_ALT_MESSAGE;
+  struct ual_dl_item it;
+  memset(&it, 0, sizeof it);
+  it.start_frame = frame;
+  it.segment = (uint8_t)k;
+  if (is_transport(dw, &it.msg)) {
+    u->uart = it;
+    u->uart_need = (uint8_t)(it.msg.length + 1u);
+  } else {
+    msg_done(&it, out, f);
+  }
+}
+
+/* Continues the open TL flit into the segment; completes it when all 16
+ * sectors are in. A TL flit that lies whole in the segment is copied once. */
+static void unpack_tl(struct ual_unpack *u, const uint8_t *flit, struct seg_cursor *c,
+                      struct ual_unpack_out *out) {
+  unsigned n = tl_run(c, u->tl_have);
+  const uint8_t *src = flit + ual_sector_byte(c->next);
+  c->next += n;
+  if (u->tl_have + n < UAL_TL_FLIT_SECTORS) {
+    memcpy(u->tl + UAL_SECTOR_BYTES * u->tl_have, src, UAL_SECTOR_BYTES * n);
+    u->tl_have = (uint8_t)(u->tl_have + n);
+    return;
+  }
+  unsigned have = u->tl_have;
+  u->tl_have = 0;
+  if (out->n_tl >= UAL_MAX_TL_PER_FLIT) return;
+  struct ual_tl_flit *t = &out->tl[out->n_tl++];
+  /* a fixed-size copy of the whole staging buffer beats a variable one
+   * (rep movs); its tail is overwritten by this segment's sectors */
+  memcpy(t->data, u->tl, UAL_TL_FLIT_BYTES);
+  memcpy(t->data + UAL_SECTOR_BYTES * have, src, UAL_SECTOR_BYTES * n);
+  t->m0 = u->m0;
+  t->m1 = u->m1;
+  t->start_segment = u->tl_seg;
+  t->start_frame = u->tl_frame;
+}
+
+/* The unallocated sectors are contiguous flit bytes: one scan, and the
+ * sector-by-sector count only when something is there. */
+static void check_zero_fill(const uint8_t *flit, const struct seg_cursor *c, int k, struct ual_findings *f) {
+  if (c->next >= c->end) return;
+  const uint8_t *p = flit + ual_sector_byte(c->next);
+  size_t len = UAL_SECTOR_BYTES * (size_t)(c->end - c->next);
+  uint64_t any = 0, w;
+  size_t i = 0;
+  for (; i + 8 <= len; i += 8) {
+    memcpy(&w, p + i, 8);
+    any |= w;
+  }
+  for (; i < len; i++) any |= p[i];
+  if (!any) return;
+  unsigned first = 0, bad = 0;
+  for (unsigned s = c->next; s < c->end; s++) {
+    const uint8_t *q = flit + ual_sector_byte(s);
+    if (!(q[0] | q[1] | q[2] | q[3])) continue;
+    if (!bad++) first = s;
+  }
+  ual_findings_add(f, UAL_R_DL_ZERO_FILL, k, "SH%d: unallocated sector S%u is %08xh, not 0 (%u sector%s)", k,
+                   first, sector_dw(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
+}
+
+void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
+                     struct ual_unpack_out *out, struct ual_findings *f) {
+  out->n_tl = out->n_msg = 0;
+  out->tl_started = 0;
+  memset(out->alt_role, UAL_ALT_NONE, sizeof out->alt_role);
+
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    struct ual_sh sh;
+    ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh);
+    struct seg_cursor c = seg_open(k);
+    if (sh.alt) {
+      unpack_alt(u, sector_dw(flit + ual_sector_byte(c.next)), k, frame, out, f);
+      c.next++;
+    }
+    if (u->tl_have) unpack_tl(u, flit, &c, out);
+    /* An invalid code is DL-TLBEAT (flit decoder); its sectors are likely a
+     * TL flit of unknown metadata, so they are not judged as zero fill too. */
+    if (sh.tlbeat == UAL_TB_INVALID) continue;
+    if (sh.tlbeat != UAL_TB_NONE) {
+      if (c.next == c.end) {
+        ual_findings_add(f, UAL_R_DL_TL_NO_ROOM, k, "SH%d TLBeat %s starts a TL flit but all %u sectors are taken",
+                         k, ual_tlbeat_name((enum ual_tlbeat)sh.tlbeat), ual_segment_map[k].n_sectors);
+      } else {
+        u->m0 = sh.m0;
+        u->m1 = sh.m1;
+        u->tl_seg = (uint8_t)k;
+        u->tl_frame = frame;
+        out->tl_started++;
+        unpack_tl(u, flit, &c, out);
+      }
+    }
+    check_zero_fill(flit, &c, k, f);
+  }
+  out->tl_owed = (uint8_t)(u->tl_have ? UAL_TL_FLIT_SECTORS - u->tl_have : 0);
+  out->uart_open = (int8_t)(u->uart_need ? u->uart_need : -1);
+}
+
+/* ---- packer ---- */
+
+void ual_pack_init(struct ual_pack *p) { memset(p, 0, sizeof *p); }
+
+uint8_t *ual_pack_tl_slot(struct ual_pack *p) {
+  return p->tl_count < TL_Q ? p->tlq[(p->tl_head + p->tl_count) % TL_Q] : NULL;
+}
+
+void ual_pack_push_tl_slot(struct ual_pack *p, unsigned m0, unsigned m1) {
+  if (p->tl_count >= TL_Q) return;
+  p->tlq_m[(p->tl_head + p->tl_count) % TL_Q] = (uint8_t)((m0 & 1) | (m1 & 1) << 1);
+  p->tl_count++;
+}
+
+bool ual_pack_push_tl(struct ual_pack *p, const uint8_t data[UAL_TL_FLIT_BYTES], unsigned m0, unsigned m1) {
+  uint8_t *slot = ual_pack_tl_slot(p);
+  if (!slot) return false;
+  memcpy(slot, data, UAL_TL_FLIT_BYTES);
+  ual_pack_push_tl_slot(p, m0, m1);
+  return true;
+}
+
+bool ual_pack_push_msg(struct ual_pack *p, const uint32_t *dw, unsigned n) {
+  if (n == 0) return false;
+  unsigned want = 1u + transport_payload(dw[0]);
+  if (n != want || p->msg_count + n > MSG_Q) return false;
+  for (unsigned i = 0; i < n; i++) p->msgq[(p->msg_head + p->msg_count + i) % MSG_Q] = dw[i];
+  p->msg_count += n;
+  return true;
+}
+
+unsigned ual_pack_tl_queued(const struct ual_pack *p) { return p->tl_count; }
+unsigned ual_pack_msg_queued(const struct ual_pack *p) { return p->msg_count; }
+bool ual_pack_busy(const struct ual_pack *p) { return p->tl_sent != 0; }
+
+/* The next DWord of the message queue into the segment's first sector. Whole
+ * messages are queued in order, so a transport's DWords go to successive
+ * segments and later messages wait behind it. */
+static void pack_alt(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
+  uint32_t dw = p->msgq[p->msg_head];
+  p->msg_head = (p->msg_head + 1) % MSG_Q;
+  p->msg_count--;
+  if (p->uart_left) p->uart_left--;
+  else p->uart_left = (uint8_t)transport_payload(dw);
+  put_sector_dw(flit + ual_sector_byte(c->next), dw);
+  c->next++;
+}
+
+/* Sends what the segment takes of the TL flit at the queue head. */
+static void pack_tl(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
+  unsigned n = tl_run(c, p->tl_sent);
+  memcpy(flit + ual_sector_byte(c->next), p->tlq[p->tl_head] + UAL_SECTOR_BYTES * p->tl_sent, UAL_SECTOR_BYTES * n);
+  c->next += n;
+  p->tl_sent = (uint8_t)(p->tl_sent + n);
+  if (p->tl_sent < UAL_TL_FLIT_SECTORS) return;
+  p->tl_sent = 0;
+  p->tl_head = (p->tl_head + 1) % TL_Q;
+  p->tl_count--;
+}
+
+void ual_pack_flit(struct ual_pack *p, const struct ual_fh *fh, bool tl_allowed, uint8_t *flit) {
+  struct ual_fh h = *fh;
+  h.usage = UAL_USAGE_PAYLOAD;
+  /* Every byte is written once: header, segment headers, sectors (zero fill
+   * where nothing is allocated), CRC and FEC; a memset of the whole flit
+   * first costs more than the rest of the packing. */
+  flit[0] = flit[1] = 0;
+  ual_fh_encode(&h, flit);
+
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    struct seg_cursor c = seg_open(k);
+    bool alt = p->msg_count != 0 && !(p->alt_gap >> k & 1u), start = false;
+    unsigned m = 0;
+    if (alt) pack_alt(p, flit, &c);
+    if (p->tl_sent) pack_tl(p, flit, &c);
+    if (c.next < c.end && tl_allowed && p->tl_count) {
+      start = true;
+      m = p->tlq_m[p->tl_head];
+      pack_tl(p, flit, &c);
+    }
+    flit[ual_segment_map[k].sh_byte] = ual_sh_encode(alt, start, m & 1, m >> 1);
+    if (c.next < c.end) memset(flit + ual_sector_byte(c.next), 0, UAL_SECTOR_BYTES * (c.end - c.next));
+  }
+  p->alt_gap = 0;
+  memset(flit + UAL_CRC_OFFSET, 0, UAL_FLIT_BYTES - UAL_CRC_OFFSET);
+  ual_flit_seal(flit);
+}

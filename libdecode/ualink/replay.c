@@ -1,0 +1,421 @@
+/* Replay tracker (digest §2.1; PCIe 6.x flit replay adopted by §3.3.5).
+ *
+ * Per direction, two views of the same flits:
+ *
+ *   transmitter   tx_max (newest sequence number sent), acked (from the
+ *                 partner's Ack/Nak headers), replays and their start
+ *   receiver      next_exp: flits are delivered in order and once; flits
+ *                 ahead of a lost one are held (selective replay) or
+ *                 discarded (go-back-N), duplicates are dropped
+ *
+ * Sequence numbers of payload flits are explicit (Replay Command 00b) or
+ * implicit (previous + 1; +2 when the flit before was lost and Prior Flit
+ * Type says it was a payload flit). A capture that starts mid-stream learns
+ * the numbers from the first flits instead of flagging them. */
+#include "ualink/ualink/replay.h"
+
+#include <stddef.h>
+#include <string.h>
+
+const char *ual_rp_verdict_name(unsigned v) {
+  static const char *const n[UAL_RPV_COUNT] = {
+#define UAL_X_(e, s) s,
+    UAL_RP_VERDICTS(UAL_X_)
+#undef UAL_X_
+  };
+  return v < UAL_RPV_COUNT ? n[v] : "?";
+}
+
+static char side_name(unsigned dir) { return dir ? 'B' : 'A'; }
+
+/* ---- hold buffer ---- */
+
+static struct ual_hold_slot *hold_slot(struct ual_replay_dir *d, uint16_t seq) {
+  return &d->hold[seq % UAL_REPLAY_HOLD];
+}
+
+static void hold_clear(struct ual_replay_dir *d) {
+  for (unsigned i = 0; d->n_held && i < UAL_REPLAY_HOLD; i++)
+    if (d->hold[i].used) { d->hold[i].used = 0; d->n_held--; }
+  d->n_held = 0;
+}
+
+/* Forgets everything learned about the direction but its counters. */
+static void dir_clear(struct ual_replay_dir *d) {
+  struct ual_replay_stats st = d->st;
+  uint64_t flits = d->flits;
+  hold_clear(d);
+  memset(d, 0, offsetof(struct ual_replay_dir, n_held));
+  d->st = st;
+  d->flits = flits;
+  d->run = -1;
+  d->nak_armed = 1;
+}
+
+void ual_replay_init(struct ual_replay *r) {
+  memset(r, 0, sizeof *r);
+  dir_clear(&r->d[0]);
+  dir_clear(&r->d[1]);
+}
+
+void ual_replay_forget(struct ual_replay *r, unsigned dir) {
+  struct ual_replay_dir *peer = &r->d[dir ^ 1];
+  dir_clear(&r->d[dir]);
+  /* Acks and Naks for the partner's flits were lost with the records */
+  peer->noprog = 0;
+  peer->nak_armed = 1;
+  peer->rp_expect = 0;
+  peer->probe = 0;
+}
+
+void ual_replay_reset(struct ual_replay *r, unsigned dir) { dir_clear(&r->d[dir & 1]); }
+
+static int outstanding(const struct ual_replay_dir *d) {
+  return d->ack_known && d->tx_known ? (int)ual_seq_dist(d->acked, d->tx_max) : -1;
+}
+
+int ual_replay_unacked(const struct ual_replay *r, unsigned dir) { return outstanding(&r->d[dir & 1]); }
+
+/* ---- Acks and Naks the partner returns for the flits of t ---- */
+
+static void ack_latency(struct ual_replay_dir *t, uint16_t old_acked, unsigned adv, const struct ual_when *w) {
+  if (!t->probe || ual_seq_dist(old_acked, t->probe_seq) == 0 || ual_seq_dist(old_acked, t->probe_seq) > adv)
+    return;
+  t->probe = 0;
+  t->st.ack_lat_n++;
+  uint64_t fl = t->flits - t->probe_flit;
+  t->st.ack_lat_flits_sum += fl;
+  if (fl > t->st.ack_lat_flits_max) t->st.ack_lat_flits_max = fl;
+  if (w->ts_ns && t->probe_ts && w->ts_ns >= t->probe_ts) {
+    uint64_t ns = w->ts_ns - t->probe_ts;
+    t->st.ack_lat_ns_sum += ns;
+    if (ns > t->st.ack_lat_ns_max) t->st.ack_lat_ns_max = ns;
+  }
+}
+
+static void nak_event(struct ual_replay_dir *t, unsigned tdir, uint16_t n, bool sel, const struct ual_when *w,
+                      struct ual_events *ev, struct ual_findings *f) {
+  ual_findings_add(f, UAL_R_RP_NAK, -1, "%s Nak %u for %c's flits: %s %u%s", sel ? "selective" : "go-back-N", n,
+                   side_name(tdir), sel ? "resend" : "replay from", ual_seq_inc(n), t->nak_armed ? "" : " (repeated)");
+  if (!t->nak_armed) return;          /* the rest of a group of Naks */
+  t->nak_armed = 0;
+  if (sel) t->st.naks_selective++;
+  else t->st.naks++;
+  ual_events_add(ev, w, UAL_TEV_NAK, tdir ^ 1, n, sel, "%c Naks %c's flits after %u (%s)", side_name(tdir ^ 1),
+                 side_name(tdir), n, sel ? "selective" : "go-back-N");
+  int out = outstanding(t);
+  if (out == 0) return;               /* nothing left to replay */
+  t->rp_expect = sel ? 2 : 1;
+  t->rp_start = ual_seq_inc(n);
+  t->rp_frame = w->frame;
+  if (!sel) {                         /* the receiver discards until the replay */
+    t->discard = 1;
+    hold_clear(t);
+  }
+}
+
+static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh *fh, const struct ual_when *w,
+                    struct ual_events *ev, struct ual_findings *f) {
+  uint16_t n = fh->seq;
+  bool nak = fh->replay_cmd == UAL_RC_NAK || fh->replay_cmd == UAL_RC_NAK_SELECTIVE;
+  if (n == 0) return;                 /* Ack/Nak 0 is ignored */
+  if (!t->ack_known) {
+    t->ack_known = 1;
+    t->acked = n;
+  } else if (t->tx_known == 2 && ual_seq_dist(t->tx_max, n) >= 1 && ual_seq_dist(t->tx_max, n) <= UAL_SEQ_MAX_UNACKED) {
+    ual_findings_add(f, UAL_R_RP_ACK_AHEAD, -1, "%s %u for %c's flits, but %c has sent only up to %u",
+                     nak ? "Nak" : "Ack", n, side_name(tdir), side_name(tdir), t->tx_max);
+    return;
+  } else {
+    unsigned adv = ual_seq_dist(t->acked, n);
+    int out = outstanding(t);
+    if (adv > 0 && (out < 0 || adv <= (unsigned)out)) {
+      uint16_t old = t->acked;
+      t->acked = n;
+      t->noprog = 0;
+      t->st.acks++;
+      ack_latency(t, old, adv, w);
+      out = outstanding(t);
+      if (out >= 0 && out <= (int)UAL_SEQ_MAX_UNACKED) t->limit_flagged = 0;
+      if (t->rp_expect && out >= 0 &&
+          (ual_seq_dist(t->acked, t->rp_start) == 0 || ual_seq_dist(t->acked, t->rp_start) > (unsigned)out))
+        t->rp_expect = 0;             /* what the replay would resend is acknowledged */
+    }
+  }
+  if (nak) nak_event(t, tdir, n, fh->replay_cmd == UAL_RC_NAK_SELECTIVE, w, ev, f);
+}
+
+/* ---- the transmitter: new flits, replays ---- */
+
+static void replay_start(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const struct ual_when *w,
+                         struct ual_events *ev, struct ual_findings *f) {
+  bool sel = d->rp_expect == 2;
+  if (d->rp_expect) {
+    ual_findings_add(f, UAL_R_RP_REPLAY, -1, "%s replay from %u (asked at frame %llu)", sel ? "selective" : "go-back-N",
+                     seq, (unsigned long long)d->rp_frame);
+    if (seq != d->rp_start)
+      ual_findings_add(f, UAL_R_RP_REPLAY_WRONG_START, -1, "%s replay %s %u, the Nak at frame %llu asked for %u",
+                       sel ? "selective" : "go-back-N", sel ? "resends" : "starts at", seq,
+                       (unsigned long long)d->rp_frame, d->rp_start);
+  } else {
+    ual_findings_add(f, UAL_R_RP_REPLAY, -1, "replay from %u without a Nak seen (replay timer, or a lost Nak)", seq);
+  }
+  ual_events_add(ev, w, UAL_TEV_REPLAY, dir, seq, sel, "%c replays from %u (%s)", side_name(dir), seq,
+                 sel ? "selective" : "go-back-N");
+  if (sel) d->st.replays_selective++;
+  else d->st.replays++;
+  d->rp_expect = 0;
+  d->rp_active = !sel;
+  d->rp_next = ual_seq_inc(seq);
+}
+
+static void tx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const struct ual_when *w,
+                    struct ual_replay_out *o, struct ual_events *ev, struct ual_findings *f) {
+  unsigned ahead = d->tx_known ? ual_seq_dist(d->tx_max, seq) : 1;
+  if (ahead >= 1 && ahead <= UAL_SEQ_MAX_UNACKED) {
+    d->tx_known = d->tx_known ? 2 : 1;
+    d->tx_max = seq;
+    d->rp_active = 0;
+    o->is_new = 1;
+    int out = outstanding(d);
+    if (out > (int)d->st.unacked_max) d->st.unacked_max = (uint32_t)out;
+    if (out > (int)UAL_SEQ_MAX_UNACKED && !d->limit_flagged) {
+      d->limit_flagged = 1;
+      ual_findings_add(f, UAL_R_RP_UNACKED_LIMIT, -1, "%d payload flits unacknowledged (last Ack %u), limit 511", out,
+                       d->acked);
+    }
+    if (!d->probe) {
+      d->probe = 1;
+      d->probe_seq = seq;
+      d->probe_ts = w->ts_ns;
+      d->probe_flit = d->flits;
+    }
+    return;
+  }
+  o->replay = 1;
+  d->st.replayed_flits++;
+  if (d->rp_expect || !d->rp_active || seq != d->rp_next) replay_start(d, dir, seq, w, ev, f);
+  else d->rp_next = ual_seq_inc(seq);
+  if (seq == d->tx_max) d->rp_active = 0;
+}
+
+/* ---- the receiver: deliver, hold, discard ---- */
+
+static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const struct ual_flit_info *fi,
+                    const struct ual_when *w, struct ual_replay_out *o, struct ual_findings *f) {
+  if (!d->exp_known) {
+    d->exp_known = 1;
+    d->next_exp = seq;
+  }
+  unsigned a = ual_seq_dist(d->next_exp, seq);
+  if (a == 0) {
+    d->next_exp = ual_seq_inc(seq);
+    d->bad_pending = 0;
+    d->discard = 0;
+    o->verdict = UAL_RPV_DELIVER;
+    d->st.delivered++;
+    return;
+  }
+  if (a > UAL_SEQ_MAX_UNACKED) {
+    o->verdict = UAL_RPV_DUPLICATE;
+    d->st.duplicates++;
+    ual_findings_add(f, UAL_R_RP_DUPLICATE, -1, "%c seq %u already delivered (next expected %u): discarded",
+                     side_name(dir), seq, d->next_exp);
+    return;
+  }
+  if (d->discard) {
+    o->verdict = UAL_RPV_DISCARDED;
+    d->st.discarded++;
+    return;
+  }
+  if (!d->bad_pending && !d->rp_expect && !d->rp_active) {
+    ual_findings_add(f, UAL_R_RP_SEQ_GAP, -1, "%c seq %u, expected %u: %u flit(s) missing without a Nak",
+                     side_name(dir), seq, d->next_exp, a);
+    d->st.gaps++;
+    hold_clear(d);
+    d->next_exp = ual_seq_inc(seq);
+    o->verdict = UAL_RPV_DELIVER;
+    d->st.delivered++;
+    return;
+  }
+  struct ual_hold_slot *s = hold_slot(d, seq);
+  if (s->used && s->seq == seq) {
+    o->verdict = UAL_RPV_DUPLICATE;
+    d->st.duplicates++;
+    ual_findings_add(f, UAL_R_RP_DUPLICATE, -1, "%c seq %u already received (held for frame %llu): discarded",
+                     side_name(dir), seq, (unsigned long long)s->frame);
+    return;
+  }
+  if (s->used) {
+    o->verdict = UAL_RPV_DROPPED;
+    d->st.dropped++;
+    return;
+  }
+  s->used = 1;
+  s->seq = seq;
+  s->frame = w->frame;
+  s->ts_ns = w->ts_ns;
+  s->is_new = o->is_new;
+  memcpy(s->flit, fi->bytes, sizeof s->flit);
+  d->n_held++;
+  d->st.held++;
+  o->verdict = UAL_RPV_HELD;
+}
+
+const struct ual_hold_slot *ual_replay_release(struct ual_replay *r, unsigned dir) {
+  struct ual_replay_dir *d = &r->d[dir & 1];
+  if (!d->n_held || !d->exp_known) return NULL;
+  struct ual_hold_slot *s = hold_slot(d, d->next_exp);
+  if (!s->used || s->seq != d->next_exp) return NULL;
+  s->used = 0;
+  d->n_held--;
+  d->next_exp = ual_seq_inc(d->next_exp);
+  d->st.released++;
+  d->st.delivered++;
+  return s;
+}
+
+/* ---- numbering ---- */
+
+/* The flit's own number: explicit, or implicit from the last one. */
+static bool place(struct ual_replay_dir *d, const struct ual_fh *fh, uint16_t *seq) {
+  if (fh->replay_cmd == UAL_RC_SEQ) {
+    *seq = fh->seq;
+    return fh->seq != 0;
+  }
+  if (!d->num_known) return false;
+  *seq = ual_seq_add(d->last_seq, d->prev_bad && fh->prior_payload ? 2 : 1);
+  return true;
+}
+
+/* In normal exchange explicit numbers come in groups of 3 between Acks/Naks. */
+static void group_check(struct ual_replay_dir *d, unsigned dir, const struct ual_flit_info *fi, struct ual_findings *f) {
+  if (fi->kind == UAL_FK_IDLE) { d->run = -1; return; }
+  if (fi->kind != UAL_FK_PAYLOAD && fi->kind != UAL_FK_NOP) return;
+  if (fi->fh.replay_cmd == UAL_RC_SEQ) {
+    if (d->run >= 0 && d->run < 30000) d->run++;
+    return;
+  }
+  if (d->run > 0 && d->run % 3)
+    ual_findings_add(f, UAL_R_RP_EXPLICIT_GROUP, -1, "%c sent %d explicit sequence number(s) before this %s, not a group of 3",
+                     side_name(dir), d->run, ual_replay_cmd_name((enum ual_replay_cmd)fi->fh.replay_cmd));
+  d->run = 0;
+}
+
+static void timer(struct ual_replay_dir *d, unsigned dir, const struct ual_when *w, struct ual_findings *f) {
+  if (outstanding(d) <= 0) { d->noprog = 0; return; }
+  if (++d->noprog < UAL_REPLAY_TIMEOUT_FLITS) return;
+  d->noprog = 0;
+  ual_findings_add(f, UAL_R_RP_ACK_TIMEOUT, -1, "%u flit times without Ack progress, %d of %c's flits outstanding",
+                   UAL_REPLAY_TIMEOUT_FLITS, outstanding(d), side_name(dir));
+  d->rp_expect = 1;                   /* the transmitter's replay timer fires */
+  d->rp_start = ual_seq_inc(d->acked);
+  d->rp_frame = w->frame;
+}
+
+/* A flit that failed FEC/CRC. An inverted CRC with a correctable FEC is a
+ * deliberate containment flit whose header is still good. */
+static void invalid_flit(struct ual_replay_dir *d, const struct ual_flit_info *fi, const struct ual_when *w,
+                         struct ual_replay_out *o) {
+  o->verdict = UAL_RPV_INVALID;
+  d->st.invalid++;
+  d->run = -1;
+  if (fi->crc_inverted && fi->fec.status != UAL_FEC_UNCORRECTABLE && fi->kind == UAL_FK_PAYLOAD) {
+    uint16_t seq = 0;
+    bool known = place(d, &fi->fh, &seq);
+    d->prev_bad = 0;
+    if (known) {
+      d->last_seq = seq;
+      d->num_known = 1;
+      o->placed = 1;
+      o->seq = seq;
+      if (!d->tx_known || (ual_seq_dist(d->tx_max, seq) >= 1 && ual_seq_dist(d->tx_max, seq) <= UAL_SEQ_MAX_UNACKED)) {
+        d->tx_max = seq;
+        d->tx_known = d->tx_known ? 2 : 1;
+        o->is_new = 1;
+      }
+    }
+    if (!d->contained) {
+      d->contained = 1;
+      d->contain_known = known;
+      d->contain_seq = seq;
+      d->contain_frame = w->frame;
+    }
+    return;
+  }
+  if (d->prev_bad) d->num_known = 0;  /* two lost in a row: Prior Flit Type cannot tell */
+  d->prev_bad = 1;
+  if (d->bad_pending < UINT16_MAX) d->bad_pending++;
+}
+
+void ual_replay_step(struct ual_replay *r, unsigned dir, const struct ual_flit_info *fi, const struct ual_when *w,
+                     struct ual_replay_out *o, struct ual_events *ev, struct ual_findings *f) {
+  struct ual_replay_dir *me = &r->d[dir & 1], *peer = &r->d[(dir & 1) ^ 1];
+  const struct ual_fh *fh = &fi->fh;
+  memset(o, 0, sizeof *o);
+  me->flits++;
+  timer(me, dir, w, f);
+  if (!fi->valid) {
+    invalid_flit(me, fi, w, o);
+    return;
+  }
+  if (fi->kind == UAL_FK_PAYLOAD || fi->kind == UAL_FK_NOP) {
+    if (fh->replay_cmd != UAL_RC_SEQ) ack_nak(peer, dir ^ 1, fh, w, ev, f);
+    if (fh->replay_cmd != UAL_RC_NAK && fh->replay_cmd != UAL_RC_NAK_SELECTIVE) peer->nak_armed = 1;
+  }
+  group_check(me, dir, fi, f);
+
+  switch (fi->kind) {
+  case UAL_FK_IDLE:                   /* no Prior Flit Type: a loss just before stays unplaced */
+    if (me->prev_bad) me->num_known = 0;
+    me->prev_bad = 0;
+    return;
+  case UAL_FK_NOP:                    /* consumes no number; an explicit one is NEXT_TX_SEQ - 1 */
+    if (me->prev_bad && me->num_known && fh->prior_payload) me->last_seq = ual_seq_inc(me->last_seq);
+    me->prev_bad = 0;
+    if (fh->replay_cmd == UAL_RC_SEQ && fh->seq != 0) {
+      me->last_seq = fh->seq;
+      me->num_known = 1;
+      if (!me->tx_known || (ual_seq_dist(me->tx_max, fh->seq) >= 1 &&
+                            ual_seq_dist(me->tx_max, fh->seq) <= UAL_SEQ_MAX_UNACKED))
+        me->tx_max = fh->seq;
+      me->tx_known = 2;
+    }
+    return;
+  case UAL_FK_PAYLOAD:
+    break;
+  default:
+    me->prev_bad = 0;
+    return;
+  }
+
+  uint16_t seq = 0;
+  bool placed = place(me, fh, &seq);
+  me->prev_bad = 0;
+  me->st.payload++;
+  if (!placed) {
+    me->num_known = 0;
+    o->verdict = UAL_RPV_UNPLACED;
+    me->st.unplaced++;
+    return;
+  }
+  me->last_seq = seq;
+  me->num_known = 1;
+  o->placed = 1;
+  o->seq = seq;
+  tx_side(me, dir, seq, w, o, ev, f);
+  if (me->contained) {
+    bool beyond = me->contain_known ? ual_seq_dist(me->contain_seq, seq) >= 1 &&
+                                          ual_seq_dist(me->contain_seq, seq) <= UAL_SEQ_MAX_UNACKED
+                                    : o->is_new;
+    if (beyond && !me->contain_flagged) {
+      me->contain_flagged = 1;
+      ual_findings_add(f, UAL_R_DL_AFTER_CONTAIN, -1, "new payload flit %u after the containment flit at frame %llu",
+                       seq, (unsigned long long)me->contain_frame);
+    }
+    o->verdict = UAL_RPV_DROPPED;     /* the receiver drops everything after containment */
+    me->st.dropped++;
+    return;
+  }
+  rx_side(me, dir, seq, fi, w, o, f);
+}
