@@ -193,9 +193,9 @@ if ip link add "ualtui$$a" type veth peer name "ualtui$$b" 2>/dev/null; then
   ip link set "$VETH" up
   keys "$TUI -i $VETH" Enter
   check "capture on the veth" "live $VETH" 10
-  ip link del "$VETH"; VETH=
-  check "disconnected live source said on screen" "$VETH" 1
-  check "disconnected live source said on screen" "capture stopped" 5
+  ip link del "$VETH"
+  check "disconnected live source said on screen" "$VETH: capture stopped" 5
+  VETH=
   keys q
   keys clear Enter
 else
