@@ -14,6 +14,7 @@ fails=0 passes=0
 
 cleanup() {
   "${T[@]}" kill-server 2>/dev/null || true
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/ualtui$$"
   [ -n "${GENPID:-}" ] && kill "$GENPID" 2>/dev/null || true
   [ -n "$VETH" ] && ip link del "$VETH" 2>/dev/null || true
   rm -rf "$TMPD"
