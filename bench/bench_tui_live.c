@@ -30,7 +30,7 @@ struct bench {
 static void on_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
   struct bench *b = ctx;
   pthread_mutex_lock(&b->lock);
-  tui_model_add(&b->model, rec, len, ts);
+  tui_model_add(&b->model, rec, len, ts, 0);
   b->received++;
   pthread_mutex_unlock(&b->lock);
 }

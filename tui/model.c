@@ -7,11 +7,20 @@
 #include <string.h>
 #include <strings.h>
 
-bool tui_model_init(struct tui_model *m, size_t cap) {
+bool tui_model_init(struct tui_model *m, size_t cap) { return tui_model_init_caps(m, cap, cap); }
+
+bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap) {
   memset(m, 0, sizeof *m);
-  m->ring = calloc(cap ? cap : 1, sizeof *m->ring);
-  if (!m->ring) return false;
-  m->cap = cap ? cap : 1;
+  m->cap = ring_cap ? ring_cap : 1;
+  m->match_cap = match_cap ? match_cap : 1;
+  /* Pages of both rings are only touched as records arrive. */
+  m->ring = calloc(m->cap, sizeof *m->ring);
+  m->matches = calloc(m->match_cap, sizeof *m->matches);
+  if (!m->ring || !m->matches) {
+    tui_model_free(m);
+    return false;
+  }
+  m->link.width_ns = 1;
   ual_analyzer_init(&m->an);
   tui_filter_parse(&m->filter, "", NULL, 0);
   return true;
@@ -19,7 +28,8 @@ bool tui_model_init(struct tui_model *m, size_t cap) {
 
 void tui_model_free(struct tui_model *m) {
   free(m->ring);
-  m->ring = NULL;
+  free(m->matches);
+  m->ring = m->matches = NULL;
 }
 
 size_t tui_model_count(const struct tui_model *m) {
@@ -40,39 +50,69 @@ long tui_model_find_frame(const struct tui_model *m, uint64_t frame) {
   return (long)(frame - first);
 }
 
-static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t ts_ns) {
+static void rate_add(struct tui_rate *to, const struct tui_rate *d) {
+  to->flits += d->flits;
+  to->tl_flits += d->tl_flits;
+  to->naks += d->naks;
+  to->fec_corrected += d->fec_corrected;
+}
+
+static void link_rates_add(struct tui_link_rates *l, uint64_t since_t0, const struct tui_rate *d) {
+  while (since_t0 / l->width_ns >= TUI_RATE_BUCKETS) {
+    for (unsigned i = 0; i < TUI_RATE_BUCKETS / 2; i++) {
+      l->b[i] = l->b[2 * i];
+      rate_add(&l->b[i], &l->b[2 * i + 1]);
+    }
+    memset(&l->b[TUI_RATE_BUCKETS / 2], 0, sizeof l->b / 2);
+    l->width_ns *= 2;
+    l->used = (l->used + 1) / 2;
+  }
+  unsigned i = (unsigned)(since_t0 / l->width_ns);
+  rate_add(&l->b[i], d);
+  if (i + 1 > l->used) l->used = i + 1;
+}
+
+static void wall_rates_add(struct tui_wall_rates *w, uint64_t wall_ns, const struct tui_rate *d) {
+  uint64_t s = wall_ns / 1000000000u;
+  unsigned i = (unsigned)(s % TUI_RATE_BUCKETS);
+  if (w->second[i] != s) {
+    memset(&w->b[i], 0, sizeof w->b[i]);
+    w->second[i] = s;
+  }
+  rate_add(&w->b[i], d);
+}
+
+static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t ts_ns, uint64_t wall_ns) {
+  if (ts_ns > m->last_ts) m->last_ts = ts_ns;
   if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
     m->malformed++;
     return;
   }
   struct tui_dir_counts *c = &m->dir[r->dir];
   c->records++;
-  if (!m->first_ts || ts_ns < m->first_ts) m->first_ts = ts_ns;
-  if (ts_ns > m->last_ts) m->last_ts = ts_ns;
   m->last_rate = r->rec.h.rate;
   m->last_width = r->rec.h.width;
   if (r->rec.h.role_a) m->role_a = r->rec.h.role_a;
   if (r->rec.h.role_b) m->role_b = r->rec.h.role_b;
 
-  struct tui_rate *rt = &m->rates[(ts_ns / 1000000000u) % TUI_RATE_SECONDS];
-  if (rt->second != ts_ns / 1000000000u) {
-    memset(rt, 0, sizeof *rt);
-    rt->second = ts_ns / 1000000000u;
-  }
+  struct tui_rate d = {0};
   if (r->rec.h.kind == UAL_REC_FLIT) {
     const struct ual_flit_info *fi = &r->flit;
     c->flits[fi->kind & 3]++;
-    rt->flits++;
-    if (fi->fec.status == UAL_FEC_CORRECTED) { c->fec_corrected++; rt->fec_corrected++; }
+    d.flits = 1;
+    if (fi->fec.status == UAL_FEC_CORRECTED) { c->fec_corrected++; d.fec_corrected = 1; }
     if (fi->fec.status == UAL_FEC_UNCORRECTABLE) c->fec_uncorrectable++;
-    else if (!fi->crc_ok) c->crc_bad++;
+    if (!fi->crc_ok) {
+      if (fi->crc_inverted) c->crc_inverted++;
+      else c->crc_bad++;
+    }
     if (fi->valid && (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE)) {
       c->naks++;
-      rt->naks++;
+      d.naks = 1;
     }
     if (r->unpacked) {
       c->tl_flits += r->unp.n_tl;
-      rt->tl_flits += r->unp.n_tl;
+      d.tl_flits = r->unp.n_tl;
       c->dl_msgs += r->unp.n_msg;
     }
   } else if (r->rec.h.kind == UAL_REC_OS) {
@@ -80,13 +120,26 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
   } else {
     c->events++;
   }
+  rate_add(&m->sum, &d);
+  link_rates_add(&m->link, ts_ns > m->t0_ns ? ts_ns - m->t0_ns : 0, &d);
+  if (wall_ns) wall_rates_add(&m->wall, wall_ns, &d);
 }
 
-const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+int64_t tui_model_rel_ns(const struct tui_model *m, const struct tui_entry *e) {
+  return (int64_t)(e->ts_ns - m->t0_ns);
+}
+
+uint64_t tui_model_span_ns(const struct tui_model *m) {
+  return m->total && m->last_ts > m->t0_ns ? m->last_ts - m->t0_ns : 0;
+}
+
+const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns,
+                                      uint64_t wall_ns) {
   struct tui_entry *e = &m->ring[m->total % m->cap];
   struct ual_rec_result *r = &m->res;
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
   e->before = m->an.unpack[dir];
+  if (!m->total) m->t0_ns = m->last_ts = ts_ns;
   m->total++;
   ual_analyzer_step(&m->an, rec, len, m->total, ts_ns, r, NULL);
 
@@ -110,7 +163,8 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   if (r->unpacked)
     for (unsigned i = 0; i < r->unp.n_msg; i++) e->msg_types |= (uint16_t)(1u << r->unp.msg[i].msg.type);
   ual_rec_summary(r, e->line, sizeof e->line);
-  count(m, r, ts_ns);
+  count(m, r, ts_ns, wall_ns);
+  if (m->filter.active && tui_filter_match(&m->filter, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
   return e;
 }
 
@@ -121,11 +175,11 @@ void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r) {
   ual_decode_record(&d, e->rec, e->len, e->frame, r);
 }
 
-const struct tui_rate *tui_model_rate(const struct tui_model *m, unsigned ago) {
-  uint64_t latest = m->last_ts / 1000000000u;
-  if (ago > latest) return NULL;
-  const struct tui_rate *rt = &m->rates[(latest - ago) % TUI_RATE_SECONDS];
-  return rt->second == latest - ago ? rt : NULL;
+struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, unsigned ago) {
+  struct tui_rate none = {0};
+  if (ago >= TUI_RATE_BUCKETS || ago > now_s) return none;
+  unsigned i = (unsigned)((now_s - ago) % TUI_RATE_BUCKETS);
+  return m->wall.second[i] == now_s - ago ? m->wall.b[i] : none;
 }
 
 /* Filters */
@@ -207,6 +261,57 @@ bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e) {
     if (!hit) return false;
   }
   return true;
+}
+
+void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f) {
+  m->filter = *f;
+  m->n_matches = 0;
+  if (!f->active) return;
+  size_t n = tui_model_count(m);
+  for (size_t i = 0; i < n; i++) {
+    const struct tui_entry *e = tui_model_at(m, i);
+    if (tui_filter_match(f, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
+  }
+}
+
+void tui_model_take_older_matches(struct tui_model *m, struct tui_model *scan) {
+  size_t n = tui_view_count(m, true);
+  uint64_t first_held = m->total - tui_model_count(m) + 1;
+  /* scan's ring holds the older matches, oldest first; m's follow them */
+  struct tui_entry *older = scan->matches;
+  size_t n_older = tui_view_count(scan, true);
+  uint64_t start = scan->n_matches - n_older;
+  while (n_older && older[(start + n_older - 1) % scan->match_cap].frame >= first_held) n_older--;
+  struct tui_entry *v = calloc(m->match_cap, sizeof *v);
+  if (!v) return; /* the matches held stay */
+  uint64_t k = 0;
+  for (size_t i = 0; i < n_older; i++) v[k++ % m->match_cap] = older[(start + i) % scan->match_cap];
+  for (size_t i = 0; i < n; i++) v[k++ % m->match_cap] = *tui_view_at(m, true, i);
+  free(m->matches);
+  m->matches = v;
+  m->n_matches = k;
+}
+
+size_t tui_view_count(const struct tui_model *m, bool only) {
+  if (!only) return tui_model_count(m);
+  return m->n_matches < m->match_cap ? (size_t)m->n_matches : m->match_cap;
+}
+
+const struct tui_entry *tui_view_at(const struct tui_model *m, bool only, size_t i) {
+  if (!only) return tui_model_at(m, i);
+  size_t n = tui_view_count(m, true);
+  if (i >= n) return NULL;
+  return &m->matches[(m->n_matches - n + i) % m->match_cap];
+}
+
+size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame) {
+  size_t lo = 0, hi = tui_view_count(m, only); /* frames rise along a view */
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (tui_view_at(m, only, mid)->frame <= frame) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? lo - 1 : 0;
 }
 
 long tui_model_next_match(const struct tui_model *m, long i, int step) {

@@ -1,5 +1,6 @@
-/* The TUI's screen model: a bounded ring of decoded records, exact counters,
- * per-second rates, a filter and the selection. Plain C, no terminal, so it
+/* The TUI's screen model: a bounded ring of decoded records, a ring of the
+ * records that match the filter, exact counters, rates over capture time and
+ * over wall-clock time, and the filter. Plain C, no terminal, so it
  * is tested on its own. The decoding itself is libdecode's. */
 #ifndef UALINK_TUI_MODEL_H
 #define UALINK_TUI_MODEL_H
@@ -13,7 +14,7 @@
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
 #define TUI_MAX_RULES 6
-#define TUI_RATE_SECONDS 60
+#define TUI_RATE_BUCKETS 60
 
 struct tui_entry {
   uint64_t frame;
@@ -43,38 +44,66 @@ struct tui_filter {
   char text[96];
 };
 
+/* crc_bad, crc_inverted: as ualink-decode --stats counts them (a flit whose
+ * FEC is uncorrectable has a bad CRC too). */
 struct tui_dir_counts {
-  uint64_t records, flits[4], fec_corrected, fec_uncorrectable, crc_bad;
+  uint64_t records, flits[4], fec_corrected, fec_uncorrectable, crc_bad, crc_inverted;
   uint64_t tl_flits, dl_msgs, naks, os, events;
 };
 
 struct tui_rate {
-  uint64_t second;          /* capture second of this bucket */
-  uint32_t flits, tl_flits, naks, fec_corrected;
+  uint64_t flits, tl_flits, naks, fec_corrected;
+};
+
+/* The whole capture in TUI_RATE_BUCKETS buckets of capture time from the
+ * first record; the bucket width doubles whenever the capture outgrows them. */
+struct tui_link_rates {
+  uint64_t width_ns;
+  unsigned used;            /* buckets 0..used-1 hold the capture */
+  struct tui_rate b[TUI_RATE_BUCKETS];
+};
+
+/* Arrivals by wall-clock second, the last TUI_RATE_BUCKETS seconds. */
+struct tui_wall_rates {
+  uint64_t second[TUI_RATE_BUCKETS];
+  struct tui_rate b[TUI_RATE_BUCKETS];
 };
 
 struct tui_model {
   struct tui_entry *ring;
   size_t cap;
   uint64_t total;           /* records ever added; ring holds the last min(total, cap) */
+  struct tui_entry *matches; /* the last min(n_matches, match_cap) records that matched the filter */
+  size_t match_cap;
+  uint64_t n_matches;
   struct ual_analyzer an;    /* the link state of both partners */
   struct ual_rec_result res; /* scratch, last decoded record */
   struct tui_dir_counts dir[2];
   uint64_t malformed;
   uint64_t rule_counts[UAL_R_COUNT];
   uint64_t first_rule_frame[UAL_R_COUNT];
-  uint64_t first_ts, last_ts;
-  struct tui_rate rates[TUI_RATE_SECONDS];
+  uint64_t t0_ns;           /* time of frame 1: times are relative to it */
+  uint64_t last_ts;
+  struct tui_rate sum;      /* totals of what the rates count */
+  struct tui_link_rates link;
+  struct tui_wall_rates wall;
   uint8_t last_rate, last_width, role_a, role_b;
   uint64_t dropped;         /* reported by the source */
   struct tui_filter filter;
 };
 
-/* cap = ring size in records. Returns false when out of memory. */
+/* cap = ring size in records (and match ring size). Returns false when out of memory. */
 bool tui_model_init(struct tui_model *m, size_t cap);
+/* With its own sizes: a rescan model keeps one record and cap matches. */
+bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap);
 void tui_model_free(struct tui_model *m);
-/* Decodes and stores one record; returns the stored entry. */
-const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns);
+/* Decodes and stores one record; returns the stored entry. wall_ns is the
+ * wall-clock time it arrived (any epoch), 0 when arrival time means nothing
+ * (a file read as fast as it goes). */
+const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns,
+                                      uint64_t wall_ns);
+/* Time of e since the first record of the capture (negative when earlier). */
+int64_t tui_model_rel_ns(const struct tui_model *m, const struct tui_entry *e);
 
 /* Entries are addressed by index 0..count-1 over what the ring holds (oldest first). */
 size_t tui_model_count(const struct tui_model *m);
@@ -87,13 +116,29 @@ long tui_model_find_frame(const struct tui_model *m, uint64_t frame);
  * filter. Returns false and writes a message to err when a term is unknown. */
 bool tui_filter_parse(struct tui_filter *f, const char *text, char *err, size_t errcap);
 bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e);
+/* Makes f the model's filter and refills the match ring from the records held. */
+void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f);
 /* Next (step +1) or previous (-1) matching index from i (exclusive), or -1. */
 long tui_model_next_match(const struct tui_model *m, long i, int step);
+
+/* Puts the matches that scan (a model that decoded the same capture from frame
+ * 1, with the same filter) found before m's first held frame in front of m's
+ * matches: earlier matches of a file that the ring no longer holds. */
+void tui_model_take_older_matches(struct tui_model *m, struct tui_model *scan);
+
+/* A view is the ring of all records (only = false) or the match ring: matches
+ * stay reachable there after the ring of all records has moved past them. */
+size_t tui_view_count(const struct tui_model *m, bool only);
+const struct tui_entry *tui_view_at(const struct tui_model *m, bool only, size_t i);
+/* Index of the last entry of the view at or before frame, 0 when none is. */
+size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame);
 
 /* Decodes entry e again for the detail pane: the record's own fields and
  * what it unpacked; the stateful findings are the entry's rules[]. */
 void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r);
-/* Rates for the capture second `ago` seconds before the latest (0 = latest). */
-const struct tui_rate *tui_model_rate(const struct tui_model *m, unsigned ago);
+/* Counts in wall-clock second now_s - ago (0 = the current second). */
+struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, unsigned ago);
+/* Capture time from the first to the last record, in ns. */
+uint64_t tui_model_span_ns(const struct tui_model *m);
 
 #endif

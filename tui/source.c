@@ -27,8 +27,9 @@ static uint32_t rd32(const uint8_t *p, bool swapped) {
 
 static bool follow_header(struct tui_source *s, struct follow *fw) {
   uint8_t gh[24];
-  if (fread(gh, 1, 24, fw->f) != 24) {
-    snprintf(s->error, sizeof s->error, "%s: not a pcap file (too short)", s->path);
+  size_t got = fread(gh, 1, 24, fw->f);
+  if (got != 24) {
+    snprintf(s->error, sizeof s->error, "%s: %s", s->path, got ? "not a pcap file (too short)" : "empty file");
     return false;
   }
   uint32_t magic = rd32(gh, false);
@@ -124,7 +125,12 @@ static bool open_pcap(struct tui_source *s) {
   else
     p = pcap_open_offline_with_tstamp_precision(s->path, PCAP_TSTAMP_PRECISION_NANO, eb);
   if (!p) {
-    snprintf(s->error, sizeof s->error, "%s: %s", s->kind == TUI_SRC_STDIN ? "stdin" : s->path, eb);
+    const char *name = s->kind == TUI_SRC_STDIN ? "stdin" : s->path;
+    size_t nl = strlen(name);
+    const char *why = eb;
+    if (strncmp(eb, name, nl) == 0 && eb[nl] == ':' && eb[nl + 1] == ' ') why = eb + nl + 2; /* libpcap named it */
+    if (strstr(why, "file header bytes, only got 0")) why = "empty file";
+    snprintf(s->error, sizeof s->error, "%s: %s", name, why);
     return false;
   }
   if (pcap_datalink(p) != s->dlt) {
@@ -205,7 +211,14 @@ static void live_packet(u_char *user, const struct pcap_pkthdr *h, const u_char 
   if (pl) lc->s->cb(lc->s->ctx, pl, len, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec * lc->frac_ns);
 }
 
+static void source_read(struct tui_source *s);
+
 void tui_source_run(struct tui_source *s) {
+  source_read(s);
+  if (!s->stop && s->end) s->end(s->ctx);
+}
+
+static void source_read(struct tui_source *s) {
   if (s->kind == TUI_SRC_FOLLOW) {
     follow_run(s, s->impl);
     return;
@@ -219,7 +232,7 @@ void tui_source_run(struct tui_source *s) {
       if (poll(&pfd, 1, 100) < 0 && errno != EINTR) break;
       int rc = pcap_dispatch(p, 256, live_packet, (u_char *)&lc);
       if (rc < 0 && rc != PCAP_ERROR_BREAK) {
-        snprintf(s->error, sizeof s->error, "%s: %s", s->path, pcap_geterr(p));
+        snprintf(s->error, sizeof s->error, "%s: capture stopped: %s", s->path, pcap_geterr(p));
         break;
       }
       struct pcap_stat st;
@@ -238,8 +251,10 @@ void tui_source_run(struct tui_source *s) {
     } else if (rc == PCAP_ERROR_BREAK) {
       break;
     } else if (rc < 0) {
-      snprintf(s->error, sizeof s->error, "%s: after frame %llu: %s",
-               s->kind == TUI_SRC_STDIN ? "stdin" : s->path, (unsigned long long)frame, pcap_geterr(p));
+      const char *why = pcap_geterr(p);
+      snprintf(s->error, sizeof s->error, "%s: %s after frame %llu (%s)", s->kind == TUI_SRC_STDIN ? "stdin" : s->path,
+               strstr(why, "truncated dump file") ? "the input ends inside the record" : "read error",
+               (unsigned long long)frame, why);
       break;
     }
   }

@@ -11,6 +11,9 @@
 enum tui_source_kind { TUI_SRC_FILE, TUI_SRC_FOLLOW, TUI_SRC_STDIN, TUI_SRC_LIVE };
 
 typedef void (*tui_record_cb)(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns);
+/* Called on the source thread when the input ends or fails (error[] says
+ * why, empty at a clean end); not called when stopped through stop. */
+typedef void (*tui_end_cb)(void *ctx);
 
 struct tui_source {
   enum tui_source_kind kind;
@@ -18,6 +21,7 @@ struct tui_source {
   int dlt;                  /* expected link type of files */
   int port;                 /* UDP port for LIVE */
   tui_record_cb cb;
+  tui_end_cb end;           /* optional */
   void *ctx;
   /* state, written by the source thread */
   volatile bool stop;

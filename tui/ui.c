@@ -5,12 +5,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "lineedit.h"
 #include "model.h"
 #include "source.h"
 
@@ -24,16 +28,33 @@ struct screen {
 
 struct tree_line { struct ual_tree_row row; };
 
+/* A rescan of a file from frame 1 for the matches of a new filter that the
+ * ring no longer holds; it runs on its own thread and frees itself. */
+struct scan {
+  struct app *a;
+  struct tui_model model;   /* keeps one record and the matches */
+  struct tui_source src;
+  uint64_t upto;            /* last frame to read: the one before the first held */
+  uint64_t gen;             /* filter generation it scans for */
+};
+
 struct app {
   struct tui_model model;
   pthread_mutex_t lock;
   struct tui_source src;
   pthread_t thread;
   const struct screen *screen, *prev;
-  long sel;                 /* selected index in the model */
+  long sel;                 /* selected index in the list's view */
   long top;                 /* first index drawn */
   bool autoscroll, paused, only_matches, color;
-  char status[160];
+  char status[256];
+  /* the source, as the source thread last reported it (under lock) */
+  bool src_ended;
+  char src_msg[512];
+  uint64_t started_s, last_rec_s;   /* monotonic seconds: start, last record */
+  uint64_t filter_gen;
+  struct scan *scan;        /* the running rescan, if any */
+  bool quitting;
   /* detail pane */
   struct ual_rec_result det;
   struct tui_entry det_entry;
@@ -47,10 +68,93 @@ static void on_signal(int sig) { (void)sig; quit_signal = 1; }
 
 enum { C_ERR = 1, C_WARN, C_INFO, C_HDR, C_SEL, C_HL, C_DIM };
 
+static uint64_t mono_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* A file is read as fast as it goes: its arrival times mean nothing. */
+static bool arrives_live(const struct app *a) { return a->src.kind != TUI_SRC_FILE; }
+
 static void on_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
   struct app *a = ctx;
+  uint64_t wall = arrives_live(a) ? mono_ns() : 0;
   pthread_mutex_lock(&a->lock);
-  tui_model_add(&a->model, rec, len, ts);
+  tui_model_add(&a->model, rec, len, ts, wall);
+  a->last_rec_s = wall / 1000000000u;
+  pthread_mutex_unlock(&a->lock);
+}
+
+static void scan_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
+  struct scan *sc = ctx;
+  tui_model_add(&sc->model, rec, len, ts, 0);
+  if (sc->model.total >= sc->upto) sc->src.stop = true;
+}
+
+static void *scan_thread(void *arg) {
+  struct scan *sc = arg;
+  struct app *a = sc->a;
+  tui_source_run(&sc->src);
+  pthread_mutex_lock(&a->lock);
+  if (!a->quitting && sc->gen == a->filter_gen && sc->model.total == sc->upto) {
+    const struct tui_entry *e = tui_view_at(&a->model, a->only_matches, (size_t)a->sel);
+    uint64_t frame = e ? e->frame : 0;
+    tui_model_take_older_matches(&a->model, &sc->model);
+    if (a->only_matches && e) a->sel = (long)tui_view_find(&a->model, true, frame);
+  }
+  if (a->scan == sc) a->scan = NULL;
+  pthread_mutex_unlock(&a->lock);
+  tui_source_close(&sc->src);
+  tui_model_free(&sc->model);
+  free(sc);
+  return NULL;
+}
+
+/* With the lock held: starts a rescan for the model's filter when the ring
+ * of a file has moved past its first records. */
+static void start_scan(struct app *a) {
+  if (a->scan) a->scan->src.stop = true; /* it scans for an older filter */
+  a->scan = NULL;
+  struct tui_model *m = &a->model;
+  bool file = a->src.kind == TUI_SRC_FILE || a->src.kind == TUI_SRC_FOLLOW;
+  if (!file || !m->filter.active || m->total <= m->cap) return;
+  struct scan *sc = calloc(1, sizeof *sc);
+  if (!sc || !tui_model_init_caps(&sc->model, 1, m->match_cap)) {
+    free(sc);
+    snprintf(a->status, sizeof a->status, "no memory to look for earlier matches");
+    return;
+  }
+  sc->a = a;
+  sc->upto = m->total - m->cap;
+  sc->gen = a->filter_gen;
+  tui_model_set_filter(&sc->model, &m->filter);
+  sc->src.kind = TUI_SRC_FILE;
+  sc->src.path = a->src.path;
+  sc->src.dlt = a->src.dlt;
+  sc->src.port = a->src.port;
+  sc->src.cb = scan_record;
+  sc->src.ctx = sc;
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  if (!tui_source_open(&sc->src) || pthread_create(&t, &attr, scan_thread, sc) != 0) {
+    snprintf(a->status, sizeof a->status, "cannot look for earlier matches: %.200s", sc->src.error);
+    tui_source_close(&sc->src);
+    tui_model_free(&sc->model);
+    free(sc);
+  } else {
+    a->scan = sc;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+static void on_end(void *ctx) {
+  struct app *a = ctx;
+  pthread_mutex_lock(&a->lock);
+  a->src_ended = true;
+  snprintf(a->src_msg, sizeof a->src_msg, "%s", a->src.error);
   pthread_mutex_unlock(&a->lock);
 }
 
@@ -69,10 +173,45 @@ static void header_line(struct app *a, const char *title) {
   mvhline(0, 0, ' ', COLS);
   const char *src = a->src.kind == TUI_SRC_LIVE ? "live" : a->src.kind == TUI_SRC_STDIN ? "stdin"
                     : a->src.kind == TUI_SRC_FOLLOW ? "follow" : "file";
-  mvprintw(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s", title, src,
-           a->src.kind == TUI_SRC_STDIN ? "-" : a->src.path, a->model.total,
+  char state[48] = "";
+  uint64_t now = mono_ns() / 1000000000u;
+  if (a->src_msg[0]) snprintf(state, sizeof state, " | stopped");
+  else if (a->scan) snprintf(state, sizeof state, " | looking for earlier matches");
+  else if (a->src_ended) snprintf(state, sizeof state, " | %s", a->src.kind == TUI_SRC_FILE ? "end of file" : "ended");
+  else if (arrives_live(a) && now - (a->model.total ? a->last_rec_s : a->started_s) >= 2)
+    snprintf(state, sizeof state, " | nothing new for %" PRIu64 " s", now - (a->model.total ? a->last_rec_s : a->started_s));
+  mvprintw(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s%s", title, src,
+           a->src.kind == TUI_SRC_STDIN ? "-" : a->src.path, a->model.total, state,
            a->paused ? " | PAUSED" : "", a->autoscroll ? " | autoscroll" : "");
   attroff(COLOR_PAIR(C_HDR) | A_BOLD);
+  if (a->src_msg[0]) { /* a failed source stays on every screen, above the footer */
+    if (a->color) attron(COLOR_PAIR(C_ERR));
+    attron(A_BOLD);
+    mvhline(LINES - 2, 0, ' ', COLS);
+    mvprintw(LINES - 2, 0, " %s", a->src_msg);
+    attroff(COLOR_PAIR(C_ERR) | A_BOLD);
+  }
+}
+
+/* What an empty list says: why there is nothing to show yet. */
+static void empty_reason(struct app *a, char *buf, size_t cap) {
+  uint64_t waited = mono_ns() / 1000000000u - a->started_s;
+  const char *name = a->src.kind == TUI_SRC_STDIN ? "stdin" : a->src.path;
+  if (a->model.total && a->only_matches)
+    snprintf(buf, cap, "no record matches the filter '%s' (f shows all records)", a->model.filter.text);
+  else if (a->model.total)
+    snprintf(buf, cap, " ");
+  else if (a->src_msg[0])
+    snprintf(buf, cap, "no records: %s", a->src_msg);
+  else if (a->src_ended)
+    snprintf(buf, cap, "%s holds no records", name);
+  else if (a->src.kind == TUI_SRC_LIVE)
+    snprintf(buf, cap, "listening on %s for UDP port %d: nothing received for %" PRIu64
+             " s (is ualink-gen --udp sending to that port?)", a->src.path, a->src.port, waited);
+  else if (a->src.kind == TUI_SRC_FOLLOW)
+    snprintf(buf, cap, "following %s: no records yet (%" PRIu64 " s)", name, waited);
+  else
+    snprintf(buf, cap, "waiting for records on %s (%" PRIu64 " s)", name, waited);
 }
 
 static void footer_line(struct app *a) {
@@ -81,7 +220,7 @@ static void footer_line(struct app *a) {
   if (a->status[0])
     mvprintw(LINES - 1, 0, " %s", a->status);
   else
-    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-5 screens%s%s%s",
+    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens%s%s%s",
              a->model.filter.active ? "  filter: " : "", a->model.filter.text,
              a->only_matches ? " (only matches)" : "");
   attroff(A_REVERSE);
@@ -89,51 +228,78 @@ static void footer_line(struct app *a) {
 
 /* ---- list ---- */
 
-static int list_rows(void) { return LINES - 3; }
+static int list_rows(struct app *a) { return LINES - 3 - (a->src_msg[0] != 0); }
 
-static bool visible(struct app *a, long i) {
-  return !a->only_matches || tui_filter_match(&a->model.filter, tui_model_at(&a->model, (size_t)i));
+/* The list shows a view: all records, or with f the match ring. */
+static long view_count(struct app *a) { return (long)tui_view_count(&a->model, a->only_matches); }
+static const struct tui_entry *view_at(struct app *a, long i) {
+  return tui_view_at(&a->model, a->only_matches, (size_t)i);
 }
 
 static long step_visible(struct app *a, long i, int step) {
-  long n = (long)tui_model_count(&a->model);
-  for (long j = i + step; j >= 0 && j < n; j += step)
-    if (visible(a, j)) return j;
-  return i;
+  long j = i + step, n = view_count(a);
+  return j >= 0 && j < n ? j : i;
+}
+
+/* Switches between the views, keeping the selected frame (or the one before it). */
+static void set_only_matches(struct app *a, bool only) {
+  const struct tui_entry *e = view_at(a, a->sel);
+  uint64_t frame = e ? e->frame : 0;
+  a->only_matches = only;
+  a->sel = (long)tui_view_find(&a->model, only, frame);
+  a->top = 0;
+}
+
+/* Sets the filter and selects a match: the first one held (first), or the
+ * first at or after the selected record. */
+static void set_filter(struct app *a, const struct tui_filter *f, bool first) {
+  const struct tui_entry *e = view_at(a, a->sel);
+  uint64_t frame = first || !e ? 0 : e->frame;
+  tui_model_set_filter(&a->model, f);
+  a->filter_gen++;
+  start_scan(a);
+  if (!f->active) {
+    a->only_matches = false;
+    a->sel = (long)tui_view_find(&a->model, false, frame);
+    return;
+  }
+  a->autoscroll = false;
+  long from = frame ? tui_model_find_frame(&a->model, frame) : -1;
+  long i = tui_model_next_match(&a->model, from < 0 ? -1 : from - 1, +1);
+  if (i < 0) {
+    snprintf(a->status, sizeof a->status, "no record held matches '%s'", f->text);
+    a->sel = a->only_matches ? 0 : from < 0 ? 0 : from;
+    return;
+  }
+  uint64_t hit = tui_model_at(&a->model, (size_t)i)->frame;
+  if (first && f->rule >= 0 && hit != a->model.first_rule_frame[f->rule])
+    snprintf(a->status, sizeof a->status, "%s: the first occurrence (frame %" PRIu64 ") is no longer in the ring",
+             f->text, a->model.first_rule_frame[f->rule]);
+  a->sel = a->only_matches ? (long)tui_view_find(&a->model, true, hit) : i;
 }
 
 static void list_fix_view(struct app *a) {
-  long n = (long)tui_model_count(&a->model);
+  long n = view_count(a);
   if (n == 0) { a->sel = a->top = 0; return; }
   if (a->autoscroll && !a->paused) a->sel = n - 1;
   if (a->sel >= n) a->sel = n - 1;
   if (a->sel < 0) a->sel = 0;
-  if (!visible(a, a->sel)) a->sel = step_visible(a, a->sel, -1);
+  int rows = list_rows(a);
   if (a->sel < a->top) a->top = a->sel;
-  int rows = list_rows();
-  long shown = 0, t = a->sel;
-  while (t > 0 && shown < rows - 1) {
-    long p = step_visible(a, t, -1);
-    if (p == t) break;
-    t = p;
-    shown++;
-  }
-  if (a->top < t) a->top = t;
+  if (a->top < a->sel - rows + 1) a->top = a->sel - rows + 1;
+  if (a->top > n - 1) a->top = n - 1;
 }
 
 static void list_draw(struct app *a) {
   header_line(a, "Flits");
   list_fix_view(a);
   attron(A_BOLD | A_UNDERLINE);
-  mvprintw(1, 0, "%-8s %-14s %-4s %-s", "Frame", "Time", "Dir", "Content");
+  mvprintw(1, 0, "%-8s %-15s %-4s %-s", "Frame", "Time", "Dir", "Content");
   attroff(A_BOLD | A_UNDERLINE);
-  long n = (long)tui_model_count(&a->model);
-  const struct tui_entry *first = tui_model_at(&a->model, 0);
-  uint64_t t0 = first ? first->ts_ns : 0;
+  long n = view_count(a);
   int y = 2;
-  for (long i = a->top; i < n && y < LINES - 1; i++) {
-    if (!visible(a, i)) continue;
-    const struct tui_entry *e = tui_model_at(&a->model, (size_t)i);
+  for (long i = a->top; i < n && y < 2 + list_rows(a); i++) {
+    const struct tui_entry *e = view_at(a, i);
     char rules[64] = "";
     size_t k = 0;
     for (unsigned r = 0; r < e->n_rules && k + 24 < sizeof rules; r++)
@@ -144,20 +310,25 @@ static void list_draw(struct app *a) {
     else if (pair && a->color) attron(COLOR_PAIR(pair));
     if (match && i != a->sel) attron(A_BOLD);
     mvhline(y, 0, ' ', COLS);
-    uint64_t dt = e->ts_ns >= t0 ? e->ts_ns - t0 : 0;
-    mvprintw(y, 0, "%-8" PRIu64 " %4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s", e->frame, dt / 1000000000u,
-             dt % 1000000000u, e->dir ? "B>A" : "A>B", e->line, e->n_rules ? " !" : "", rules);
+    int64_t rel = tui_model_rel_ns(&a->model, e);
+    uint64_t dt = rel < 0 ? 0 - (uint64_t)rel : (uint64_t)rel;
+    mvprintw(y, 0, "%-8" PRIu64 " %s%4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s", e->frame, rel < 0 ? "-" : " ",
+             dt / 1000000000u, dt % 1000000000u, e->dir ? "B>A" : "A>B", e->line, e->n_rules ? " !" : "", rules);
     attroff(COLOR_PAIR(C_SEL) | COLOR_PAIR(pair) | A_BOLD);
     y++;
   }
-  if (n == 0) mvprintw(3, 2, "waiting for records...");
+  if (n == 0) {
+    char why[640];
+    empty_reason(a, why, sizeof why);
+    mvprintw(3, 2, "%s", why);
+  }
 }
 
 static void detail_open(struct app *a);
 
 static bool list_key(struct app *a, int ch) {
-  long n = (long)tui_model_count(&a->model);
-  int page = list_rows() - 1;
+  long n = view_count(a);
+  int page = list_rows(a) - 1;
   switch (ch) {
   case KEY_UP: case 'k': a->autoscroll = false; a->sel = step_visible(a, a->sel, -1); return true;
   case KEY_DOWN: case 'j': a->sel = step_visible(a, a->sel, +1); return true;
@@ -194,7 +365,7 @@ static void tree_add(void *ctx, const struct ual_tree_row *row) {
 static const struct screen detail_screen;
 
 static void detail_open(struct app *a) {
-  const struct tui_entry *e = tui_model_at(&a->model, (size_t)a->sel);
+  const struct tui_entry *e = view_at(a, a->sel);
   if (!e) return;
   a->det_entry = *e;
   tui_entry_decode(&a->det_entry, &a->det);
@@ -285,6 +456,7 @@ static void link_draw(struct app *a) {
     { "FEC corrected", offsetof(struct tui_dir_counts, fec_corrected) },
     { "FEC uncorrectable", offsetof(struct tui_dir_counts, fec_uncorrectable) },
     { "CRC bad", offsetof(struct tui_dir_counts, crc_bad) },
+    { "CRC inverted", offsetof(struct tui_dir_counts, crc_inverted) },
   };
   int y = 6;
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++, y++) {
@@ -323,18 +495,62 @@ static void link_draw(struct app *a) {
 
 /* ---- statistics ---- */
 
-static void spark(int y, int x, const struct tui_model *m, size_t field, const char *label) {
-  static const char bars[] = " .:-=+*#";
-  uint32_t vals[TUI_RATE_SECONDS], max = 0;
-  for (unsigned i = 0; i < TUI_RATE_SECONDS; i++) {
-    const struct tui_rate *r = tui_model_rate(m, TUI_RATE_SECONDS - 1 - i);
-    vals[i] = r ? *(const uint32_t *)((const char *)r + field) : 0;
-    if (vals[i] > max) max = vals[i];
+/* A rate per ns as a number per us, ms or s, whichever reads best. */
+static void fmt_rate(char *buf, size_t cap, double per_ns) {
+  if (per_ns <= 0) snprintf(buf, cap, "0");
+  else if (per_ns * 1e3 >= 1) snprintf(buf, cap, "%.1f/us", per_ns * 1e3);
+  else if (per_ns * 1e6 >= 1) snprintf(buf, cap, "%.1f/ms", per_ns * 1e6);
+  else snprintf(buf, cap, "%.1f/s", per_ns * 1e9);
+}
+
+static void fmt_span(char *buf, size_t cap, uint64_t ns) {
+  if (ns < 10000) snprintf(buf, cap, "%" PRIu64 " ns", ns);
+  else if (ns < 10000000) snprintf(buf, cap, "%.1f us", ns / 1e3);
+  else if (ns < 10000000000ull) snprintf(buf, cap, "%.1f ms", ns / 1e6);
+  else snprintf(buf, cap, "%.1f s", ns / 1e9);
+}
+
+static uint64_t rate_field(const struct tui_rate *r, size_t field) {
+  return *(const uint64_t *)((const char *)r + field);
+}
+
+static void bars(const uint64_t *vals, unsigned n) {
+  static const char steps[] = " .:-=+*#";
+  uint64_t max = 0;
+  for (unsigned i = 0; i < n; i++) if (vals[i] > max) max = vals[i];
+  addch('[');
+  for (unsigned i = 0; i < n; i++) addch((chtype)steps[max ? (vals[i] * 7 + max - 1) / max : 0]);
+  addch(']');
+}
+
+/* Rates over capture (link) time: the mean over the capture and one column
+ * per bucket of the whole capture. */
+static void link_spark(int y, const struct tui_model *m, size_t field, const char *label) {
+  uint64_t span = tui_model_span_ns(m), vals[TUI_RATE_BUCKETS], peak = 0;
+  unsigned n = m->link.used;
+  for (unsigned i = 0; i < n; i++) {
+    vals[i] = rate_field(&m->link.b[i], field);
+    if (i + 1 < n && vals[i] > peak) peak = vals[i]; /* the last bucket is still filling */
   }
-  mvprintw(y, x, "%-16s %10u/s [", label, vals[TUI_RATE_SECONDS - 1]);
-  for (unsigned i = 0; i < TUI_RATE_SECONDS; i++)
-    addch((chtype)bars[max ? (vals[i] * 7 + max - 1) / max : 0]);
-  printw("] max %u", max);
+  if (n == 1) peak = vals[0];
+  char mean[32] = "-", pk[32] = "-";
+  if (span) fmt_rate(mean, sizeof mean, (double)rate_field(&m->sum, field) / (double)span);
+  if (n > 1) fmt_rate(pk, sizeof pk, (double)peak / (double)m->link.width_ns);
+  mvprintw(y, 2, "%-16s %12s %12s ", label, mean, pk);
+  bars(vals, n);
+}
+
+/* Arrivals by wall-clock second, the last 60 s (live sources only). */
+static void wall_spark(int y, const struct tui_model *m, uint64_t now_s, size_t field, const char *label) {
+  uint64_t vals[TUI_RATE_BUCKETS];
+  for (unsigned i = 0; i < TUI_RATE_BUCKETS; i++) {
+    struct tui_rate r = tui_model_wall_rate(m, now_s, TUI_RATE_BUCKETS - 1 - i);
+    vals[i] = rate_field(&r, field);
+  }
+  char last[32];
+  snprintf(last, sizeof last, "%" PRIu64 "/s", vals[TUI_RATE_BUCKETS - 2]); /* the last whole second */
+  mvprintw(y, 2, "%-16s %12s ", label, last);
+  bars(vals, TUI_RATE_BUCKETS);
 }
 
 static void stats_draw(struct app *a) {
@@ -348,10 +564,32 @@ static void stats_draw(struct app *a) {
   mvprintw(8, 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
   mvprintw(9, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
   mvprintw(10, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
-  spark(12, 2, m, offsetof(struct tui_rate, flits), "flits");
-  spark(13, 2, m, offsetof(struct tui_rate, tl_flits), "TL flits");
-  spark(14, 2, m, offsetof(struct tui_rate, naks), "Naks");
-  spark(15, 2, m, offsetof(struct tui_rate, fec_corrected), "FEC corrections");
+
+  static const struct { const char *label; size_t field; } series[] = {
+    { "flits", offsetof(struct tui_rate, flits) },
+    { "TL flits", offsetof(struct tui_rate, tl_flits) },
+    { "Naks", offsetof(struct tui_rate, naks) },
+    { "FEC corrections", offsetof(struct tui_rate, fec_corrected) },
+  };
+  char span[32], col[32];
+  fmt_span(span, sizeof span, tui_model_span_ns(m));
+  fmt_span(col, sizeof col, m->link.width_ns);
+  attron(A_BOLD);
+  mvprintw(12, 2, "Rates in link time (capture timestamps): %s captured, one column per %s", span, col);
+  attroff(A_BOLD);
+  mvprintw(13, 2, "%-16s %12s %12s", "", "mean", "peak");
+  int y = 14;
+  for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) link_spark(y++, m, series[i].field, series[i].label);
+  if (arrives_live(a)) {
+    y++;
+    attron(A_BOLD);
+    mvprintw(y++, 2, "Rates in wall-clock time (arrivals here): the last 60 s, one column per second");
+    attroff(A_BOLD);
+    mvprintw(y++, 2, "%-16s %12s", "", "last second");
+    uint64_t now_s = mono_ns() / 1000000000u;
+    for (size_t i = 0; i < sizeof series / sizeof series[0]; i++)
+      wall_spark(y++, m, now_s, series[i].field, series[i].label);
+  }
 }
 
 /* ---- findings ---- */
@@ -395,11 +633,9 @@ static bool findings_key(struct app *a, int ch) {
     if (!n) return true;
     char expr[48];
     snprintf(expr, sizeof expr, "rule=%s", ual_rule_id((enum ual_rule)rules[a->findings_sel]));
-    tui_filter_parse(&a->model.filter, expr, NULL, 0);
-    long i = tui_model_next_match(&a->model, -1, +1);
-    a->autoscroll = false;
-    if (i >= 0) a->sel = i;
-    else snprintf(a->status, sizeof a->status, "%s: first occurrence is no longer in the ring", expr);
+    struct tui_filter f;
+    tui_filter_parse(&f, expr, NULL, 0);
+    set_filter(a, &f, true);
     a->screen = &list_screen;
     return true;
   }
@@ -417,7 +653,11 @@ static void help_draw(struct app *a) {
     "Enter        detail of the selected record (Esc or q back)",
     "/            filter: dir=A|B usage=payload|nop|idle|reserved msg=<mtype> rule=<ID>",
     "             sev=info|warning|error frame=A-B (bare A, B, payload, PL-CRC ... work too)",
-    "n / N        next / previous match      f  show only matches (toggle)",
+    "             the old filter is selected: typing replaces it, Enter keeps it, an empty one clears it",
+    "             editing: Left/Right Home/End (Ctrl-B/F/A/E), Alt-B/F words, Backspace, Delete,",
+    "             Ctrl-U/Ctrl-K delete to the start/end, Ctrl-W the word before, Ctrl-Y puts it back, Esc cancels",
+    "n / N        next / previous match",
+    "f            show only matches (toggle): the last --ring matches stay, however old",
     "a            autoscroll (toggle)        p  pause display (toggle)",
     "q            quit",
   };
@@ -432,36 +672,78 @@ static const struct screen link_screen = { "link", link_draw, no_key };
 static const struct screen stats_screen = { "stats", stats_draw, no_key };
 static const struct screen findings_screen = { "findings", findings_draw, findings_key };
 static const struct screen help_screen = { "help", help_draw, no_key };
-static const struct screen *const screens[] = { &list_screen, &link_screen, &stats_screen, &findings_screen, &help_screen };
+static const struct screen *const screens[] = { &list_screen, &link_screen, &stats_screen, &findings_screen };
 
-/* Reads a line at the bottom; returns false on Esc. */
+static enum tui_lkey line_key(int ch, bool *alt) {
+  bool was_alt = *alt;
+  *alt = false;
+  if (was_alt) {
+    if (ch == 'b' || ch == 'B') return TUI_LK_WORD_LEFT;
+    if (ch == 'f' || ch == 'F') return TUI_LK_WORD_RIGHT;
+    if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) return TUI_LK_KILL_WORD;
+    return TUI_LK_IGNORE;
+  }
+  switch (ch) {
+  case '\n': case '\r': case KEY_ENTER: return TUI_LK_ENTER;
+  case 27: return TUI_LK_CANCEL;           /* an Esc not followed by a key in time */
+  case 7: return TUI_LK_CANCEL;            /* Ctrl-G */
+  case KEY_BACKSPACE: case 127: case 8: return TUI_LK_BACKSPACE;
+  case KEY_DC: case 4: return TUI_LK_DELETE;
+  case KEY_LEFT: case 2: return TUI_LK_LEFT;
+  case KEY_RIGHT: case 6: return TUI_LK_RIGHT;
+  case KEY_HOME: case 1: return TUI_LK_HOME;
+  case KEY_END: case 5: return TUI_LK_END;
+  case 21: return TUI_LK_KILL_START;       /* Ctrl-U */
+  case 11: return TUI_LK_KILL_END;         /* Ctrl-K */
+  case 23: return TUI_LK_KILL_WORD;        /* Ctrl-W */
+  case 25: return TUI_LK_YANK;             /* Ctrl-Y */
+  }
+  return ch >= 32 && ch < 127 ? TUI_LK_CHAR : TUI_LK_IGNORE;
+}
+
+/* Edits a line at the bottom, starting from buf; returns false when cancelled. */
 static bool prompt(const char *label, char *buf, size_t cap) {
-  size_t n = strlen(buf);
+  struct tui_line l;
+  tui_line_start(&l, buf, cap);
   timeout(-1);
   curs_set(1);
-  bool ok = false;
-  for (;;) {
+  bool alt = false;
+  enum tui_lresult res = TUI_LR_EDITING;
+  while (res == TUI_LR_EDITING) {
+    int w = COLS - (int)strlen(label) - 1, from = (int)l.cur > w ? (int)l.cur - w : 0;
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
-    mvprintw(LINES - 1, 0, "%s%s", label, buf);
+    mvprintw(LINES - 1, 0, "%s", label);
+    if (l.selected) attroff(A_REVERSE); /* the old text shows selected: typing replaces it */
+    printw("%.*s", w, l.buf + from);
     attroff(A_REVERSE);
+    move(LINES - 1, (int)strlen(label) + (int)l.cur - from);
     refresh();
     int ch = getch();
-    if (ch == '\n' || ch == KEY_ENTER) { ok = true; break; }
-    if (ch == 27) break;
-    if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && n) buf[--n] = 0;
-    else if (ch >= 32 && ch < 127 && n + 1 < cap) { buf[n++] = (char)ch; buf[n] = 0; }
+    if (ch == 27) {                     /* Esc alone cancels; Esc then a key is Alt-key */
+      timeout(25);
+      int next = getch();
+      timeout(-1);
+      if (next != ERR) {
+        alt = true;
+        ch = next;
+      }
+    }
+    if (ch == KEY_RESIZE) continue;
+    res = tui_line_key(&l, line_key(ch, &alt), ch);
   }
   curs_set(0);
   timeout(100);
-  return ok;
+  if (res != TUI_LR_ACCEPT) return false;
+  memcpy(buf, l.buf, l.len + 1);
+  return true;
 }
 
 static bool global_key(struct app *a, int ch) {
   switch (ch) {
   case 'q': return false;
   case '1': case '2': case '3': case '4': a->screen = screens[ch - '1']; return true;
-  case '?': case '5': a->screen = &help_screen; return true;
+  case '?': a->screen = &help_screen; return true;
   case '\t': {
     size_t i = 0;
     while (i < 4 && screens[i] != a->screen) i++;
@@ -470,28 +752,37 @@ static bool global_key(struct app *a, int ch) {
   }
   case 'a': a->autoscroll = !a->autoscroll; return true;
   case 'p': a->paused = !a->paused; return true;
-  case 'f': a->only_matches = !a->only_matches && a->model.filter.active; return true;
+  case 'f':
+    pthread_mutex_lock(&a->lock);
+    if (!a->model.filter.active) snprintf(a->status, sizeof a->status, "f shows only matches: set a filter with / first");
+    else set_only_matches(a, !a->only_matches);
+    pthread_mutex_unlock(&a->lock);
+    return true;
   case '/': {
     char buf[96];
     snprintf(buf, sizeof buf, "%s", a->model.filter.text);
     if (!prompt("filter: ", buf, sizeof buf)) return true;
     char err[128];
+    struct tui_filter f;
     pthread_mutex_lock(&a->lock);
-    if (tui_filter_parse(&a->model.filter, buf, err, sizeof err)) {
-      long i = tui_model_next_match(&a->model, a->sel - 1, +1);
-      if (i >= 0 && a->model.filter.active) { a->sel = i; a->autoscroll = false; }
-      if (!a->model.filter.active) a->only_matches = false;
-    } else {
-      snprintf(a->status, sizeof a->status, "%s", err);
-    }
+    if (tui_filter_parse(&f, buf, err, sizeof err)) set_filter(a, &f, false);
+    else snprintf(a->status, sizeof a->status, "%s (the filter stays '%s')", err, a->model.filter.text);
     pthread_mutex_unlock(&a->lock);
     a->screen = &list_screen;
     return true;
   }
   case 'n': case 'N': {
-    long i = tui_model_next_match(&a->model, a->sel, ch == 'n' ? +1 : -1);
+    pthread_mutex_lock(&a->lock);
+    long i = -1;
+    if (a->only_matches) { /* every row is a match */
+      long j = a->sel + (ch == 'n' ? 1 : -1);
+      if (j >= 0 && j < view_count(a)) i = j;
+    } else {
+      i = tui_model_next_match(&a->model, a->sel, ch == 'n' ? +1 : -1);
+    }
     if (i >= 0) { a->sel = i; a->autoscroll = false; }
     else snprintf(a->status, sizeof a->status, "no %s match", ch == 'n' ? "next" : "previous");
+    pthread_mutex_unlock(&a->lock);
     return true;
   }
   }
@@ -510,8 +801,20 @@ static void usage(FILE *f) {
           "  --ring N     records kept for scrolling (default 200000); counters stay exact\n"
           "  --no-color   no colours (also NO_COLOR)\n"
           "  -h, --help   this help;  --version\n"
-          "exit status: 0 ok, 2 usage or input error\n",
+          "exit status: 0 ok, 2 usage or input error\n"
+          "man ualink-tui has the screens and keys\n",
           UAL_UDP_PORT, UAL_DLT_USER0);
+}
+
+/* A whole decimal number in [lo, hi], or false. */
+static bool parse_num(const char *s, unsigned long long lo, unsigned long long hi, unsigned long long *out) {
+  if (!s[0] || s[0] == '-' || s[0] == '+') return false;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end || errno || v < lo || v > hi) return false;
+  *out = v;
+  return true;
 }
 
 int main(int argc, char **argv) {
@@ -526,46 +829,81 @@ int main(int argc, char **argv) {
     { "port", required_argument, 0, 'P' }, { "dlt", required_argument, 0, 'D' },
     { "ring", required_argument, 0, 'R' }, { "no-color", no_argument, 0, 'C' },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
-  int c;
-  while ((c = getopt_long(argc, argv, "Fi:h", opts, NULL)) != -1) {
+  int c, bad = 0;
+  unsigned long long v;
+  opterr = 0; /* each problem is reported below, in one style */
+  while ((c = getopt_long(argc, argv, ":Fi:h", opts, NULL)) != -1) {
     switch (c) {
     case 'F': follow = true; break;
     case 'i': iface = optarg; break;
-    case 'P': a.src.port = atoi(optarg); break;
-    case 'D': a.src.dlt = atoi(optarg); break;
-    case 'R': ring = strtoul(optarg, NULL, 10); break;
+    case 'P':
+      if (parse_num(optarg, 1, 65535, &v)) a.src.port = (int)v;
+      else { fprintf(stderr, "ualink-tui: --port: '%s' is not a UDP port (1..65535)\n", optarg); bad++; }
+      break;
+    case 'D':
+      if (parse_num(optarg, 147, 162, &v)) a.src.dlt = (int)v;
+      else { fprintf(stderr, "ualink-tui: --dlt: '%s' is not a USER link type (147..162)\n", optarg); bad++; }
+      break;
+    case 'R':
+      if (parse_num(optarg, 1, SIZE_MAX / sizeof(struct tui_entry), &v)) ring = (size_t)v;
+      else { fprintf(stderr, "ualink-tui: --ring: '%s' is not a positive count of records\n", optarg); bad++; }
+      break;
     case 'C': a.color = false; break;
     case 'h': usage(stdout); return 0;
     case 'V': printf("ualink-tui %s\n", UAL_VERSION_STRING); return 0;
-    default: usage(stderr); return 2;
+    case ':':
+      fprintf(stderr, "ualink-tui: option '%s' needs a value\n", argv[optind - 1]);
+      bad++;
+      break;
+    default:
+      if (optopt) fprintf(stderr, "ualink-tui: unknown option '-%c'\n", optopt);
+      else fprintf(stderr, "ualink-tui: unknown option '%.*s'\n", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+      bad++;
+      break;
     }
+  }
+  if (iface && optind < argc) {
+    fprintf(stderr, "ualink-tui: -i %s captures live: no FILE with it ('%s')\n", iface, argv[optind]);
+    bad++;
+  } else if (optind + 1 < argc) {
+    fprintf(stderr, "ualink-tui: one capture at a time: '%s' is extra\n", argv[optind + 1]);
+    bad++;
+  } else if (!iface && optind == argc && !bad) {
+    usage(stderr);
+    return 2;
+  }
+  if (bad) {
+    fprintf(stderr, "ualink-tui: --help lists the options\n");
+    return 2;
   }
   if (iface) {
     a.src.kind = TUI_SRC_LIVE;
     a.src.path = iface;
-  } else if (optind < argc) {
+  } else {
     a.src.path = argv[optind];
     a.src.kind = strcmp(a.src.path, "-") == 0 ? TUI_SRC_STDIN : follow ? TUI_SRC_FOLLOW : TUI_SRC_FILE;
-  } else {
-    usage(stderr);
-    return 2;
-  }
-  if (a.src.dlt < 147 || a.src.dlt > 162 || a.src.port <= 0 || a.src.port > 65535 || ring == 0) {
-    fprintf(stderr, "ualink-tui: --dlt takes 147..162, --port 1..65535, --ring a positive count\n");
-    return 2;
   }
   if (!tui_model_init(&a.model, ring)) {
     fprintf(stderr, "ualink-tui: cannot allocate a ring of %zu records\n", ring);
     return 2;
   }
   a.src.cb = on_record;
+  a.src.end = on_end;
   a.src.ctx = &a;
   if (!tui_source_open(&a.src)) {
     fprintf(stderr, "ualink-tui: %s\n", a.src.error);
     return 2;
   }
+  /* The keyboard is the terminal itself when stdin is the pcap stream or not a terminal. */
+  FILE *tty = a.src.kind == TUI_SRC_STDIN || !isatty(STDIN_FILENO) ? fopen("/dev/tty", "r+") : NULL;
+  if (!isatty(STDOUT_FILENO) || (!tty && !isatty(STDIN_FILENO))) {
+    fprintf(stderr, "ualink-tui: needs a terminal (ualink-decode writes decodes to files and pipes)\n");
+    tui_source_close(&a.src);
+    return 2;
+  }
   pthread_mutex_init(&a.lock, NULL);
   a.autoscroll = a.src.kind != TUI_SRC_FILE;
+  a.started_s = mono_ns() / 1000000000u;
   a.screen = &list_screen;
 
   struct sigaction sa;
@@ -574,8 +912,7 @@ int main(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
 
-  /* With a pcap stream on stdin the keyboard is read from the terminal itself. */
-  FILE *tty = a.src.kind == TUI_SRC_STDIN ? fopen("/dev/tty", "r+") : NULL;
+  setlocale(LC_ALL, ""); /* ncursesw draws lines and the like in the terminal's encoding */
   SCREEN *scr = NULL;
   if (tty) scr = newterm(NULL, stdout, tty);
   else initscr();
@@ -619,6 +956,10 @@ int main(int argc, char **argv) {
     if (!handled) run = global_key(&a, ch);
   }
   endwin();
+  pthread_mutex_lock(&a.lock);
+  a.quitting = true; /* a rescan still running leaves the model alone */
+  if (a.scan) a.scan->src.stop = true;
+  pthread_mutex_unlock(&a.lock);
   a.src.stop = true;
   if (a.src.kind == TUI_SRC_FILE || a.src.kind == TUI_SRC_STDIN) {
     if (a.src.impl) pcap_breakloop(a.src.impl);

@@ -2,6 +2,7 @@
 #include "../../libdecode/tests/check.h"
 #include "model.h"
 #include "source.h"
+#include "lineedit.h"
 
 #define DLT_EN10MB_VALUE 1
 
@@ -40,15 +41,15 @@ static void test_ring_and_counts(void) {
 
   for (unsigned i = 0; i < 4; i++) {
     size_t n = payload_record(rec, 0, 1 + i, &pk);
-    tui_model_add(&m, rec, n, 1000000000ull + i * 2);
+    tui_model_add(&m, rec, n, 1000000000ull + i * 2, 0);
   }
   ual_flit_build_idle(flit);
-  for (unsigned i = 0; i < 6; i++) tui_model_add(&m, rec, flit_record(rec, 1, flit), 1000000100ull + i);
+  for (unsigned i = 0; i < 6; i++) tui_model_add(&m, rec, flit_record(rec, 1, flit), 1000000100ull + i, 0);
   /* a flit with a bad CRC */
   ual_flit_build_idle(flit);
   flit[242] ^= 0xFF;
   ual_fec_encode(flit);
-  tui_model_add(&m, rec, flit_record(rec, 1, flit), 2000000000ull);
+  tui_model_add(&m, rec, flit_record(rec, 1, flit), 2000000000ull, 0);
 
   CHECK_EQ(m.total, 11);
   CHECK_EQ(tui_model_count(&m), 8);          /* the ring keeps the last 8 */
@@ -65,10 +66,12 @@ static void test_ring_and_counts(void) {
   CHECK_EQ(m.rule_counts[UAL_R_PL_CRC], 1);
   CHECK_EQ(m.first_rule_frame[UAL_R_PL_CRC], 11);
   CHECK_EQ(m.role_a, UAL_ROLE_ACCEL);
-  const struct tui_rate *r = tui_model_rate(&m, 0);
-  CHECK(r != NULL && r->flits == 1);
-  r = tui_model_rate(&m, 1);
-  CHECK(r != NULL && r->flits == 10);
+  CHECK_EQ(m.sum.flits, 11);
+  CHECK_EQ(m.sum.naks, 0);
+  CHECK_EQ(tui_model_span_ns(&m), 1000000000ull);
+  /* times from frame 1, which the ring no longer holds */
+  CHECK_EQ(tui_model_rel_ns(&m, tui_model_at(&m, 0)), 6);
+  CHECK_EQ(tui_model_rel_ns(&m, tui_model_at(&m, 7)), 1000000000ll);
   const struct tui_entry *e = tui_model_at(&m, 7);
   CHECK_EQ(e->sev, UAL_SEV_ERROR);
   CHECK_EQ(e->rules[0], UAL_R_PL_CRC);
@@ -98,13 +101,13 @@ static void test_filter(void) {
   msg.target = 3;
   uint32_t dw = ual_dlmsg_encode(&msg);
   ual_pack_push_msg(&pk, &dw, 1);
-  tui_model_add(&m, rec, payload_record(rec, 0, 1, &pk), 10);  /* frame 1: A, link_width */
+  tui_model_add(&m, rec, payload_record(rec, 0, 1, &pk), 10, 0);  /* frame 1: A, link_width */
   ual_flit_build_idle(flit);
-  tui_model_add(&m, rec, flit_record(rec, 1, flit), 11);        /* frame 2: B, idle */
+  tui_model_add(&m, rec, flit_record(rec, 1, flit), 11, 0);        /* frame 2: B, idle */
   flit[242] ^= 1;
   ual_fec_encode(flit);
-  tui_model_add(&m, rec, flit_record(rec, 1, flit), 12);        /* frame 3: B, PL-CRC */
-  tui_model_add(&m, rec, payload_record(rec, 0, 2, &pk), 13);   /* frame 4: A, payload */
+  tui_model_add(&m, rec, flit_record(rec, 1, flit), 12, 0);        /* frame 3: B, PL-CRC */
+  tui_model_add(&m, rec, payload_record(rec, 0, 2, &pk), 13, 0);   /* frame 4: A, payload */
 
   struct tui_filter f;
   char err[128];
@@ -129,14 +132,95 @@ static void test_filter(void) {
   CHECK(strstr(err, "colour") != NULL);
   CHECK(!tui_filter_parse(&f, "frame=x", err, sizeof err));
 
-  CHECK(tui_filter_parse(&m.filter, "dir=A", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "dir=A", err, sizeof err));
+  tui_model_set_filter(&m, &f);
   CHECK_EQ(tui_model_next_match(&m, -1, +1), 0);
   CHECK_EQ(tui_model_next_match(&m, 0, +1), 3);
   CHECK_EQ(tui_model_next_match(&m, 3, +1), -1);
   CHECK_EQ(tui_model_next_match(&m, 3, -1), 0);
-  CHECK(tui_filter_parse(&m.filter, "", err, sizeof err));
+  CHECK_EQ(tui_view_count(&m, true), 2);
+  CHECK_EQ(tui_view_at(&m, true, 1)->frame, 4);
+  CHECK(tui_filter_parse(&f, "", err, sizeof err));
+  tui_model_set_filter(&m, &f);
   CHECK(!m.filter.active);
+  CHECK_EQ(tui_view_count(&m, true), 0);
   CHECK_EQ(tui_model_next_match(&m, 0, +1), 1);
+  tui_model_free(&m);
+}
+
+/* A ring of 4 records: times stay relative to frame 1 and matches of the
+ * filter stay reachable after the ring has moved past them. */
+static void test_full_ring(void) {
+  struct tui_model m;
+  CHECK(tui_model_init(&m, 4));
+  struct tui_filter f;
+  char err[128];
+  CHECK(tui_filter_parse(&f, "dir=B", err, sizeof err));
+  tui_model_set_filter(&m, &f);
+  uint8_t rec[TUI_REC_MAX], flit[UAL_FLIT_BYTES];
+  ual_flit_build_idle(flit);
+  for (unsigned i = 0; i < 10; i++) /* frames 1..10, B>A on even frames */
+    tui_model_add(&m, rec, flit_record(rec, (i + 1) % 2 == 0, flit), 5000 + 10 * i, 0);
+  CHECK_EQ(tui_model_at(&m, 0)->frame, 7);
+  CHECK_EQ(tui_model_rel_ns(&m, tui_model_at(&m, 0)), 60);
+  CHECK_EQ(tui_view_count(&m, false), 4);
+  CHECK_EQ(tui_view_count(&m, true), 4);
+  CHECK_EQ(tui_view_at(&m, true, 0)->frame, 4); /* gone from the ring of all records */
+  CHECK_EQ(tui_view_at(&m, true, 3)->frame, 10);
+  CHECK_EQ(tui_model_find_frame(&m, 4), -1);
+  CHECK_EQ(tui_view_find(&m, true, 7), 1);      /* frame 6 */
+  CHECK_EQ(tui_view_find(&m, false, 8), 1);
+  CHECK_EQ(tui_view_find(&m, true, 1), 0);
+  tui_model_free(&m);
+
+  /* A filter set after the file was read: a rescan from frame 1 up to the
+   * first frame held brings back the earlier matches. */
+  CHECK(tui_model_init(&m, 4));
+  for (unsigned i = 0; i < 10; i++)
+    tui_model_add(&m, rec, flit_record(rec, (i + 1) % 2 == 0, flit), 5000 + 10 * i, 0);
+  tui_model_set_filter(&m, &f);
+  CHECK_EQ(tui_view_count(&m, true), 2);        /* frames 8 and 10 */
+  struct tui_model scan;
+  CHECK(tui_model_init_caps(&scan, 1, 4));
+  tui_model_set_filter(&scan, &f);
+  for (unsigned i = 0; i < 6; i++)
+    tui_model_add(&scan, rec, flit_record(rec, (i + 1) % 2 == 0, flit), 5000 + 10 * i, 0);
+  CHECK_EQ(tui_view_count(&scan, true), 3);     /* frames 2, 4, 6 */
+  tui_model_take_older_matches(&m, &scan);
+  CHECK_EQ(tui_view_count(&m, true), 4);
+  CHECK_EQ(tui_view_at(&m, true, 0)->frame, 4);
+  CHECK_EQ(tui_view_at(&m, true, 1)->frame, 6);
+  CHECK_EQ(tui_view_at(&m, true, 3)->frame, 10);
+  CHECK_EQ(tui_view_at(&m, true, 1)->dir, 1);
+  tui_model_add(&m, rec, flit_record(rec, 1, flit), 6000, 0); /* frame 11 goes on after them */
+  CHECK_EQ(tui_view_at(&m, true, 3)->frame, 11);
+  CHECK_EQ(tui_view_at(&m, true, 0)->frame, 6);
+  tui_model_free(&scan);
+  tui_model_free(&m);
+}
+
+/* Link-time rates cover the whole capture at any length; wall-clock rates
+ * count arrivals per second. */
+static void test_rates(void) {
+  struct tui_model m;
+  CHECK(tui_model_init(&m, 16));
+  uint8_t rec[TUI_REC_MAX], flit[UAL_FLIT_BYTES];
+  ual_flit_build_idle(flit);
+  uint64_t wall = 7000000000ull;
+  for (unsigned i = 0; i < 1000; i++) /* 1000 flits 2 ns apart; 600 in wall second 7, 400 in 8 */
+    tui_model_add(&m, rec, flit_record(rec, i & 1, flit), 123456789 + 2 * i, wall + (i < 600 ? i : 1000000000u + i));
+  CHECK_EQ(tui_model_span_ns(&m), 1998);
+  CHECK_EQ(m.link.width_ns, 64);                /* 1998 / 64 = 31 < 60 <= 1998 / 32 */
+  CHECK_EQ(m.link.used, 32);
+  uint64_t sum = 0;
+  for (unsigned i = 0; i < m.link.used; i++) sum += m.link.b[i].flits;
+  CHECK_EQ(sum, 1000);
+  CHECK_EQ(m.link.b[0].flits, 32);
+  CHECK_EQ(m.link.b[31].flits, 1000 - 31 * 32);
+  CHECK_EQ(tui_model_wall_rate(&m, 8, 0).flits, 400);
+  CHECK_EQ(tui_model_wall_rate(&m, 8, 1).flits, 600);
+  CHECK_EQ(tui_model_wall_rate(&m, 9, 0).flits, 0);   /* nothing arrived in second 9 */
+  CHECK_EQ(tui_model_wall_rate(&m, 8 + TUI_RATE_BUCKETS, 0).flits, 0); /* an old bucket is not reused */
   tui_model_free(&m);
 }
 
@@ -156,9 +240,114 @@ static void test_udp_payload(void) {
   CHECK(tui_udp_payload(DLT_EN10MB_VALUE, pkt, 20, 17762, &len) == NULL);
 }
 
-int main(void) {
+static void type(struct tui_line *l, const char *s) {
+  for (; *s; s++) tui_line_key(l, TUI_LK_CHAR, (unsigned char)*s);
+}
+
+/* The filter prompt: the old filter is selected, so typing replaces it
+ * (not "sev=errormsg=link_width"); readline's keys edit. */
+static void test_line_edit(void) {
+  struct tui_line l;
+  tui_line_start(&l, "sev=error", 96);
+  CHECK(l.selected);
+  type(&l, "msg=link_width");
+  CHECK_STR(l.buf, "msg=link_width");
+  CHECK_EQ(tui_line_key(&l, TUI_LK_ENTER, 0), TUI_LR_ACCEPT);
+
+  tui_line_start(&l, "sev=error", 96);
+  CHECK_EQ(tui_line_key(&l, TUI_LK_ENTER, 0), TUI_LR_ACCEPT); /* Enter keeps it */
+  CHECK_STR(l.buf, "sev=error");
+  tui_line_start(&l, "sev=error", 96);
+  tui_line_key(&l, TUI_LK_BACKSPACE, 0);                     /* Backspace clears the selection */
+  CHECK_STR(l.buf, "");
+  tui_line_start(&l, "sev=error", 96);
+  tui_line_key(&l, TUI_LK_END, 0);                           /* a movement starts editing it */
+  type(&l, " dir=B");
+  CHECK_STR(l.buf, "sev=error dir=B");
+  tui_line_key(&l, TUI_LK_KILL_WORD, 0);                     /* Ctrl-W */
+  CHECK_STR(l.buf, "sev=error ");
+  tui_line_key(&l, TUI_LK_KILL_WORD, 0);
+  CHECK_STR(l.buf, "");
+  tui_line_key(&l, TUI_LK_YANK, 0);                          /* Ctrl-Y */
+  CHECK_STR(l.buf, "sev=error ");
+  CHECK_EQ(l.cur, 10);
+  tui_line_key(&l, TUI_LK_WORD_LEFT, 0);
+  CHECK_EQ(l.cur, 0);
+  tui_line_key(&l, TUI_LK_WORD_RIGHT, 0);
+  tui_line_key(&l, TUI_LK_LEFT, 0);
+  tui_line_key(&l, TUI_LK_LEFT, 0);
+  tui_line_key(&l, TUI_LK_KILL_START, 0);                    /* Ctrl-U: from the start to the cursor */
+  CHECK_STR(l.buf, "or ");
+  CHECK_EQ(l.cur, 0);
+  tui_line_key(&l, TUI_LK_KILL_END, 0);                      /* Ctrl-K */
+  CHECK_STR(l.buf, "");
+  type(&l, "dir=A");
+  tui_line_key(&l, TUI_LK_HOME, 0);
+  tui_line_key(&l, TUI_LK_DELETE, 0);
+  type(&l, "D");
+  CHECK_STR(l.buf, "Dir=A");
+  tui_line_key(&l, TUI_LK_CHAR, 0x1b);                       /* not printable: ignored */
+  CHECK_STR(l.buf, "Dir=A");
+  CHECK_EQ(tui_line_key(&l, TUI_LK_CANCEL, 0), TUI_LR_CANCEL);
+  tui_line_start(&l, "", 96);
+  CHECK(!l.selected);
+  for (int i = 0; i < 300; i++) tui_line_key(&l, TUI_LK_CHAR, 'x'); /* bounded */
+  CHECK_EQ(l.len, 95);
+  tui_line_key(&l, TUI_LK_YANK, 0);
+  CHECK_EQ(l.len, 95);
+  tui_line_start(&l, "abc", 96);
+  tui_line_key(&l, TUI_LK_KILL_START, 0);                    /* Ctrl-U on the selection clears it */
+  CHECK_STR(l.buf, "");
+}
+
+static void add_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  tui_model_add(ctx, rec, len, ts_ns, 0);
+}
+
+/* --counts FILE: the model's counters over a capture as JSON, for
+ * tui_counts.py to compare with ualink-decode --stats --json. */
+static int print_counts(const char *path) {
+  static struct tui_model m;
+  if (!tui_model_init(&m, 16)) return 2;
+  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .cb = add_cb, .ctx = &m };
+  if (!tui_source_open(&src)) {
+    fprintf(stderr, "%s\n", src.error);
+    return 2;
+  }
+  tui_source_run(&src);
+  tui_source_close(&src);
+  static const char *const usage[] = { "payload", "nop", "idle", "reserved" };
+  printf("{\"malformed\": %llu, \"span_ns\": %llu, \"dirs\": {", (unsigned long long)m.malformed,
+         (unsigned long long)tui_model_span_ns(&m));
+  for (int d = 0; d < 2; d++) {
+    const struct tui_dir_counts *c = &m.dir[d];
+    printf("%s\"%s\": {\"records\": %llu, \"usage\": {", d ? ", " : "", d ? "B>A" : "A>B",
+           (unsigned long long)c->records);
+    for (int k = 0; k < 4; k++) printf("%s\"%s\": %llu", k ? ", " : "", usage[k], (unsigned long long)c->flits[k]);
+    printf("}, \"crc\": {\"bad\": %llu, \"inverted\": %llu}, \"fec\": {\"corrected\": %llu, "
+           "\"uncorrectable\": %llu}, \"naks\": %llu, \"tl_flits\": %llu, \"dl_msgs\": %llu, \"os\": %llu, "
+           "\"event\": %llu}",
+           (unsigned long long)c->crc_bad, (unsigned long long)c->crc_inverted,
+           (unsigned long long)c->fec_corrected, (unsigned long long)c->fec_uncorrectable,
+           (unsigned long long)c->naks, (unsigned long long)c->tl_flits, (unsigned long long)c->dl_msgs,
+           (unsigned long long)c->os, (unsigned long long)c->events);
+  }
+  printf("}, \"findings_by_rule\": {");
+  for (int r = 0, k = 0; r < UAL_R_COUNT; r++)
+    if (m.rule_counts[r])
+      printf("%s\"%s\": %llu", k++ ? ", " : "", ual_rule_id((enum ual_rule)r), (unsigned long long)m.rule_counts[r]);
+  printf("}}\n");
+  tui_model_free(&m);
+  return src.error[0] ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--counts") == 0) return print_counts(argv[2]);
   test_ring_and_counts();
   test_filter();
+  test_full_ring();
+  test_rates();
+  test_line_edit();
   test_udp_payload();
   return check_done("test_tui_model");
 }

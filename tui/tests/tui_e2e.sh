@@ -4,14 +4,24 @@
 set -euo pipefail
 TUI=$1 CAP=$2 BUILD=$3
 GEN=$BUILD/cli/gen/ualink-gen
+DECODE=$BUILD/cli/ualink-decode
 SAMPLE=$CAP/traffic.pcap
 S=ualtui$$
+T=(tmux -u -L "ualtui$$")   # a server of its own, UTF-8
+TMPD=$(mktemp -d)
+VETH=
 fails=0 passes=0
 
-cleanup() { tmux kill-session -t "$S" 2>/dev/null || true; [ -n "${GENPID:-}" ] && kill "$GENPID" 2>/dev/null || true; }
+cleanup() {
+  "${T[@]}" kill-server 2>/dev/null || true
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/ualtui$$"
+  [ -n "${GENPID:-}" ] && kill "$GENPID" 2>/dev/null || true
+  [ -n "$VETH" ] && ip link del "$VETH" 2>/dev/null || true
+  rm -rf "$TMPD"
+}
 trap cleanup EXIT
 
-screen() { tmux capture-pane -p -t "$S"; }
+screen() { "${T[@]}" capture-pane -p -t "$S"; }
 # wait_for TEXT [SECONDS]: until the screen shows TEXT
 wait_for() {
   local t=${2:-10} i=0
@@ -25,19 +35,31 @@ check() { # check NAME TEXT [SECONDS]
   if wait_for "$2" "${3:-5}"; then passes=$((passes + 1)); echo "ok: $1";
   else fails=$((fails + 1)); echo "FAIL: $1 (screen did not show '$2')"; screen | sed 's/^/  | /'; fi
 }
-check_not() { # check_not NAME REGEX (on the list rows)
+check_not() { # check_not NAME REGEX [LINES] (on the list rows)
   sleep 0.5
-  if screen | sed -n '3,40p' | grep -qE -- "$2"; then fails=$((fails + 1)); echo "FAIL: $1"; screen | sed 's/^/  | /';
+  if screen | sed -n "${3:-3,40}p" | grep -qE -- "$2"; then fails=$((fails + 1)); echo "FAIL: $1"; screen | sed 's/^/  | /';
   else passes=$((passes + 1)); echo "ok: $1"; fi
 }
-keys() { tmux send-keys -t "$S" "$@"; sleep 0.3; }
+# check_line NAME LINE_NO REGEX: screen line LINE_NO (1-based) matches
+check_line() {
+  sleep 0.5
+  if screen | sed -n "${2}p" | grep -qE -- "$3"; then passes=$((passes + 1)); echo "ok: $1";
+  else fails=$((fails + 1)); echo "FAIL: $1 (line $2 does not match '$3')"; screen | sed 's/^/  | /'; fi
+}
+check_eq() { # check_eq NAME GOT WANT
+  if [ "$2" = "$3" ]; then passes=$((passes + 1)); echo "ok: $1";
+  else fails=$((fails + 1)); echo "FAIL: $1: got '$2', want '$3'"; fi
+}
+keys() { "${T[@]}" send-keys -t "$S" "$@"; sleep 0.3; }
 
-tmux new-session -d -s "$S" -x 150 -y 45 "bash --norc --noprofile"
-tmux set-option -t "$S" remain-on-exit on >/dev/null
+"${T[@]}" new-session -d -s "$S" -x 150 -y 45 "env LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
+"${T[@]}" set-option -t "$S" remain-on-exit on >/dev/null
 keys "PS1='$ '" Enter
 keys "$TUI $SAMPLE; echo TUI-EXIT=\$?" Enter
 
 check "header shows the file" "ualink-tui | Flits | file"
+check "status bar counts the screens there are" "1-4 screens"
+check_not "no screen 5 in the status bar" "1-5 screens" "45"
 check "rows are listed" "A>B"
 check "rows of the other side" "B>A"
 keys "/" ; keys "dir=B" Enter
@@ -50,6 +72,9 @@ keys Enter
 check "detail pane shows the flit header" "Flit header"
 check "detail shows a decoded field" "Flit Sequence Number"
 check "hex pane" "0000  01 01"
+# UTF-8 locale: ncursesw draws the separator as box drawing, not as "qqqq"
+check "detail separator drawn as a line" "────────"
+check_not "no unmapped line drawing" "qqqqqqqq" "1,45"
 keys q
 keys 2
 check "link state panel" "Side A"
@@ -63,6 +88,77 @@ check "help screen" "autoscroll (toggle)"
 keys 1
 keys q
 check "clean exit restores the terminal" "TUI-EXIT=0"
+keys clear Enter
+
+# The / prompt: the old filter is selected, typing replaces it; readline keys
+keys "$TUI $SAMPLE" Enter
+check "prompt test starts" "ualink-tui | Flits | file"
+keys / ; keys "dir=A" Enter
+check "first filter" "filter: dir=A"
+keys / ; keys "usage=payload" Enter
+check "typing replaces the old filter" "filter: usage=payload"
+check_not "no appended filter" "dir=Ausage|unknown filter term" "45"
+keys / ; keys C-u "dir=B frame=1-10" Enter
+check "Ctrl-U clears the line" "filter: dir=B frame=1-10"
+keys / ; keys End C-w "frame=20-30" Enter
+check "Ctrl-W deletes the last word" "filter: dir=B frame=20-30"
+keys / ; keys End BSpace BSpace "40" Enter
+check "Backspace deletes" "filter: dir=B frame=20-40"
+keys / ; keys "garbage" ; keys Escape
+sleep 0.3
+check "Esc leaves the filter as it was" "filter: dir=B frame=20-40"
+check_not "Esc applies nothing" "unknown filter term" "45"
+keys / ; keys Home C-k "dir=B" Enter
+check "Home, Ctrl-K" "filter: dir=B"
+keys / ; keys Enter
+check "Enter keeps the selected filter" "filter: dir=B"
+keys q
+keys clear Enter
+
+# A full ring: times stay relative to the first record of the capture, and
+# with f the matches the ring no longer holds stay reachable.
+keys "$TUI --ring 50 $SAMPLE" Enter
+keys G
+last=$("$DECODE" "$SAMPLE" | tail -1 | awk '{print $1 " +" $2}')
+check_line "last frame's time relative to frame 1, as ualink-decode gives it" 44 "^$last "
+keys / ; keys "dir=B" Enter
+keys f ; keys g
+want=$("$DECODE" --dir B "$SAMPLE" | tail -50 | head -1 | awk '{print $1}')
+check_line "f reaches the 50th last match, before the ring" 3 "^$want +[0-9.]+ B>A"
+keys q
+keys clear Enter
+
+# Rates: link-time rates from the capture's timestamps, labelled
+keys "$TUI $SAMPLE" Enter
+keys 3
+span=$("$DECODE" -q --stats --json "$SAMPLE" | python3 -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]; print(d["span_ns"], d["by_kind"]["flit"])')
+mean=$(echo "$span" | awk '{printf "%.1f/us", $2 / $1 * 1000}')
+check "rates labelled as link time" "Rates in link time (capture timestamps)"
+check "mean flit rate per us of capture time" "$mean"
+check_not "no wall-clock rates for a file" "wall-clock" "1,45"
+keys q
+keys clear Enter
+
+# CRC bad on the link state screen equals ualink-decode --stats
+keys "$TUI $CAP/errors.pcap" Enter
+keys 2
+crc=$("$DECODE" -q --stats --json "$CAP/errors.pcap" | python3 -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["dirs"]; print(d["A>B"]["crc"]["bad"], d["B>A"]["crc"]["bad"])')
+check "CRC bad as --stats counts it" "$(echo "$crc" | awk '{printf "CRC bad                  %-22s %s", $1, $2}')"
+keys q
+keys clear Enter
+
+# A truncated stdin is said on screen when it happens
+head -c 30000 "$SAMPLE" > "$TMPD/cut.pcap"
+keys "cat $TMPD/cut.pcap | $TUI -" Enter
+check "truncated stdin reported while running" "stdin: the input ends inside the record after frame" 5
+keys q
+check "and once more on stderr after quitting" "stdin: the input ends inside the record after frame"
+keys clear Enter
+head -c 24 "$SAMPLE" > "$TMPD/header-only.pcap"
+keys "cat $TMPD/header-only.pcap | $TUI -" Enter
+check "stdin without records says so" "stdin holds no records" 5
+keys q
+keys clear Enter
 
 # A stream on stdin
 keys "$GEN --scenario traffic -c 2000 --seed 3 -w - | $TUI -; echo PIPE-EXIT=\$?" Enter
@@ -75,6 +171,7 @@ check "exit after stdin" "PIPE-EXIT=0"
 PORT=$((20000 + $$ % 20000))
 keys "$TUI -i lo --port $PORT; echo LIVE-EXIT=\$?" Enter
 check "live capture starts" "ualink-tui | Flits | live lo" 10
+check "an empty live source says so" "listening on lo for UDP port $PORT: nothing received for" 5
 "$GEN" --scenario all --seed 5 -c 30000 --udp "127.0.0.1:$PORT" --rate-limit 20000 >/dev/null 2>&1 &
 GENPID=$!
 check "live records arrive" "payload" 15
@@ -82,15 +179,47 @@ keys 2
 check "link state from live traffic" "Side B" 10
 check "link state reaches L0" " L0" 15
 check "channel 0 online" "online" 15
+keys 3
+check "wall-clock rates live" "Rates in wall-clock time (arrivals here)" 5
 wait "$GENPID" || true
 GENPID=
+check "a live source gone quiet says so" "nothing new for" 5
 keys q
 check "exit after live" "LIVE-EXIT=0"
+keys clear Enter
+
+# A live source whose interface goes away says so on screen
+if ip link add "ualtui$$a" type veth peer name "ualtui$$b" 2>/dev/null; then
+  VETH="ualtui$$a"
+  ip link set "$VETH" up
+  keys "$TUI -i $VETH" Enter
+  check "capture on the veth" "live $VETH" 10
+  ip link del "$VETH"
+  check "disconnected live source said on screen" "$VETH: capture stopped" 5
+  VETH=
+  keys q
+  keys clear Enter
+else
+  echo "skip: no veth pair to unplug (needs CAP_NET_ADMIN)"
+fi
 
 # An interface that cannot be opened gives a clean message and exit 2
 keys "$TUI -i no-such-if0; echo BAD-EXIT=\$?" Enter
 check "bad interface message" "no-such-if0: cannot capture" 5
 check "bad interface exit code" "BAD-EXIT=2"
+
+# Command-line errors: a file named once, each bad option on its own line
+err() { "$TUI" "$@" 2>&1 >/dev/null || true; }
+check_eq "missing file named once" "$(err "$TMPD/nonexist.pcap")" "ualink-tui: $TMPD/nonexist.pcap: No such file or directory"
+: > "$TMPD/empty.pcap"
+check_eq "empty file" "$(err "$TMPD/empty.pcap")" "ualink-tui: $TMPD/empty.pcap: empty file"
+check_eq "--ring 0 alone" "$(err --ring 0 "$SAMPLE" | head -1)" "ualink-tui: --ring: '0' is not a positive count of records"
+out=$(err --port 0 --ring x --dlt 1 "$SAMPLE")
+check_eq "three bad options, three lines" "$(echo "$out" | grep -c -- "is not")" 3
+check_eq "unknown option named" "$(err -tt "$SAMPLE" | head -1)" "ualink-tui: unknown option '-t'"
+check_eq "not a terminal" "$("$TUI" "$SAMPLE" 2>&1 >/dev/null </dev/null; echo "rc=$?")" \
+  "$(printf 'ualink-tui: needs a terminal (ualink-decode writes decodes to files and pipes)\nrc=2')"
+check_eq "extra operand" "$(err "$SAMPLE" "$SAMPLE" | head -1)" "ualink-tui: one capture at a time: '$SAMPLE' is extra"
 
 echo "tui e2e: $passes passed, $fails failed"
 [ "$fails" -eq 0 ]
