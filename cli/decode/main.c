@@ -42,7 +42,7 @@ static void usage(FILE *fp) {
         "                       negotiations with outcome and latency, L1/L0p, replays);\n"
         "                       JSON Lines with --json\n"
         "  --report FILE        HTML link report (timeline, throughput, negotiation and\n"
-        "                       power ladders, findings, totals); '-' writes it to stdout\n"
+        "                       link-state ladders, findings, totals); '-' to stdout\n"
         "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
         "                       protocol tracking (every valid payload flit is unpacked)\n"
         "  -l                   flush output after every record\n"
