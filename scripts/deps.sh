@@ -3,7 +3,7 @@
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config python3 libpcap-dev libncurses-dev
       libwireshark-dev libwiretap-dev libglib2.0-dev tshark tmux
-      clang libclang-rt-14-dev valgrind util-linux iproute2 bc)
+      clang libclang-rt-14-dev valgrind util-linux iproute2 bc chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -11,6 +11,7 @@
 #include "ualink/ualink/analysis.h"
 #include "outbuf.h"
 #include "stats.h"
+#include "report.h"
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
@@ -22,6 +23,7 @@ struct dc_opts {
   bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
   bool stateless;              /* --stateless: no replay/LTSSM/protocol tracking */
   bool timeline;               /* --timeline: state changes instead of records */
+  const char *report;          /* --report FILE: HTML page, "-" = stdout; NULL none */
   uint64_t count;              /* 0 = no limit: records shown */
   uint64_t frame_lo, frame_hi; /* selected frames, inclusive */
   int sel_dir;                 /* -1 any */
@@ -50,6 +52,7 @@ struct dc_ctx {
   uint64_t reports;            /* lines written to stderr about the input */
   bool progress_line;          /* a progress line is on stderr */
   bool error_finding;          /* a selected record has an error finding */
+  struct dc_report *rep;       /* --report */
 };
 
 /* print_text.c */

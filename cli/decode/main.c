@@ -41,6 +41,8 @@ static void usage(FILE *fp) {
         "  --timeline           one line per state change (LTSSM, rate, width, channels,\n"
         "                       negotiations with outcome and latency, L1/L0p, replays);\n"
         "                       JSON Lines with --json\n"
+        "  --report FILE        HTML link report (timeline, throughput, negotiation and\n"
+        "                       link-state ladders, findings, totals); '-' to stdout\n"
         "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
         "                       protocol tracking (every valid payload flit is unpacked)\n"
         "  -l                   flush output after every record\n"
@@ -144,7 +146,8 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 }
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
-       OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE };
+       OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
+       OPT_REPORT };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -167,6 +170,7 @@ static const struct option long_opts[] = {
   { "version", no_argument, NULL, OPT_VERSION },
   { "stateless", no_argument, NULL, OPT_STATELESS },
   { "timeline", no_argument, NULL, OPT_TIMELINE },
+  { "report", required_argument, NULL, OPT_REPORT },
   { NULL, 0, NULL, 0 },
 };
 
@@ -227,6 +231,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_STRICT: o->strict = true; break;
     case OPT_STATELESS: o->stateless = true; break;
     case OPT_TIMELINE: o->timeline = true; break;
+    case OPT_REPORT: o->report = optarg; break;
     case OPT_VERSION:
       printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
       return DC_EXIT_OK;
@@ -242,6 +247,9 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   if (n_inputs == 0) return usage_error("%s", "no input: give a capture file, '-', --raw FILE or --hex FILE");
   if (n_inputs > 1) return usage_error("%s", "one input at a time");
   o->path = input;
+  if (o->report && o->stateless) return usage_error("%s", "--report draws the analysis: not with --stateless");
+  if (o->report && strcmp(o->report, "-") == 0 && (o->stats || o->timeline))
+    return usage_error("%s", "--report - writes the page to standard output: no --stats or --timeline with it");
   o->raw_dir = o->sel_dir > 0 ? 1 : 0;
   if (color < 0) {
     const char *nc = getenv("NO_COLOR");
@@ -291,6 +299,7 @@ static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
   ual_events_clear(&c->ev);
   ual_analyzer_step(&c->an, rec, len, frame, ts_ns, &c->res, &c->ev);
   if (c->o->timeline) dc_print_events(c, &c->ev);
+  if (c->rep) dc_report_events(c->rep, &c->ev);
 }
 
 static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
@@ -310,11 +319,13 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     c->first_ts = ts_ns;
     c->have_first = true;
   }
-  if (!selected(o, r)) return;
+  bool sel = selected(o, r);
+  if (c->rep) dc_report_record(c->rep, &c->an, r, ts_ns, sel);
+  if (!sel) return;
   c->shown++;
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
-  if (o->stats) dc_stats_add(&c->st, r, ts_ns);
-  if (o->quiet || o->timeline) return;
+  if (o->stats || o->report) dc_stats_add(&c->st, r, ts_ns);
+  if (o->quiet || o->timeline || o->report) return;
   if (o->json) {
     dc_print_json(c, rec, len, ts_ns);
   } else {
@@ -372,6 +383,14 @@ int main(int argc, char **argv) {
     exit_code = DC_EXIT_USAGE;
     goto done;
   }
+  if (opts.report) {
+    char err[256];
+    if (!(c->rep = dc_report_open(opts.report, err, sizeof err))) {
+      fprintf(stderr, PROG ": %s\n", err);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
+  }
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
   ual_events_init(&c->ev);
@@ -427,6 +446,10 @@ int main(int argc, char **argv) {
     if (opts.timeline) dc_print_events(c, &c->ev);
     dc_print_end_findings(c, &endf);
     ual_analyzer_summary(&c->an, &sum);
+    if (c->rep) {
+      dc_report_events(c->rep, &c->ev);
+      dc_report_end(c->rep, &endf);
+    }
   }
   if (opts.stats) {
     if (opts.json) dc_stats_json(&c->st, &c->out, opts.stateless ? NULL : &sum);
@@ -437,6 +460,10 @@ int main(int argc, char **argv) {
     }
   }
   dc_out_flush(&c->out);
+  if (c->rep && !dc_report_write(c->rep, opts.path, &c->st, &sum)) {
+    fprintf(stderr, PROG ": error writing the report %s: %s\n", opts.report, strerror(errno));
+    exit_code = DC_EXIT_USAGE;
+  }
   if (fflush(stdout) != 0 || c->out.failed) {
     fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
     exit_code = DC_EXIT_USAGE;
@@ -448,6 +475,7 @@ int main(int argc, char **argv) {
 done:
   if (in) dc_input_close(in);
   if (c) dc_out_free(&c->out);
+  if (c) dc_report_free(c->rep);
   free(in);
   free(c);
   return exit_code;

@@ -82,56 +82,105 @@ static void heading(struct dc_out *o, const char *label) {
   dc_out_ch(o, '\n');
 }
 
+struct rows {
+  void (*fn)(void *ctx, const struct dc_stats_row *row);
+  void *ctx;
+  bool per_rule;
+};
+
+static void emit(struct rows *w, const char *key, const char *label, unsigned indent, uint64_t a, uint64_t b) {
+  struct dc_stats_row r = { key, label, indent, false, w->per_rule, false, a, b };
+  w->fn(w->ctx, &r);
+}
+
+static void emit_heading(struct rows *w, const char *label) {
+  struct dc_stats_row r = { NULL, label, 0, true, w->per_rule, false, 0, 0 };
+  w->fn(w->ctx, &r);
+}
+
+void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct dc_stats_row *row), void *ctx) {
+  const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
+  struct rows w = { fn, ctx, false };
+  char key[64], label[64];
+  emit(&w, "records", "Records", 0, a->records, b->records);
+  static const char *const kind_label[DC_K_COUNT] = { "malformed", "flits", "ordered sets", "link events" };
+  static const int kind_order[DC_K_COUNT] = { DC_K_FLIT, DC_K_OS, DC_K_EVENT, DC_K_MALFORMED };
+  for (int i = 0; i < DC_K_COUNT; i++) {
+    int k = kind_order[i];
+    emit(&w, kind_json[k], kind_label[k], 2, a->kind[k], b->kind[k]);
+  }
+  emit_heading(&w, "Flits by usage");
+  for (int k = 0; k < 4; k++) {
+    const char *n = ual_flit_kind_name((enum ual_flit_kind)k);
+    snprintf(key, sizeof key, "usage.%s", n);
+    emit(&w, key, n, 2, a->usage[k], b->usage[k]);
+  }
+  emit_heading(&w, "CRC-64");
+  emit(&w, "crc.ok", "ok", 2, a->crc_ok, b->crc_ok);
+  emit(&w, "crc.bad", "bad", 2, a->crc_bad, b->crc_bad);
+  emit(&w, "crc.inverted", "inverted (containment)", 2, a->crc_inverted, b->crc_inverted);
+  emit_heading(&w, "FEC");
+  for (int k = 0; k < 3; k++) {
+    const char *n = ual_fec_status_name((enum ual_fec_status)k);
+    snprintf(key, sizeof key, "fec.%s", n);
+    emit(&w, key, n, 2, a->fec[k], b->fec[k]);
+  }
+  emit_heading(&w, "Replay command (valid flits)");
+  for (int k = 0; k < 4; k++) {
+    const char *n = ual_replay_cmd_name((enum ual_replay_cmd)k);
+    snprintf(key, sizeof key, "replay_cmd.%s", n);
+    emit(&w, key, n, 2, a->replay_cmd[k], b->replay_cmd[k]);
+  }
+  emit(&w, "naks", "naks", 2, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
+       b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
+  emit(&w, "replays", "replays (RP-REPLAY)", 2, a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
+  emit_heading(&w, "TL flits");
+  emit(&w, "tl_started", "started", 2, a->tl_started, b->tl_started);
+  emit(&w, "tl_flits", "completed", 2, a->tl_flits, b->tl_flits);
+  emit_heading(&w, "DL messages");
+  uint64_t ta = 0, tb = 0;
+  for (int t = 0; t < UAL_MT_COUNT; t++) { ta += a->dl_msgs[t]; tb += b->dl_msgs[t]; }
+  emit(&w, NULL, "total", 2, ta, tb);
+  for (int t = 0; t < UAL_MT_COUNT; t++) {
+    if (!a->dl_msgs[t] && !b->dl_msgs[t]) continue;
+    snprintf(key, sizeof key, "dl_msgs.%s", ual_msg_types[t].json);
+    emit(&w, key, ual_msg_types[t].json, 4, a->dl_msgs[t], b->dl_msgs[t]);
+  }
+  if (a->uart_payload_dw || b->uart_payload_dw)
+    emit(&w, "uart_payload_dw", "UART payload DWords", 2, a->uart_payload_dw, b->uart_payload_dw);
+  emit_heading(&w, "Findings by severity");
+  for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--) {
+    const char *n = ual_severity_name((enum ual_severity)v);
+    snprintf(key, sizeof key, "findings.%s", n);
+    emit(&w, key, n, 2, a->sev[v], b->sev[v]);
+  }
+  if (a->findings_dropped || b->findings_dropped)
+    emit(&w, NULL, "not stored (over limit)", 2, a->findings_dropped, b->findings_dropped);
+  for (int r = 0; r < UAL_R_COUNT; r++) {
+    if (!a->rules[r] && !b->rules[r]) continue;
+    if (!w.per_rule) {
+      w.per_rule = true;
+      emit_heading(&w, "Findings by rule");
+    }
+    snprintf(label, sizeof label, "%s (%s)", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)));
+    emit(&w, NULL, label, 2, a->rules[r], b->rules[r]);
+  }
+}
+
+static void text_row(void *ctx, const struct dc_stats_row *r) {
+  struct dc_out *o = ctx;
+  if (r->heading) heading(o, r->label);
+  else row(o, r->indent, r->label, r->a, r->b);
+}
+
 void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input) {
   const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
   dc_out_str(o, "=== ualink-decode statistics: ");
   dc_out_str(o, input);
   dc_out_str(o, " ===\n");
   dc_out_fmt(o, "%-*s%12s%12s%12s\n", LABEL_W, "", "A>B", "B>A", "total");
-  row(o, 0, "Records", a->records, b->records);
-  row(o, 2, "flits", a->kind[DC_K_FLIT], b->kind[DC_K_FLIT]);
-  row(o, 2, "ordered sets", a->kind[DC_K_OS], b->kind[DC_K_OS]);
-  row(o, 2, "link events", a->kind[DC_K_EVENT], b->kind[DC_K_EVENT]);
-  row(o, 2, "malformed", a->kind[DC_K_MALFORMED], b->kind[DC_K_MALFORMED]);
-  heading(o, "Flits by usage");
-  for (int k = 0; k < 4; k++) row(o, 2, ual_flit_kind_name((enum ual_flit_kind)k), a->usage[k], b->usage[k]);
-  heading(o, "CRC-64");
-  row(o, 2, "ok", a->crc_ok, b->crc_ok);
-  row(o, 2, "bad", a->crc_bad, b->crc_bad);
-  row(o, 2, "inverted (containment)", a->crc_inverted, b->crc_inverted);
-  heading(o, "FEC");
-  for (int k = 0; k < 3; k++) row(o, 2, ual_fec_status_name((enum ual_fec_status)k), a->fec[k], b->fec[k]);
-  heading(o, "Replay command (valid flits)");
-  for (int k = 0; k < 4; k++) row(o, 2, ual_replay_cmd_name((enum ual_replay_cmd)k), a->replay_cmd[k], b->replay_cmd[k]);
-  row(o, 2, "naks", a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
-      b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
-  row(o, 2, "replays (RP-REPLAY)", a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
-  heading(o, "TL flits");
-  row(o, 2, "started", a->tl_started, b->tl_started);
-  row(o, 2, "completed", a->tl_flits, b->tl_flits);
-  heading(o, "DL messages");
-  uint64_t ta = 0, tb = 0;
-  for (int t = 0; t < UAL_MT_COUNT; t++) { ta += a->dl_msgs[t]; tb += b->dl_msgs[t]; }
-  row(o, 2, "total", ta, tb);
-  for (int t = 0; t < UAL_MT_COUNT; t++)
-    if (a->dl_msgs[t] || b->dl_msgs[t]) row(o, 4, ual_msg_types[t].json, a->dl_msgs[t], b->dl_msgs[t]);
-  if (a->uart_payload_dw || b->uart_payload_dw)
-    row(o, 2, "UART payload DWords", a->uart_payload_dw, b->uart_payload_dw);
-  heading(o, "Findings by severity");
-  for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--)
-    row(o, 2, ual_severity_name((enum ual_severity)v), a->sev[v], b->sev[v]);
-  if (a->findings_dropped || b->findings_dropped)
-    row(o, 2, "not stored (over limit)", a->findings_dropped, b->findings_dropped);
-  bool any = false;
-  for (int r = 0; r < UAL_R_COUNT; r++) {
-    if (!a->rules[r] && !b->rules[r]) continue;
-    if (!any) heading(o, "Findings by rule");
-    any = true;
-    char label[64];
-    snprintf(label, sizeof label, "%s (%s)", ual_rule_id((enum ual_rule)r),
-             ual_severity_name(ual_rule_severity((enum ual_rule)r)));
-    row(o, 2, label, a->rules[r], b->rules[r]);
-  }
+  dc_stats_rows(s, text_row, o);
   uint64_t first, last;
   span(s, &first, &last);
   heading(o, "Time");

@@ -30,9 +30,27 @@ struct dc_stats {
   struct dc_dir_stats d[2];
 };
 
-void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t ts_ns);
-void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input);
 struct ual_analysis_summary;
+void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t ts_ns);
+
+/* One row of the per-direction totals, in the order of the text output: a
+ * heading, or a count of A>B and B>A. The one list of rows for the text
+ * and for --report. */
+struct dc_stats_row {
+  const char *key;       /* its key in --stats --json under "dirs" (dotted), NULL when it has none */
+  const char *label;     /* valid during the callback */
+  unsigned indent;       /* spaces before the label in the text */
+  bool heading;
+  bool per_rule;         /* "Findings by rule" and its rows */
+  bool no_total;         /* a maximum or mean: A and B do not add up */
+  uint64_t a, b;
+};
+void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct dc_stats_row *row), void *ctx);
+/* The analyzer's totals by the side that sent them, the same way; key is
+ * under "analysis" in --stats --json. */
+void dc_analysis_rows(const struct ual_analysis_summary *s, void (*fn)(void *ctx, const struct dc_stats_row *row),
+                      void *ctx);
+void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input);
 /* an: the analyzer's totals (replay, negotiations, UART), NULL when stateless. */
 void dc_stats_json(const struct dc_stats *s, struct dc_out *o, const struct ual_analysis_summary *an);
 void dc_analysis_json(struct dc_out *o, const struct ual_analysis_summary *an);

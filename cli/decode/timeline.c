@@ -31,6 +31,7 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
         dc_json_str(o, &f, "mtype", ual_msg_types[e->mtype < UAL_MT_COUNT ? e->mtype : UAL_MT_RESERVED].json);
         dc_json_str(o, &f, "outcome", ual_neg_outcome_name(e->outcome));
         dc_json_u64(o, &f, "latency_ns", e->latency_ns);
+        dc_json_u64(o, &f, "request_frame", e->req_frame);
       }
       dc_json_str(o, &f, "text", e->text);
       dc_out_str(o, "}\n");
@@ -66,37 +67,49 @@ void dc_print_end_findings(struct dc_ctx *c, const struct ual_findings *f) {
   }
 }
 
-static void row2(struct dc_out *o, const char *label, uint64_t a, uint64_t b) {
-  dc_out_fmt(o, "    %-28s %14" PRIu64 " %14" PRIu64 "\n", label, a, b);
+static void arow(void (*fn)(void *, const struct dc_stats_row *), void *ctx, const char *key, const char *label,
+                 uint64_t a, uint64_t b, bool no_total) {
+  struct dc_stats_row r = { key, label, 4, false, false, no_total, a, b };
+  fn(ctx, &r);
+}
+
+void dc_analysis_rows(const struct ual_analysis_summary *s, void (*fn)(void *ctx, const struct dc_stats_row *row),
+                      void *ctx) {
+  const struct ual_replay_stats *a = &s->replay[0], *b = &s->replay[1];
+  arow(fn, ctx, "delivered", "payload flits delivered", a->delivered, b->delivered, false);
+  arow(fn, ctx, "duplicates", "duplicates discarded", a->duplicates, b->duplicates, false);
+  arow(fn, ctx, "gaps", "sequence gaps", a->gaps, b->gaps, false);
+  arow(fn, ctx, "naks", "Naks (standard)", a->naks, b->naks, false);
+  arow(fn, ctx, "naks_selective", "Naks (selective)", a->naks_selective, b->naks_selective, false);
+  arow(fn, ctx, "replays", "replays (go-back-N)", a->replays, b->replays, false);
+  arow(fn, ctx, "replays_selective", "replays (selective)", a->replays_selective, b->replays_selective, false);
+  arow(fn, ctx, "replayed_flits", "flits replayed", a->replayed_flits, b->replayed_flits, false);
+  arow(fn, ctx, "acks", "Acks", a->acks, b->acks, false);
+  arow(fn, ctx, "ack_latency_max_ns", "Ack latency max (ns)", a->ack_lat_ns_max, b->ack_lat_ns_max, true);
+  arow(fn, ctx, NULL, "Ack latency mean (ns)", a->ack_lat_n ? a->ack_lat_ns_sum / a->ack_lat_n : 0,
+       b->ack_lat_n ? b->ack_lat_ns_sum / b->ack_lat_n : 0, true);
+  arow(fn, ctx, NULL, "unacknowledged max", a->unacked_max, b->unacked_max, true);
+  for (int k = 0; k < UAL_NEG_COUNT; k++) {
+    char key[48], label[48];
+    snprintf(key, sizeof key, "negotiations.%s", ual_neg_outcome_name((unsigned)k));
+    snprintf(label, sizeof label, "negotiations: %s", ual_neg_outcome_name((unsigned)k));
+    arow(fn, ctx, key, label, s->negs[0][k], s->negs[1][k], false);
+  }
+  arow(fn, ctx, "uart_transports", "UART transports", s->uart_transports[0], s->uart_transports[1], false);
+  arow(fn, ctx, "uart_payload_dw", "UART payload DWords", s->uart_payload_dw[0], s->uart_payload_dw[1], false);
+  arow(fn, ctx, "uart_credits", "UART credit updates", s->uart_credits[0], s->uart_credits[1], false);
+  arow(fn, ctx, "uart_resets", "UART stream resets", s->uart_resets[0], s->uart_resets[1], false);
+  arow(fn, ctx, "vdps", "Vendor Defined Packets", s->vdps[0], s->vdps[1], false);
+}
+
+static void text_row2(void *ctx, const struct dc_stats_row *r) {
+  dc_out_fmt(ctx, "%*s%-28s %14" PRIu64 " %14" PRIu64 "\n", (int)r->indent, "", r->label, r->a, r->b);
 }
 
 void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
   struct dc_out *o = &c->out;
   dc_out_fmt(o, "  Analysis (sent by)             %14s %14s\n", "A", "B");
-  const struct ual_replay_stats *a = &s->replay[0], *b = &s->replay[1];
-  row2(o, "payload flits delivered", a->delivered, b->delivered);
-  row2(o, "duplicates discarded", a->duplicates, b->duplicates);
-  row2(o, "sequence gaps", a->gaps, b->gaps);
-  row2(o, "Naks (standard)", a->naks, b->naks);
-  row2(o, "Naks (selective)", a->naks_selective, b->naks_selective);
-  row2(o, "replays (go-back-N)", a->replays, b->replays);
-  row2(o, "replays (selective)", a->replays_selective, b->replays_selective);
-  row2(o, "flits replayed", a->replayed_flits, b->replayed_flits);
-  row2(o, "Acks", a->acks, b->acks);
-  row2(o, "Ack latency max (ns)", a->ack_lat_ns_max, b->ack_lat_ns_max);
-  row2(o, "Ack latency mean (ns)", a->ack_lat_n ? a->ack_lat_ns_sum / a->ack_lat_n : 0,
-       b->ack_lat_n ? b->ack_lat_ns_sum / b->ack_lat_n : 0);
-  row2(o, "unacknowledged max", a->unacked_max, b->unacked_max);
-  for (int k = 0; k < UAL_NEG_COUNT; k++) {
-    char label[48];
-    snprintf(label, sizeof label, "negotiations: %s", ual_neg_outcome_name((unsigned)k));
-    row2(o, label, s->negs[0][k], s->negs[1][k]);
-  }
-  row2(o, "UART transports", s->uart_transports[0], s->uart_transports[1]);
-  row2(o, "UART payload DWords", s->uart_payload_dw[0], s->uart_payload_dw[1]);
-  row2(o, "UART credit updates", s->uart_credits[0], s->uart_credits[1]);
-  row2(o, "UART stream resets", s->uart_resets[0], s->uart_resets[1]);
-  row2(o, "Vendor Defined Packets", s->vdps[0], s->vdps[1]);
+  dc_analysis_rows(s, text_row2, o);
   char state[256];
   ual_analyzer_state_text(&c->an, state, sizeof state);
   dc_out_fmt(o, "  State at the end: %s\n", state);

@@ -135,7 +135,8 @@ void ual_dlproto_l1_exit(struct ual_dlproto *dp) {
 /* ---- events ---- */
 
 static void neg_event(struct ual_dlproto_side *s, unsigned dir, const struct ual_when *w, struct ual_events *ev,
-                      unsigned type, unsigned outcome, unsigned target, uint64_t since_ns, const char *text) {
+                      unsigned type, unsigned outcome, unsigned target, uint64_t since_ns, uint64_t req_frame,
+                      const char *text) {
   s->negs[outcome]++;
   s->last.valid = 1;
   s->last.mtype = (uint8_t)type;
@@ -152,6 +153,7 @@ static void neg_event(struct ual_dlproto_side *s, unsigned dir, const struct ual
   e->mtype = (uint8_t)type;
   e->outcome = (uint8_t)outcome;
   e->latency_ns = s->last.latency_ns;
+  e->req_frame = req_frame;
 }
 
 /* ---- basic messages ---- */
@@ -374,7 +376,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
     me->dp_due_ns = w->ts_ns ? w->ts_ns + UAL_PENDING_NS : 0;
     peer->dp_wait = 1;
     peer->dp_wait_mtype = r->mtype;
-    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_PENDING, r->target, r->ts_ns, "Decision Pending for");
+    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_PENDING, r->target, r->ts_ns, r->frame, "Decision Pending for");
     r->state = UAL_CS_NONE;
     return;
   case UAL_CMD_NACK:
@@ -382,11 +384,11 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
       peer->lost[ci] = 1;
       peer->lost_target[ci] = r->target;
     }
-    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_NACK, r->target, r->ts_ns, "Nacks");
+    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_NACK, r->target, r->ts_ns, r->frame, "Nacks");
     r->state = UAL_CS_NONE;
     return;
   default:                            /* Ack: the requester must confirm */
-    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_ACK, r->target, r->ts_ns, "Acks");
+    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_ACK, r->target, r->ts_ns, r->frame, "Acks");
     r->state = UAL_CS_GRANTED;
     r->grant_frame = w->frame;
     r->grant_ts_ns = w->ts_ns;
@@ -404,7 +406,7 @@ static void confirm(struct ual_dlproto *dp, unsigned dir, const struct ual_when 
   unsigned type = r->mtype, t = r->target;
   apply(me, dir, type, t, w, ev);
   apply(peer, dir ^ 1, type, t, w, ev);
-  neg_event(me, dir, w, ev, type, UAL_NEG_COMPLETE, t, r->ts_ns, "negotiated");
+  neg_event(me, dir, w, ev, type, UAL_NEG_COMPLETE, t, r->ts_ns, r->frame, "negotiated");
   if (r->prio && (type == UAL_MT_LINK_WIDTH || type == UAL_MT_LINK_SPEED)) {
     unsigned bit = type == UAL_MT_LINK_WIDTH ? 1u : 2u;
     me->lockout |= (uint8_t)bit;
@@ -472,7 +474,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   r->uart_segs = peer->uart_open;
   if (crossing && pr->mtype == type) r->conflict = pr->conflict = 1;
   if (me->dp_owed && me->dp_mtype == type) me->dp_owed = 0;
-  neg_event(me, dir, w, ev, type, UAL_NEG_REQUEST, m->target, 0, m->priority ? "requests (Priority)" : "requests");
+  neg_event(me, dir, w, ev, type, UAL_NEG_REQUEST, m->target, 0, w->frame, m->priority ? "requests (Priority)" : "requests");
 }
 
 static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg *m, const struct ual_when *w,
@@ -573,7 +575,7 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   if (r->state == UAL_CS_GRANTED && r->due_ns && t > r->due_ns) {
     ual_findings_add(f, UAL_R_DM_CTRL_NO_CONFIRM, -1, "%c's %s request was Acked at frame %llu but never confirmed",
                      side_name(dir), label(r->mtype), (unsigned long long)r->grant_frame);
-    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_NO_CONFIRM, r->target, r->ts_ns, "never confirms");
+    neg_event(me, dir, w, ev, r->mtype, UAL_NEG_NO_CONFIRM, r->target, r->ts_ns, r->frame, "never confirms");
     r->state = UAL_CS_NONE;
   }
   if (me->dp_owed && !me->dp_flagged && me->dp_due_ns && t > me->dp_due_ns) {

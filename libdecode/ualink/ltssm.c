@@ -286,6 +286,7 @@ static void on_dllp(struct step *s, const struct ual_dllp *d) {
   case UAL_DLLP_PM_ENTER_L1:
     if (p->pm_enter) return;
     p->pm_enter = 1;
+    ual_events_add(s->ev, s->w, UAL_TEV_PM, s->dir, d->type, UAL_UNKNOWN, "%c sends PM_Enter_L1", side_name(s->dir));
     if (roles && !upstream && !p->role_flagged) {
       p->role_flagged = 1;
       ual_findings_add(s->f, UAL_R_LT_L1_DLLP_ROLE, -1, "PM_Enter_L1 from %c, the downstream port (accelerator)",
@@ -295,6 +296,7 @@ static void on_dllp(struct step *s, const struct ual_dllp *d) {
   case UAL_DLLP_PM_REQUEST_ACK:
     if (p->pm_ack) return;
     p->pm_ack = 1;
+    ual_events_add(s->ev, s->w, UAL_TEV_PM, s->dir, d->type, UAL_UNKNOWN, "%c sends PM_Request_Ack", side_name(s->dir));
     if (p->role_flagged) return;
     if (roles && upstream) {
       p->role_flagged = 1;
@@ -310,6 +312,8 @@ static void on_dllp(struct step *s, const struct ual_dllp *d) {
     if (d->lm_cmd == UAL_LM_REQUEST) {
       if (p->lm_req) return;
       p->lm_req = 1;
+      ual_events_add(s->ev, s->w, UAL_TEV_PM, s->dir, d->type, d->lm_cmd, "%c requests L0p x%u (Link Management)",
+                     side_name(s->dir), 1u << (d->lm_width & 3));
       if (role == UAL_ROLE_SWITCH)
         ual_findings_add(s->f, UAL_R_LT_L0P_INITIATOR, -1, "Link Management request from %c, a switch", side_name(s->dir));
       if (s->ctx->width_ready == 0)
@@ -318,7 +322,11 @@ static void on_dllp(struct step *s, const struct ual_dllp *d) {
                          1u << (d->lm_width & 3));
     } else if (d->lm_cmd == UAL_LM_ACK || d->lm_cmd == UAL_LM_NAK) {
       q->lm_req = 0;
-      if (d->lm_cmd != UAL_LM_ACK) return;
+      if (d->lm_cmd != UAL_LM_ACK) {
+        ual_events_add(s->ev, s->w, UAL_TEV_PM, s->dir, d->type, d->lm_cmd, "%c Naks the L0p request (Link Management)",
+                       side_name(s->dir));
+        return;
+      }
       unsigned lanes = 1u << (d->lm_width & 3);
       s->o->lm_done = 1;
       ual_events_add(s->ev, s->w, UAL_TEV_L0P, UAL_PARTNER_LINK, (int32_t)lanes, UAL_UNKNOWN,

@@ -8,6 +8,7 @@ around each bad record.
 usage: run_hostile.py BIN CASES SRCDIR GENDIR [--only NAME]
 """
 import json
+import xml.etree.ElementTree as ET
 import os
 import re
 import sys
@@ -50,7 +51,24 @@ def counted(mode, out):
     if mode == 'stats-json':
         s = json.loads(out.splitlines()[-1]) if out else {'records': 0, 'by_kind': {'malformed': 0}}
         return s['records'], s['records'] - s['by_kind']['malformed'], None
+    if mode == 'report':
+        return report_records(out)
     return None, None, None
+
+
+def report_records(out):
+    """Records and valid records from the totals of a --report page, which must parse as XML."""
+    if not out:
+        return None, None, None
+    try:
+        root = ET.fromstring(out)
+    except ET.ParseError as e:
+        raise ValueError(f"report is not well-formed XML: {e}")
+    tot = {}
+    for tr in root.iter('{http://www.w3.org/1999/xhtml}tr'):
+        if tr.get('data-key') in ('records', 'malformed') and tr.get('data-key') not in tot:
+            tot[tr.get('data-key')] = int(''.join(list(tr)[3].itertext()))
+    return tot['records'], tot['records'] - tot['malformed'], None
 
 
 MODES = [
@@ -61,6 +79,7 @@ MODES = [
     ('stats', ['-q', '--stats']),
     ('stats-json', ['-q', '--stats', '--json']),
     ('timeline', ['--timeline']),
+    ('report', ['--report', '-']),
 ]
 
 

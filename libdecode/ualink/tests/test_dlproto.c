@@ -25,7 +25,8 @@ static void fresh(bool accel_peer) {
 static void test_negotiation_complete(void) {
   fresh(false);
   fx_msg(&X, FX_A, REQ(UAL_MT_CHANNEL, CH0_ON));
-  uint64_t t_req = X.ts_ns - fx_ft_ns(&X);
+  uint64_t t_req = X.ts_ns - fx_ft_ns(&X), f_req = X.a.dp.s[FX_A].req.frame;
+  CHECK(f_req > 0);
   CHECK_EQ(side(FX_A)->req.state, UAL_CS_SENT);
   fx_msg(&X, FX_B, ACK(UAL_MT_CHANNEL, CH0_ON));
   CHECK_EQ(side(FX_A)->req.state, UAL_CS_GRANTED);
@@ -41,6 +42,7 @@ static void test_negotiation_complete(void) {
       found = true;
       CHECK_EQ(X.ev.v[i].mtype, UAL_MT_CHANNEL);
       CHECK_EQ(X.ev.v[i].latency_ns, X.ts_ns - fx_ft_ns(&X) - t_req);
+      CHECK_EQ(X.ev.v[i].req_frame, f_req);  /* the confirm names its request */
     }
   CHECK(found);
   struct ual_analysis_summary s;

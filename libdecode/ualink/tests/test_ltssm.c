@@ -163,6 +163,7 @@ static void test_l1(void) {
   CHECK_EQ(state(FX_A), UAL_LT_L1_IDLE);
   CHECK_EQ(state(FX_B), UAL_LT_L1_IDLE);
   CHECK_EQ(X.events[UAL_TEV_L1], 1);
+  CHECK_EQ(X.events[UAL_TEV_PM], 2);       /* PM_Enter_L1 and PM_Request_Ack, once each */
   CHECK_EQ(fx_problems(&X), 0);
   fx_l1_exit(&X);
   CHECK_EQ(state(FX_A), UAL_LT_L0);
@@ -209,7 +210,11 @@ static void test_l0p(void) {
   fx_negotiate(&X, FX_A, UAL_MT_LINK_WIDTH, 2);   /* x4 */
   CHECK_EQ(X.a.dp.s[FX_B].width, 2);
   fx_lm(&X, FX_A, UAL_LM_REQUEST, 2, 0);
+  CHECK_EQ(X.events[UAL_TEV_PM], 1);       /* the request is a handshake step */
+  fx_lm(&X, FX_A, UAL_LM_REQUEST, 2, 0);   /* repeated while outstanding: not a new step */
+  CHECK_EQ(X.events[UAL_TEV_PM], 1);
   fx_lm(&X, FX_B, UAL_LM_ACK, 2, 0);
+  CHECK_EQ(X.events[UAL_TEV_PM], 1);       /* the Ack is the L0P event */
   X.width = 4;
   fx_event(&X, FX_A, UAL_EV_WIDTH, 4);
   CHECK_EQ(state(FX_A), UAL_LT_L0P);

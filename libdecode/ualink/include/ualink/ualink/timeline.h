@@ -34,7 +34,8 @@ struct ual_when {
   X(TL_RATE,     "tl_rate")      /* value = TL rate (50 kHz units) */ \
   X(DEVICE,      "device")       /* value = enum ual_role learned from Device ID */ \
   X(UART_RESET,  "uart_reset")   /* value 1 = requested, 0 = completed */ \
-  X(ALT_PROTOCOL,"alt_protocol") /* Configuration done: value 1 = UALink (Modified TS, 20AEh) on both ports */
+  X(ALT_PROTOCOL,"alt_protocol") /* Configuration done: value 1 = UALink (Modified TS, 20AEh) on both ports */ \
+  X(PM,          "pm")           /* a power handshake DLLP: value = DLLP type, old = its Link Management command or UAL_UNKNOWN */
 
 enum ual_tev_kind {
 #define UAL_X_(e, n) UAL_TEV_##e,
@@ -71,6 +72,7 @@ struct ual_tevent {
   uint8_t outcome;      /* NEGOTIATION: enum ual_neg_outcome */
   int32_t value, old;   /* new and previous value; UAL_UNKNOWN when unknown */
   uint64_t latency_ns;  /* NEGOTIATION: since the request; 0 when unknown */
+  uint64_t req_frame;   /* NEGOTIATION: frame of the request this event answers or completes */
   char text[96];        /* one timeline line, without frame/time */
 };
 
