@@ -656,10 +656,6 @@ bool inj_truncate_now(struct gen *g) {
 
 /* ---- steps some injections need ---- */
 
-static struct op *plan_add(struct gen *g, unsigned code) { return step_add(g, code); }
-
-static void plan_set(struct gen *g, unsigned what, unsigned side, double x) { step_set(g, what, side, x); }
-
 static void plan_nego_mt(struct gen *g, unsigned side, unsigned mt, unsigned target, unsigned flags) {
   step_nego(g, side, mt, target, 0)->n = flags;
 }
@@ -680,7 +676,7 @@ void inj_plan(struct gen *g) {
   for (unsigned i = 0; i < g->ij->n; i++) {
     struct inj *in = &g->ij->inj[i];
     if (info_of(in->rule)->kind != K_PLAN) continue;
-    plan_add(g, OP_INJECT_POINT)->n = (uint32_t)in->at;
+    step_add(g, OP_INJECT_POINT)->n = (uint32_t)in->at;
     const unsigned off = UAL_CHAN_UART, on = UAL_CHAN_ONLINE | UAL_CHAN_UART;
     unsigned w = side_width_code(g->s[0].width);
     switch (in->rule) {
@@ -691,30 +687,27 @@ void inj_plan(struct gen *g) {
        * wins. No UART meanwhile, so each answer goes out in the next flit. */
       /* B breaks the rule: it asks for the narrower width, sends second, and so
        * receives A's request, and answers it, first */
-      plan_add(g, OP_UART_STOP);
-      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) plan_set(g, SET_CONFLICT_PENDING, 1, 1);
-      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) plan_set(g, SET_CONFLICT_WRONG, 1, 1);
-      struct op *o = plan_add(g, OP_CONFLICT);
-      o->a = UAL_MT_LINK_WIDTH;
-      o->b = (uint8_t)(w >= 1 ? w - 1 : 0);
-      o->c = (uint8_t)(w >= 2 ? w - 2 : 0);
-      o->n = CONFLICT_B_SECOND;
+      step_add(g, OP_UART_STOP);
+      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) step_set(g, SET_CONFLICT_PENDING, 1, 1);
+      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) step_set(g, SET_CONFLICT_WRONG, 1, 1);
+      unsigned wa = w >= 1 ? w - 1 : 0, wb = w >= 2 ? w - 2 : 0;
+      step_conflict(g, UAL_MT_LINK_WIDTH, wa, wb, CONFLICT_B_SECOND);
       if (in->rule == UAL_R_DM_CTRL_LOSER_RETRY) {
-        plan_set(g, SET_CTRL_LABEL, 1, in->rule);
-        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, o->c, 0);
+        step_set(g, SET_CTRL_LABEL, 1, in->rule);
+        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, wb, 0);
       }
       plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w, 0);   /* back to the trained width */
-      plan_add(g, OP_UART_ONLINE_WAIT);
+      step_add(g, OP_UART_ONLINE_WAIT);
       continue;
     }
     case UAL_R_DM_CTRL_SAME_STATE:
-      plan_set(g, SET_CTRL_LABEL, 0, in->rule);
+      step_set(g, SET_CTRL_LABEL, 0, in->rule);
       plan_nego(g, 0, UAL_CHAN_ONLINE | UAL_CHAN_TL, 0);
       continue;
     case UAL_R_DM_UART_RESET_NOOPS:
-      plan_set(g, SET_NOOPS, 0, 0);
-      plan_add(g, OP_UART_RESET)->side = 0;
-      plan_set(g, SET_NOOPS, 0, 40);
+      step_set(g, SET_NOOPS, 0, 0);
+      step_add(g, OP_UART_RESET)->side = 0;
+      step_set(g, SET_NOOPS, 0, 40);
       continue;
     case UAL_R_DM_CTRL_PENDING_TIMEOUT: {
       /* a speed other than the current one: Decision Pending is a legal answer */
@@ -724,23 +717,23 @@ void inj_plan(struct gen *g) {
       continue;
     }
     case UAL_R_DM_UART_RESET_TIMEOUT: {
-      struct op *o = plan_add(g, OP_UART_RESET);
+      struct op *o = step_add(g, OP_UART_RESET);
       o->side = 0;
       o->a = 1;
       plan_rest(g, UAL_UART_RESET_NS);
       continue;
     }
     }
-    plan_add(g, OP_UART_STOP);
+    step_add(g, OP_UART_STOP);
     switch (in->rule) {
     case UAL_R_DM_CTRL_ECHO:
-      plan_set(g, SET_ECHO, 1, 1);
+      step_set(g, SET_ECHO, 1, 1);
       plan_nego(g, 0, off, 0);
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_CTRL_RESPONSE_RULE:
-      plan_set(g, SET_FORCE, 1, UAL_CMD_NACK);
-      plan_set(g, SET_FORCE_LABEL, 1, in->rule);
+      step_set(g, SET_FORCE, 1, UAL_CMD_NACK);
+      step_set(g, SET_FORCE_LABEL, 1, in->rule);
       plan_nego(g, 0, off, 0);
       break;
     case UAL_R_DM_CTRL_OUTSTANDING:
@@ -748,24 +741,24 @@ void inj_plan(struct gen *g) {
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_CTRL_NO_CONFIRM:
-      plan_set(g, SET_SKIP_CONFIRM, 0, 1);
+      step_set(g, SET_SKIP_CONFIRM, 0, 1);
       plan_nego(g, 0, off, NF_NO_CONFIRM);
       /* long enough for the analyzer to stop waiting for the confirmation */
-      plan_add(g, OP_RUN)->n = (uint32_t)(12 * PS_PER_US / side_flit_ps(&g->s[0]));
+      step_run(g, (unsigned)(12 * PS_PER_US / side_flit_ps(&g->s[0])));
       break;
     case UAL_R_DM_CTRL_INITIATOR:
-      plan_set(g, SET_CTRL_LABEL, 1, in->rule);
+      step_set(g, SET_CTRL_LABEL, 1, in->rule);
       plan_nego(g, 1, off, 0);
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_UART_CH4_OFFLINE:
       plan_nego(g, 0, off, 0);
-      plan_set(g, SET_SEND_CREDIT, 0, in->rule);
-      plan_add(g, OP_RUN)->n = 16;
+      step_set(g, SET_SEND_CREDIT, 0, in->rule);
+      step_run(g, 16);
       plan_nego(g, 0, on, 0);
       break;
     }
-    plan_add(g, OP_UART_ONLINE_WAIT);
+    step_add(g, OP_UART_ONLINE_WAIT);
   }
   step_keep(g, false);
 }

@@ -58,9 +58,7 @@ static void add_end(struct gen *g) {
 static void build_bringup_core(struct gen *g) {
   step_add(g, OP_TRAIN);
   step_run(g, 8);
-  struct op *o = step_add(g, OP_BASIC);
-  o->side = 2;
-  o->a = UAL_MT_DEVICE_ID;
+  step_basic(g, 2, UAL_MT_DEVICE_ID);
   step_basic(g, 0, UAL_MT_PORT_NUMBER);
   if (injected(g, UAL_R_DL_CH0_OFFLINE)) {
     step_set(g, SET_TL_INJECT, 0, UAL_R_DL_CH0_OFFLINE);
@@ -80,18 +78,14 @@ static void build_bringup_core(struct gen *g) {
   }
   if (!eq_online || fr < 2) step_nego(g, 0, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_TL, 0);
   step_nego(g, 0, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_UART, 0);
-  o = step_add(g, OP_TL);
-  o->side = 2;
-  o->a = 1;
+  step_tl(g, true);
   step_add(g, OP_UART_ONLINE_WAIT);
 }
 
 static void build_traffic_core(struct gen *g, unsigned rounds) {
   for (unsigned r = 0; r < rounds; r++) {
     step_run(g, 600);
-    struct op *o = step_add(g, OP_BASIC);
-    o->side = 2;
-    o->a = UAL_MT_DEVICE_ID;
+    step_basic(g, 2, UAL_MT_DEVICE_ID);
     step_run(g, 600);
     step_basic(g, 0, UAL_MT_PORT_NUMBER);
     if (g->s[0].role == UAL_ROLE_ACCEL) step_rate(g, r % 2 ? UAL_RATE_FULL : 30000);
@@ -134,7 +128,6 @@ static void build_errors(struct gen *g) {
 static void build_negotiation(struct gen *g) {
   bool accel_peer = g->s[1].role == UAL_ROLE_ACCEL;
   unsigned w = g->s[0].width, fr = g->final_rate;
-  struct op *o;
   step_run(g, 100);
   if (w >= 4) {
     step_nego(g, 0, UAL_MT_LINK_WIDTH, side_width_code(w / 2), 0);          /* narrower: Ack */
@@ -146,25 +139,18 @@ static void build_negotiation(struct gen *g) {
     step_l0p(g, 0, w);
     step_run(g, 100);
     if (accel_peer) {
-      o = step_add(g, OP_CONFLICT);                               /* no Priority: the widest wins */
-      o->a = UAL_MT_LINK_WIDTH;
-      o->b = (uint8_t)side_width_code(w / 4 ? w / 4 : 1);
-      o->c = (uint8_t)side_width_code(w / 2);
+      step_conflict(g, UAL_MT_LINK_WIDTH, side_width_code(w / 4 ? w / 4 : 1),   /* no Priority: the widest wins */
+                    side_width_code(w / 2), 0);
       step_l0p(g, 1, w / 2);
       step_run(g, 100);
-      o = step_add(g, OP_CONFLICT);                               /* identical: both Ack */
-      o->a = UAL_MT_LINK_WIDTH;
-      o->b = o->c = (uint8_t)side_width_code(w);
+      step_conflict(g, UAL_MT_LINK_WIDTH, side_width_code(w), side_width_code(w), 0);   /* identical: both Ack */
       step_l0p(g, 0, w);
       step_run(g, 100);
     }
   }
   if (fr >= 3) {
     step_nego(g, 0, UAL_MT_LINK_SPEED, 1, 1);                     /* Priority decrease: must be granted */
-    o = step_add(g, OP_SET);
-    o->a = SET_LOCKOUT;
-    o->side = 2;
-    o->x = 1;
+    step_set(g, SET_LOCKOUT, 2, 1);
     step_speed(g, 2, false);
     step_run(g, 100);
     step_nego(g, 0, UAL_MT_LINK_SPEED, side_speed_code(fr), 0);             /* soft lockout: Nack */
@@ -174,10 +160,7 @@ static void build_negotiation(struct gen *g) {
       step_speed(g, 3, false);
       step_run(g, 100);
     }
-    o = step_add(g, OP_SET);                                      /* firmware clears the lockout */
-    o->a = SET_LOCKOUT;
-    o->side = 2;
-    o->x = 0;
+    step_set(g, SET_LOCKOUT, 2, 0);                               /* firmware clears the lockout */
     step_nego(g, 0, UAL_MT_LINK_SPEED, side_speed_code(fr), 0);
     step_speed(g, fr, false);
     step_run(g, 100);

@@ -59,6 +59,14 @@ void step_tl(struct gen *g, bool on) {
   o->a = on;
 }
 
+void step_conflict(struct gen *g, unsigned mt, unsigned target_a, unsigned target_b, unsigned flags) {
+  struct op *o = step_add(g, OP_CONFLICT);
+  o->a = (uint8_t)mt;
+  o->b = (uint8_t)target_a;
+  o->c = (uint8_t)target_b;
+  o->n = flags;
+}
+
 void step_l1(struct gen *g, uint32_t residency_ns, const struct l1_twists *tw) {
   step_tl(g, false);                     /* TL-TL link disconnect: the TLs stop first */
   step_add(g, OP_UART_STOP);

@@ -53,6 +53,8 @@ void step_l0p(struct gen *g, unsigned side, unsigned width);
 void step_basic(struct gen *g, unsigned side, unsigned mt);   /* side 2: both */
 void step_rate(struct gen *g, unsigned target);
 void step_tl(struct gen *g, bool on);                          /* both sides' TL */
+/* A requests target_a, B target_b of mt at once; flags: Priority bits and CONFLICT_B_SECOND */
+void step_conflict(struct gen *g, unsigned mt, unsigned target_a, unsigned target_b, unsigned flags);
 /* L1 entry (TL and UART stopped, channels 0 and 4 offline), residency_ns
  * in L1, exit and channels online again. The twists of injections: order,
  * L1 requested with the channels online; ch0_offline, a TL flit while
