@@ -27,6 +27,7 @@ void inj_init(struct gen *g);
 /* adds the steps some injections need (carrier negotiations, resets) */
 void inj_plan(struct gen *g);
 struct inj *inj_find(struct gen *g, int rule);   /* NULL when not asked for */
+static inline bool inj_asked(struct gen *g, int rule) { return inj_find(g, rule) != NULL; }
 bool inj_any_pending(const struct gen *g);        /* an injection whose label has not gone out */
 /* the run fails naming the first injection that found no opportunity */
 int inj_check_all_done(struct gen *g);

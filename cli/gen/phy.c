@@ -284,6 +284,20 @@ static void push_label(struct side *s, int rule) {
   push(s, (struct pl_item){ .kind = PLI_LABEL, .value = (uint32_t)rule });
 }
 
+/* Recovery.RcvrLock (an equalization phase alike): EIEOS unless 8b/10b, TS1 on each lane */
+static void rcvr_lock(struct side *s, unsigned k, bool enc8) {
+  if (!enc8) push_os(s, UAL_OS_EIEOS);
+  push(s, ts(0, 0, true, false, k, RID_SPEEDS));
+}
+
+/* Recovery.RcvrCfg (TS2 on each lane, SDS unless 8b/10b), then Recovery.Idle into L0 */
+static void rcvr_cfg_idle(struct side *s, unsigned k, bool enc8) {
+  push(s, ts(1, 0, true, false, k, RID_SPEEDS));
+  if (!enc8) push_os(s, UAL_OS_SDS);
+  s->after_idle = PL_NORMAL;
+  push_mode(s, PL_IDLE);
+}
+
 void phy_script_start(struct gen *g, struct side *s, uint64_t delay) {
   s->mode = PL_SCRIPT;
   s->t_next = g->now + delay;
@@ -323,19 +337,12 @@ void phy_speed_change(struct gen *g, struct side *s, unsigned rate, bool eq, int
   push_event(s, UAL_EV_RATE, rate);
   push_event(s, UAL_EV_EIDLE_EXIT, 0);
   bool enc8 = ual_rate_encoding(rate) == UAL_ENC_8B10B;
-  if (!enc8) push_os(s, UAL_OS_EIEOS);
-  push(s, ts(0, 0, true, false, k, RID_SPEEDS));
+  rcvr_lock(s, k, enc8);
   if (eq) {
     if (label_eq >= 0 && s->id == 0) push_label(s, label_eq);
-    for (unsigned ph = 0; ph < 4; ph++) {
-      if (!enc8) push_os(s, UAL_OS_EIEOS);
-      push(s, ts(0, 0, true, false, k, RID_SPEEDS));
-    }
+    for (unsigned ph = 0; ph < 4; ph++) rcvr_lock(s, k, enc8);
   }
-  push(s, ts(1, 0, true, false, k, RID_SPEEDS));
-  if (!enc8) push_os(s, UAL_OS_SDS);
-  s->after_idle = PL_NORMAL;
-  push_mode(s, PL_IDLE);
+  rcvr_cfg_idle(s, k, enc8);
 }
 
 /* L1 exit: electrical idle exit, Recovery, Recovery.Idle. */
@@ -343,11 +350,7 @@ void phy_l1_exit(struct gen *g, struct side *s) {
   unsigned k = g->o.train_os / 4 ? g->o.train_os / 4 : 1;
   bool enc8 = ual_rate_encoding(s->rate) == UAL_ENC_8B10B;
   push_event(s, UAL_EV_EIDLE_EXIT, 0);
-  if (!enc8) push_os(s, UAL_OS_EIEOS);
-  push(s, ts(0, 0, true, false, k, RID_SPEEDS));
-  push(s, ts(1, 0, true, false, k, RID_SPEEDS));
-  if (!enc8) push_os(s, UAL_OS_SDS);
-  s->after_idle = PL_NORMAL;
-  push_mode(s, PL_IDLE);
+  rcvr_lock(s, k, enc8);
+  rcvr_cfg_idle(s, k, enc8);
 }
 

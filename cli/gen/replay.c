@@ -27,6 +27,17 @@ void rp_side_init(struct gen *g, struct side *s, unsigned id) {
   s->nak_armed = true;
 }
 
+void rp_start_l0(struct gen *g, struct side *s, uint16_t next_tx) {
+  s->next_tx = next_tx;
+  s->acked = seq_dec(next_tx);
+  s->dl_active = true;
+  s->prior_payload = true;
+  s->tl_enable = true;
+  dl_apply_channel(g, s, UAL_CHAN_TL, true);
+  dl_apply_channel(g, s, UAL_CHAN_UART, true);
+  phy_go_normal(s);
+}
+
 void rp_side_free(struct side *s) {
   free(s->rb);
   free(s->sel_buf);

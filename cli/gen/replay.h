@@ -9,6 +9,9 @@
 /* allocates the replay buffers (s->rb, s->sel_buf, s->sel_have: NULL when out of memory) */
 void rp_side_init(struct gen *g, struct side *s, unsigned id);
 void rp_side_free(struct side *s);
+/* s is in L0 with channels 0 and 4 online and next_tx its next sequence
+ * number (the receiver's next_exp is the partner's, set by the caller) */
+void rp_start_l0(struct gen *g, struct side *s, uint16_t next_tx);
 /* One step of s at its t_next: receives what reached it, then sends its
  * next ordered set, IDLE flit or L0 flit (slot hook first). */
 void rp_step(struct gen *g, struct side *s);

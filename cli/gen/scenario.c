@@ -2,14 +2,11 @@
  * the link; the sequencer runs them. inj_plan adds the steps the
  * injections asked for need, at the point where the link is up. */
 #include "scenario.h"
-#include "dl.h"
 #include "inject.h"
-#include "phy.h"
+#include "replay.h"
 #include "steps.h"
 
 #define L1_RESIDENCY_NS 2000
-
-static bool injected(struct gen *g, int rule) { return inj_find(g, rule) != NULL; }
 
 /* ---- initial states ---- */
 
@@ -28,15 +25,8 @@ static void start_bringup(struct gen *g) {
  * and 4 online, sequence numbers somewhere. */
 static void start_l0(struct gen *g) {
   for (unsigned i = 0; i < 2; i++) {
-    struct side *s = &g->s[i];
-    s->next_tx = (uint16_t)(1 + gen_rng_below(&g->rng, UAL_SEQ_MOD));
-    s->acked = seq_dec(s->next_tx);
-    s->dl_active = true;
-    s->prior_payload = true;
-    s->tl_enable = true;
-    dl_apply_channel(g, s, UAL_CHAN_TL, true);
-    dl_apply_channel(g, s, UAL_CHAN_UART, true);
-    phy_go_normal(s);
+    uint16_t seq = (uint16_t)(1 + gen_rng_below(&g->rng, UAL_SEQ_MOD));
+    rp_start_l0(g, &g->s[i], seq);
   }
   for (unsigned i = 0; i < 2; i++) g->s[i].next_exp = g->s[i ^ 1].next_tx;
   g->s[0].t_next = g->t0;
@@ -60,14 +50,14 @@ static void build_bringup_core(struct gen *g) {
   step_run(g, 8);
   step_basic(g, 2, UAL_MT_DEVICE_ID);
   step_basic(g, 0, UAL_MT_PORT_NUMBER);
-  if (injected(g, UAL_R_DL_CH0_OFFLINE)) {
+  if (inj_asked(g, UAL_R_DL_CH0_OFFLINE)) {
     step_set(g, SET_TL_INJECT, 0, UAL_R_DL_CH0_OFFLINE);
     step_run(g, 8);
   }
   unsigned fr = g->final_rate;
-  bool eq_online = injected(g, UAL_R_LT_EQ_CH0_ONLINE);
+  bool eq_online = inj_asked(g, UAL_R_LT_EQ_CH0_ONLINE);
   if (fr >= 2) {
-    if (!injected(g, UAL_R_LT_SPEED_BEFORE_DL)) step_nego(g, 0, UAL_MT_LINK_SPEED, 1, 0);
+    if (!inj_asked(g, UAL_R_LT_SPEED_BEFORE_DL)) step_nego(g, 0, UAL_MT_LINK_SPEED, 1, 0);
     if (eq_online && fr == 2) step_nego(g, 0, UAL_MT_CHANNEL, UAL_CHAN_ONLINE | UAL_CHAN_TL, 0);
     step_speed(g, 2, true);
   }
@@ -95,21 +85,21 @@ static void build_traffic_core(struct gen *g, unsigned rounds) {
 /* L1 entry and exit, with the twists of the injections asked for */
 static void l1(struct gen *g, uint32_t residency_ns) {
   struct l1_twists tw = {
-    .order = injected(g, UAL_R_LT_L1_ORDER),
-    .ch0_offline = injected(g, UAL_R_DL_CH0_OFFLINE) && g->scenario != GEN_SC_BRINGUP,
-    .exit_content = injected(g, UAL_R_LT_EXIT_L1_CONTENT),
+    .order = inj_asked(g, UAL_R_LT_L1_ORDER),
+    .ch0_offline = inj_asked(g, UAL_R_DL_CH0_OFFLINE) && g->scenario != GEN_SC_BRINGUP,
+    .exit_content = inj_asked(g, UAL_R_LT_EXIT_L1_CONTENT),
   };
   step_l1(g, residency_ns, &tw);
 }
 
 static void build_l0p(struct gen *g, unsigned narrow) {
   unsigned w = g->s[0].width;
-  unsigned init = injected(g, UAL_R_LT_L0P_INITIATOR) ? 1 : 0;
-  if (!injected(g, UAL_R_LT_L0P_WITHOUT_DL)) step_nego(g, 0, UAL_MT_LINK_WIDTH, side_width_code(narrow), 0);
+  unsigned init = inj_asked(g, UAL_R_LT_L0P_INITIATOR) ? 1 : 0;
+  if (!inj_asked(g, UAL_R_LT_L0P_WITHOUT_DL)) step_nego(g, 0, UAL_MT_LINK_WIDTH, side_width_code(narrow), 0);
   step_l0p(g, init, narrow);
   step_run(g, 400);
   /* without the first negotiation the DL width never changed: the way back is the same state */
-  if (injected(g, UAL_R_LT_L0P_WITHOUT_DL)) step_set(g, SET_CTRL_CONSEQ, 0, UAL_R_DM_CTRL_SAME_STATE);
+  if (inj_asked(g, UAL_R_LT_L0P_WITHOUT_DL)) step_set(g, SET_CTRL_CONSEQ, 0, UAL_R_DM_CTRL_SAME_STATE);
   step_nego(g, 0, UAL_MT_LINK_WIDTH, side_width_code(w), 0);
   step_l0p(g, 0, w);
 }

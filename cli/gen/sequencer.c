@@ -15,8 +15,6 @@
 #define B_OFFSET_PS  (37 * PS_PER_NS)   /* the partner follows a training step a little later */
 #define OP_WATCHDOG  300000      /* records one step may take before the model is declared stuck */
 
-static bool injected(struct gen *g, int rule) { return inj_find(g, rule) != NULL; }
-
 /* the rule to label on the next control request of s */
 static void label_next_ctrl(struct side *s, int rule) { s->ctrl_label = (int16_t)rule; }
 
@@ -91,7 +89,7 @@ static bool op_start(struct gen *g, struct op *o) {
   }
   case OP_TRAIN:
     for (unsigned i = 0; i < 2; i++) {
-      phy_train(g, &g->s[i], !injected(g, UAL_R_LT_NO_ALT_PROTOCOL), injected(g, UAL_R_LT_NO_FLIT_MODE));
+      phy_train(g, &g->s[i], !inj_asked(g, UAL_R_LT_NO_ALT_PROTOCOL), inj_asked(g, UAL_R_LT_NO_FLIT_MODE));
       phy_script_start(g, &g->s[i], i ? B_OFFSET_PS : 0);
     }
     return true;
@@ -242,8 +240,8 @@ static bool op_done(struct gen *g, struct op *o) {
     case 1:
       if (!rp_settled(g, a) || !rp_settled(g, b)) return false;
       for (unsigned i = 0; i < 2; i++) {
-        int lr = injected(g, UAL_R_LT_SPEED_BEFORE_DL) && o->a == 2 ? UAL_R_LT_SPEED_BEFORE_DL : -1;
-        int le = injected(g, UAL_R_LT_EQ_CH0_ONLINE) && o->a == g->final_rate && o->b ? UAL_R_LT_EQ_CH0_ONLINE : -1;
+        int lr = inj_asked(g, UAL_R_LT_SPEED_BEFORE_DL) && o->a == 2 ? UAL_R_LT_SPEED_BEFORE_DL : -1;
+        int le = inj_asked(g, UAL_R_LT_EQ_CH0_ONLINE) && o->a == g->final_rate && o->b ? UAL_R_LT_EQ_CH0_ONLINE : -1;
         phy_speed_change(g, &g->s[i], o->a, o->b, lr, le);
         phy_script_start(g, &g->s[i], i ? side_flit_ps(&g->s[i]) / 2 : 0);
       }

@@ -128,17 +128,7 @@ static void bare_free(struct gen *g) {
 
 /* both sides in L0 with channels 0 and 4 online, A numbering from 100, B from 200 */
 static void l0(struct gen *g) {
-  for (unsigned i = 0; i < 2; i++) {
-    struct side *s = &g->s[i];
-    s->next_tx = (uint16_t)(100 * (i + 1));
-    s->acked = seq_dec(s->next_tx);
-    s->dl_active = true;
-    s->prior_payload = true;
-    s->tl_enable = true;
-    dl_apply_channel(g, s, UAL_CHAN_TL, true);
-    dl_apply_channel(g, s, UAL_CHAN_UART, true);
-    phy_go_normal(s);
-  }
+  for (unsigned i = 0; i < 2; i++) rp_start_l0(g, &g->s[i], (uint16_t)(100 * (i + 1)));
   g->s[0].next_exp = g->s[1].next_tx;
   g->s[1].next_exp = g->s[0].next_tx;
   g->s[0].t_next = 0;
