@@ -1,17 +1,15 @@
-/* The data-link half of a link partner (digest §2.4, §3, §4): the TL flit
- * source with its pacing, DL message queues and arbitration in front of the
- * packer, basic requests and responses, TL rate notifications, control
+/* The DL messages of a link partner (digest §2.4, §3, §4): DL message
+ * queues and arbitration in front of the packer (which the TL layer fills
+ * with TL flits), the payload flit they make, basic requests and responses, TL rate notifications, control
  * negotiations with their response rules and resolution functions, and the
  * UART stream with credits, Vendor Defined Packets and stream reset. */
-#include "model.h"
+#include "dl.h"
+#include "tl.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define MSG_FEED_DW      4       /* keep the packer's message queue this short: answers stay prompt */
-#define TL_FEED          8
-#define TL_TOKENS_MAX    8.0
-#define TL_BURST_MAX     6
 #define CREDIT_GAP_FLITS 4
 #define CREDIT_STEP      16
 #define CREDIT_IDLE_FLITS 64
@@ -22,7 +20,6 @@
 #define UART_DRAIN_STOP  4.0
 #define UART_STREAM      0
 #define CONFIRM_WAIT_PS  (10 * PS_PER_US)
-#define TL_PER_FLIT_MAX  (59.0 / 16.0)
 
 /* ---- messages and queues ---- */
 
@@ -75,7 +72,7 @@ static bool pick_msg(struct gen *g, struct side *s, struct msg_item *out) {
   return false;
 }
 
-void dl_log_msg(struct gen *g, struct side *s, const struct msg_item *m) {
+static void dl_log_msg(struct gen *g, struct side *s, const struct msg_item *m) {
   if (g->out.msg_packed) g->out.msg_packed(g->out.ctx, s->id, m->dw, m->n);
   g->st.msgs[s->id]++;
 }
@@ -109,72 +106,15 @@ static void feed_msgs(struct gen *g, struct side *s) {
   }
 }
 
-/* ---- TL flits ---- */
-
-static void make_tl(struct gen *g, struct side *s) {
-  uint8_t *d = ual_pack_tl_slot(&s->pack);   /* built in place in the packer's queue */
-  if (!d) return;
-  uint32_t n = s->tl_sent++;
-  /* one draw per TL flit, spread over its 64 bytes by an odd-multiplier mix:
-   * word i is (r + 8i K) M, a running sum of 8 K M (mod 2^64) from r M.
-   * Bytes 0-3 are the TL flit's number and byte 4 its side, set in the first
-   * word (little-endian, as the words are stored). */
-  const uint64_t k = 0x9E3779B97F4A7C15ull, mul = 0xBF58476D1CE4E5B9ull;
-  uint64_t w = gen_rng_next(&s->rng) * mul;
-  for (unsigned i = 0; i < UAL_TL_FLIT_BYTES; i += 8, w += 8 * k * mul) {
-    uint64_t x = w ^ w >> 31;
-    if (i == 0) x = (x & ~0xFFFFFFFFFFull) | n | (uint64_t)('A' + s->id) << 32;
-    memcpy(d + i, &x, 8);
-  }
-  unsigned m = gen_rng_below(&s->rng, 4);
-  ual_pack_push_tl_slot(&s->pack, m & 1, m >> 1);
-  if (g->out.tl_packed) g->out.tl_packed(g->out.ctx, s->id, d, m & 1, m >> 1);
-  g->st.tl[s->id]++;
-}
-
-static void feed_tl(struct gen *g, struct side *s) {
-  if (s->tl_inject_offline && ual_pack_tl_queued(&s->pack) == 0) {
-    s->tl_inject_offline--;
-    make_tl(g, s);
-    if (s->tl_inject_label >= 0)
-      gen_truth(g, g->frame + 1, s->id, s->tl_inject_label, TRUTH_SRC_INJECT, "TL flit while channel 0 is offline");
-    s->tl_inject_label = -1;
-    return;
-  }
-  bool draining = g->draining && !inj_pending(g, UAL_R_DL_TRUNCATED_TL);
-  if (s->quiet || s->wind_down || draining || !s->tl_enable || !s->ch_online[UAL_CHAN_TL] || s->link_state != 0)
-    return;
-  /* TL flits come in bursts of 1..6 at the mean rate, so they queue up and
-   * carry over segment and flit boundaries as on a real link */
-  s->tl_tokens += (s->tl_boost ? 1.0 : g->load) * s->tl_per_flit;
-  if (s->tl_tokens > TL_TOKENS_MAX) s->tl_tokens = TL_TOKENS_MAX;
-  if (!s->tl_burst) s->tl_burst = 1 + gen_rng_below(&s->rng, TL_BURST_MAX);
-  if (s->tl_tokens < s->tl_burst) return;
-  unsigned made = 0;
-  for (; made < s->tl_burst && ual_pack_tl_queued(&s->pack) < UAL_PACK_TL_QUEUE; made++) make_tl(g, s);
-  s->tl_tokens -= made;              /* exact, as one at a time: whole numbers off a value below 9 */
-  s->tl_burst = 0;
-}
-
-void dl_update_pacing(struct gen *g, struct side *s) {
-  (void)g;
-  unsigned pace = s->own_rate < s->peer_rate ? s->own_rate : s->peer_rate;
-  /* the Rate field is normalised to a 512-bit datapath on x8 (one TL flit
-   * per clock), 256-bit on x4, 128-bit on x2 */
-  double dp = (s->width >= 2 ? s->width : 1) / 8.0;
-  double per_flit = pace * 50e3 * dp * (double)side_flit_ps(s) * 1e-12;
-  s->tl_per_flit = per_flit < TL_PER_FLIT_MAX ? per_flit : TL_PER_FLIT_MAX;
-}
-
 /* ---- building a payload flit ---- */
 
 void dl_build_payload(struct gen *g, struct side *s, const struct ual_fh *fh, uint8_t *flit,
                       struct flit_meta *meta) {
-  feed_tl(g, s);
+  tl_feed(g, s);
   feed_msgs(g, s);
   unsigned before = ual_pack_msg_queued(&s->pack);
   s->pack_idle_before = !ual_pack_busy(&s->pack) && s->pack.uart_left == 0;
-  inj_pack(g, s);
+  if (g->hooks.pack) g->hooks.pack(g, s);
   ual_pack_flit(&s->pack, fh, true, flit);
   unsigned placed = before - ual_pack_msg_queued(&s->pack);
   meta->n = 0;
@@ -195,7 +135,7 @@ void dl_build_payload(struct gen *g, struct side *s, const struct ual_fh *fh, ui
     s->infl.head = (s->infl.head + 1) % INFLIGHT_MAX;
     s->infl.count--;
   }
-  inj_dl_flit(g, s, flit);
+  if (g->hooks.dl_flit) g->hooks.dl_flit(g, s, flit);
 }
 
 bool dl_idle(const struct side *s) {
@@ -288,17 +228,15 @@ static void queue_rate(struct side *s, unsigned rate) {
   dl_queue_msg(s, &m);
 }
 
-void dl_rate_change(struct gen *g, struct side *s, uint16_t target, bool direct) {
+void dl_rate_change(struct side *s, uint16_t target, bool direct) {
   s->rate_target = target;
   if (direct) {
     s->own_rate = target < UAL_RATE_FULL ? target : UAL_RATE_FULL;
-    dl_update_pacing(g, s);
     queue_rate(s, target);
     s->rate_fsm = RC_DIRECT_WAIT;
     return;
   }
   s->own_rate = UAL_RATE_REF;                  /* pace to the reference clock first */
-  dl_update_pacing(g, s);
   queue_one(s, MC_BASIC, rate_dw(0, UAL_RATE_REF), H_NONE, false);
   s->rate_fsm = RC_WAIT_REF_ACK;
 }
@@ -322,7 +260,6 @@ static void rate_tick(struct gen *g, struct side *s) {
   uint16_t t = s->rate_target;
   s->own_rate = t < UAL_RATE_FULL ? t : UAL_RATE_FULL;
   if (s->own_rate < UAL_RATE_REF) s->own_rate = UAL_RATE_REF;
-  dl_update_pacing(g, s);
   queue_rate(s, t);
   s->rate_fsm = RC_WAIT_NEW_ACK;
 }
@@ -720,7 +657,6 @@ static void rx_msg(struct gen *g, struct side *s, uint32_t dw, unsigned np) {
   case UAL_MT_TL_RATE:
     if (!m.ack) {
       s->peer_rate = m.rate < UAL_RATE_REF ? UAL_RATE_REF : m.rate > UAL_RATE_FULL ? UAL_RATE_FULL : m.rate;
-      dl_update_pacing(g, s);
       basic_respond(g, s, rate_dw(1, 0));
     } else {
       rate_acked(g, s);
@@ -787,7 +723,7 @@ void dl_after_sent(struct gen *g, struct side *s, uint64_t frame) {
       s->link_state = 1;
       s->dl_active = false;
       s->pm = PM_STOPPED;
-      if (s->role == UAL_ROLE_SWITCH && inj_pending(g, UAL_R_LT_PAYLOAD_IN_L1)) s->l1_payload_extra = 1;
+      if (g->hooks.l1_stopped) g->hooks.l1_stopped(g, s);
       break;
     case H_RESET_RSP: uart_reenable(s); break;
     case H_LATE: s->late_pending = false; break;
@@ -811,7 +747,7 @@ void dl_tick(struct gen *g, struct side *s) {
   }
 }
 
-void dl_init(struct gen *g, struct side *s) {
+void dl_init(struct side *s) {
   ual_pack_init(&s->pack);
   s->own_rate = UAL_RATE_FULL;
   s->peer_rate = UAL_RATE_FULL;
@@ -821,5 +757,4 @@ void dl_init(struct gen *g, struct side *s) {
   s->max_speed_code = 3;
   s->ctrl_label = s->rate_label = s->tl_inject_label = s->label_fresh = -1;
   s->ctrl.force_label = -1;
-  dl_update_pacing(g, s);
 }

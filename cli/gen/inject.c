@@ -7,7 +7,10 @@
  * libdecode's own unpacker running on a copy of the receiver's state, so a
  * mutation is only used where it raises exactly its rule and leaves the
  * unpacked TL flits and DL messages as they were. */
-#include "model.h"
+#include "inject.h"
+#include "dl.h"
+#include "replay.h"
+#include "steps.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -101,13 +104,13 @@ const char *gen_inject_how(int rule) { const struct inj_info *i = info_of(rule);
 int gen_inject_scenario(int rule) { const struct inj_info *i = info_of(rule); return i ? i->scenario : GEN_SC_TRAFFIC; }
 
 struct inj *inj_find(struct gen *g, int rule) {
-  for (unsigned i = 0; i < g->n_inj; i++)
-    if (g->inj[i].rule == rule) return &g->inj[i];
+  for (unsigned i = 0; i < g->ij->n; i++)
+    if (g->ij->inj[i].rule == rule) return &g->ij->inj[i];
   return NULL;
 }
 
 
-bool inj_pending(struct gen *g, int rule) {
+static bool inj_pending(struct gen *g, int rule) {
   struct inj *in = inj_find(g, rule);
   return in && in->state != INJ_DONE && g->frame >= in->at;
 }
@@ -136,7 +139,17 @@ static uint64_t default_at(int rule, bool mid_link) {
   return mid_link ? 400 : 0;
 }
 
+static void inj_labelled(struct gen *g, int rule);
+static void inj_slot(struct gen *g, struct side *s);
+static void inj_pack(struct gen *g, struct side *s);
+static void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit);
+static void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi);
+static void inj_l1_stopped(struct gen *g, struct side *s);
+
 void inj_init(struct gen *g) {
+  g->hooks = (struct gen_hooks){ .slot = inj_slot, .pack = inj_pack, .dl_flit = inj_dl_flit,
+                                 .pl_flit = inj_flit, .l1_stopped = inj_l1_stopped,
+                                 .labelled = inj_labelled };
   bool mid_link = g->scenario != GEN_SC_BRINGUP && g->scenario != GEN_SC_ALL;
   for (unsigned i = 0; i < g->o.n_inject; i++) {
     const struct inj_info *ii = info_of(g->o.inject[i].rule);
@@ -150,7 +163,7 @@ void inj_init(struct gen *g) {
       gen_fail(g, "%s needs two accelerators (--peer accel)", ual_rule_id(ii->rule));
       return;
     }
-    struct inj *in = &g->inj[g->n_inj++];
+    struct inj *in = &g->ij->inj[g->ij->n++];
     memset(in, 0, sizeof *in);
     in->rule = ii->rule;
     in->at = g->o.inject[i].at_frame;
@@ -163,19 +176,25 @@ void inj_init(struct gen *g) {
   }
 }
 
+bool inj_any_pending(const struct gen *g) {
+  for (unsigned i = 0; i < g->ij->n; i++)
+    if (g->ij->inj[i].state != INJ_DONE) return true;
+  return false;
+}
+
 int inj_check_all_done(struct gen *g) {
-  for (unsigned i = 0; i < g->n_inj; i++)
-    if (g->inj[i].state != INJ_DONE) {
-      gen_fail(g, "%s: no opportunity to inject it in scenario %s%s", ual_rule_id(g->inj[i].rule),
+  for (unsigned i = 0; i < g->ij->n; i++)
+    if (g->ij->inj[i].state != INJ_DONE) {
+      gen_fail(g, "%s: no opportunity to inject it in scenario %s%s", ual_rule_id(g->ij->inj[i].rule),
                gen_scenario_name(g->scenario),
-               g->inj[i].at ? " at or after the requested frame" : "");
+               g->ij->inj[i].at ? " at or after the requested frame" : "");
       return -1;
     }
   return 0;
 }
 
 /* gen_truth marks an injection done when its label goes out. */
-void inj_labelled(struct gen *g, int rule) {
+static void inj_labelled(struct gen *g, int rule) {
   struct inj *in = inj_find(g, rule);
   if (in) in->state = INJ_DONE;
 }
@@ -183,8 +202,6 @@ void inj_labelled(struct gen *g, int rule) {
 static bool armed(struct gen *g, struct inj *in, const struct side *s) {
   return in->state != INJ_DONE && g->frame >= in->at && in->side == s->id;
 }
-
-void gen_truth_next_ctrl(struct gen *g, struct side *s, int rule) { (void)g; s->ctrl_label = (int16_t)rule; }
 
 /* ---- DL flit mutations, checked by libdecode's unpacker ---- */
 
@@ -227,11 +244,11 @@ static void mutate(int rule, unsigned k, uint8_t *flit) {
 
 static unsigned candidates(int rule) { return rule == UAL_R_DL_ZERO_FILL ? UAL_SECTORS : UAL_SEGMENTS; }
 
-void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit) {
+static void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit) {
   struct inj *in = NULL;
-  for (unsigned i = 0; i < g->n_inj; i++) {
-    const struct inj_info *ii = info_of(g->inj[i].rule);
-    if (ii->kind == K_DLMUT && armed(g, &g->inj[i], s)) { in = &g->inj[i]; break; }
+  for (unsigned i = 0; i < g->ij->n; i++) {
+    const struct inj_info *ii = info_of(g->ij->inj[i].rule);
+    if (ii->kind == K_DLMUT && armed(g, &g->ij->inj[i], s)) { in = &g->ij->inj[i]; break; }
   }
   if (!in) { s->shadow_on = false; s->tl_boost = false; return; }
   s->tl_boost = in->rule == UAL_R_DL_TL_NO_ROOM;
@@ -272,7 +289,7 @@ void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit) {
 /* DM-UART-INTERLEAVE: the transport at the head of what the packer holds
  * skips a segment, so its next DWord comes one segment late: SH0 when it is
  * open from an earlier flit, SH1 when its header goes into SH0. */
-void inj_pack(struct gen *g, struct side *s) {
+static void inj_pack(struct gen *g, struct side *s) {
   struct inj *in = inj_find(g, UAL_R_DM_UART_INTERLEAVE);
   if (!in || !armed(g, in, s) || !s->infl.count) return;
   const struct msg_item *m = &s->infl.it[s->infl.head];
@@ -343,7 +360,7 @@ static void corrupt_flit(struct gen *g, struct side *s, int rule, uint8_t *flit,
   }
 }
 
-void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi) {
+static void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi) {
   if (s->err_burst && wi->kind == W_PAYLOAD && wi->fresh) {
     if (s->err_burst == 1) burst_correctable(s, flit);
     else corrupt_uncorrectable(g, s, flit);
@@ -355,8 +372,8 @@ void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi
     gen_truth(g, g->frame + 1, s->id, s->label_fresh, TRUTH_SRC_INJECT, "new payload flit");
     s->label_fresh = -1;
   }
-  for (unsigned i = 0; i < g->n_inj; i++) {
-    struct inj *in = &g->inj[i];
+  for (unsigned i = 0; i < g->ij->n; i++) {
+    struct inj *in = &g->ij->inj[i];
     if (!armed(g, in, s)) continue;
     const struct inj_info *ii = info_of(in->rule);
     if (ii->kind == K_IDLE && wi->kind == W_IDLE && s->mode == PL_IDLE) {
@@ -401,7 +418,7 @@ static void slot_corrupt(struct gen *g, struct side *s, struct inj *in) {
     in->n = 1;
     break;
   case 1:
-    if (!packer_empty(s) || s->rp_active || s->rp_pending || !link_calm_rx(p)) break;
+    if (!packer_empty(s) || s->rp_active || s->rp_pending || !rp_calm_rx(p)) break;
     if (contain && !packer_empty(p)) break;
     if (in->rule == UAL_R_RP_REPLAY_WRONG_START) { s->rp_wrong_start = 1; p->force_standard_nak = true; }
     in->n = 2;
@@ -433,7 +450,7 @@ static void slot_extra(struct gen *g, struct side *s, struct inj *in) {
     if (in->n == 1) {
       if (!packer_empty(s) || s->rp_active || s->rp_pending) return;
       x.kind = X_SEQ0;
-      link_extra_push(s, &x);
+      rp_extra_push(s, &x);
       in->n = 2;
       return;
     }
@@ -444,7 +461,7 @@ static void slot_extra(struct gen *g, struct side *s, struct inj *in) {
   case UAL_R_PL_NOP_BODY: x.kind = X_NOP_BODY; x.dllp.type = UAL_DLLP_NOP2; break;
   case UAL_R_LT_UNSUPPORTED_PM: x.kind = X_NOP_DLLP; x.dllp.type = UAL_DLLP_PM_ENTER_L23; break;
   }
-  if (in->n == 0) { link_extra_push(s, &x); in->n = 1; in->fin = 1; }
+  if (in->n == 0) { rp_extra_push(s, &x); in->n = 1; in->fin = 1; }
   (void)g;
 }
 
@@ -455,7 +472,7 @@ static bool requests_idle(struct gen *g) {
 static void slot_seq(struct gen *g, struct side *s, struct inj *in) {
   struct side *p = peer_of(g, s);
   if (in->n) {                              /* Acks held back: wait until the link recovered */
-    if (p->withhold_acks_until > p->flits_sent || link_outstanding(s) > 64 || s->rp_active) return;
+    if (p->withhold_acks_until > p->flits_sent || rp_outstanding(s) > 64 || s->rp_active) return;
     g->hold_requests = false;
     in->fin = 1;
     return;
@@ -562,13 +579,13 @@ static void slot_msg(struct gen *g, struct side *s, struct inj *in) {
   case UAL_R_DM_RATE_RANGE:
     if (in->n || s->rate_fsm != RC_IDLE) return;
     s->rate_label = (int16_t)in->rule;
-    dl_rate_change(g, s, 41000, false);
+    dl_rate_change(s, 41000, false);
     break;
   case UAL_R_DM_RATE_SEQUENCE:
     if (s->rate_fsm != RC_IDLE) return;
-    if (in->n == 0) { dl_rate_change(g, s, UAL_RATE_FULL, false); in->n = 1; return; }
-    if (in->n == 1) { s->rate_label = (int16_t)in->rule; dl_rate_change(g, s, 30000, true); in->n = 2; return; }
-    if (in->n == 2) { dl_rate_change(g, s, UAL_RATE_FULL, false); in->n = 3; in->fin = 1; }
+    if (in->n == 0) { dl_rate_change(s, UAL_RATE_FULL, false); in->n = 1; return; }
+    if (in->n == 1) { s->rate_label = (int16_t)in->rule; dl_rate_change(s, 30000, true); in->n = 2; return; }
+    if (in->n == 2) { dl_rate_change(s, UAL_RATE_FULL, false); in->n = 3; in->fin = 1; }
     return;
   case UAL_R_DM_RATE_SWITCH:
     if (in->n) return;
@@ -587,9 +604,11 @@ static void slot_msg(struct gen *g, struct side *s, struct inj *in) {
 
 /* An injection works from its first chance until it says it is finished,
  * which may be after its label went out (a replay to wait for, a flag to clear). */
-void inj_slot(struct gen *g, struct side *s) {
-  for (unsigned i = 0; i < g->n_inj; i++) {
-    struct inj *in = &g->inj[i];
+static void inj_slot(struct gen *g, struct side *s) {
+  s->l1_early_ack = inj_pending(g, UAL_R_LT_L1_DLLP_ROLE);
+  s->tl_past_drain = inj_pending(g, UAL_R_DL_TRUNCATED_TL);
+  for (unsigned i = 0; i < g->ij->n; i++) {
+    struct inj *in = &g->ij->inj[i];
     if (in->fin || in->side != s->id) continue;
     if (in->n == 0 && !armed(g, in, s)) continue;
     switch (info_of(in->rule)->kind) {
@@ -602,6 +621,10 @@ void inj_slot(struct gen *g, struct side *s) {
   }
 }
 
+/* LT-PAYLOAD-IN-L1: the switch sends one more payload flit after its L1 Ack. */
+static void inj_l1_stopped(struct gen *g, struct side *s) {
+  if (s->role == UAL_ROLE_SWITCH && inj_pending(g, UAL_R_LT_PAYLOAD_IN_L1)) s->l1_payload_extra = 1;
+}
 
 void inj_lm(struct gen *g, struct side *s, struct pl_extra *x) {
   if (inj_find(g, UAL_R_LT_L0P_PRIORITY) && inj_find(g, UAL_R_LT_L0P_PRIORITY)->state != INJ_DONE) {
@@ -633,28 +656,8 @@ bool inj_truncate_now(struct gen *g) {
 
 /* ---- steps some injections need ---- */
 
-static struct op *plan_add(struct gen *g, unsigned code) {
-  if (g->n_ops >= OPS_MAX) { gen_fail(g, "scenario too long"); return &g->ops[OPS_MAX - 1]; }
-  struct op *o = &g->ops[g->n_ops++];
-  memset(o, 0, sizeof *o);
-  o->code = (uint8_t)code;
-  o->keep = 1;                              /* the record limit does not cut an injection short */
-  return o;
-}
-
-static void plan_set(struct gen *g, unsigned what, unsigned side, double x) {
-  struct op *o = plan_add(g, OP_SET);
-  o->a = (uint8_t)what;
-  o->side = (uint8_t)side;
-  o->x = x;
-}
-
 static void plan_nego_mt(struct gen *g, unsigned side, unsigned mt, unsigned target, unsigned flags) {
-  struct op *o = plan_add(g, OP_NEGOTIATE);
-  o->side = (uint8_t)side;
-  o->a = (uint8_t)mt;
-  o->b = (uint8_t)target;
-  o->n = flags;
+  step_nego(g, side, mt, target, 0)->n = flags;
 }
 
 static void plan_nego(struct gen *g, unsigned side, unsigned target, unsigned flags) {
@@ -664,20 +667,18 @@ static void plan_nego(struct gen *g, unsigned side, unsigned target, unsigned fl
 /* Timeouts of 10 ms: the link rests in L1 a little longer, so the deadline
  * passes where no record is sent, whatever the rate. */
 static void plan_rest(struct gen *g, uint32_t timeout_ns) {
-  unsigned from = g->n_ops;
-  scen_l1(g, timeout_ns + 2000, true);
-  for (unsigned i = from; i < g->n_ops; i++) g->ops[i].keep = 1;
+  static const struct l1_twists plain;
+  step_l1(g, timeout_ns + 2000, &plain);
 }
 
-static unsigned wcode(unsigned w) { return w >= 8 ? 3 : w >= 4 ? 2 : w >= 2 ? 1 : 0; }
-
 void inj_plan(struct gen *g) {
-  for (unsigned i = 0; i < g->n_inj; i++) {
-    struct inj *in = &g->inj[i];
+  step_keep(g, true);                       /* the record limit does not cut an injection short */
+  for (unsigned i = 0; i < g->ij->n; i++) {
+    struct inj *in = &g->ij->inj[i];
     if (info_of(in->rule)->kind != K_PLAN) continue;
-    plan_add(g, OP_INJECT_POINT)->n = (uint32_t)in->at;
+    step_add(g, OP_INJECT_POINT)->n = (uint32_t)in->at;
     const unsigned off = UAL_CHAN_UART, on = UAL_CHAN_ONLINE | UAL_CHAN_UART;
-    unsigned w = wcode(g->s[0].width);
+    unsigned w = side_width_code(g->s[0].width);
     switch (in->rule) {
     case UAL_R_DM_CTRL_PENDING_ILLEGAL:
     case UAL_R_DM_CTRL_RESOLUTION:
@@ -686,30 +687,27 @@ void inj_plan(struct gen *g) {
        * wins. No UART meanwhile, so each answer goes out in the next flit. */
       /* B breaks the rule: it asks for the narrower width, sends second, and so
        * receives A's request, and answers it, first */
-      plan_add(g, OP_UART_STOP);
-      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) plan_set(g, SET_CONFLICT_PENDING, 1, 1);
-      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) plan_set(g, SET_CONFLICT_WRONG, 1, 1);
-      struct op *o = plan_add(g, OP_CONFLICT);
-      o->a = UAL_MT_LINK_WIDTH;
-      o->b = (uint8_t)(w >= 1 ? w - 1 : 0);
-      o->c = (uint8_t)(w >= 2 ? w - 2 : 0);
-      o->n = CONFLICT_B_SECOND;
+      step_add(g, OP_UART_STOP);
+      if (in->rule == UAL_R_DM_CTRL_PENDING_ILLEGAL) step_set(g, SET_CONFLICT_PENDING, 1, 1);
+      if (in->rule == UAL_R_DM_CTRL_RESOLUTION) step_set(g, SET_CONFLICT_WRONG, 1, 1);
+      unsigned wa = w >= 1 ? w - 1 : 0, wb = w >= 2 ? w - 2 : 0;
+      step_conflict(g, UAL_MT_LINK_WIDTH, wa, wb, CONFLICT_B_SECOND);
       if (in->rule == UAL_R_DM_CTRL_LOSER_RETRY) {
-        plan_set(g, SET_CTRL_LABEL, 1, in->rule);
-        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, o->c, 0);
+        step_set(g, SET_CTRL_LABEL, 1, in->rule);
+        plan_nego_mt(g, 1, UAL_MT_LINK_WIDTH, wb, 0);
       }
       plan_nego_mt(g, 0, UAL_MT_LINK_WIDTH, w, 0);   /* back to the trained width */
-      plan_add(g, OP_UART_ONLINE_WAIT);
+      step_add(g, OP_UART_ONLINE_WAIT);
       continue;
     }
     case UAL_R_DM_CTRL_SAME_STATE:
-      plan_set(g, SET_CTRL_LABEL, 0, in->rule);
+      step_set(g, SET_CTRL_LABEL, 0, in->rule);
       plan_nego(g, 0, UAL_CHAN_ONLINE | UAL_CHAN_TL, 0);
       continue;
     case UAL_R_DM_UART_RESET_NOOPS:
-      plan_set(g, SET_NOOPS, 0, 0);
-      plan_add(g, OP_UART_RESET)->side = 0;
-      plan_set(g, SET_NOOPS, 0, 40);
+      step_set(g, SET_NOOPS, 0, 0);
+      step_add(g, OP_UART_RESET)->side = 0;
+      step_set(g, SET_NOOPS, 0, 40);
       continue;
     case UAL_R_DM_CTRL_PENDING_TIMEOUT: {
       /* a speed other than the current one: Decision Pending is a legal answer */
@@ -719,23 +717,23 @@ void inj_plan(struct gen *g) {
       continue;
     }
     case UAL_R_DM_UART_RESET_TIMEOUT: {
-      struct op *o = plan_add(g, OP_UART_RESET);
+      struct op *o = step_add(g, OP_UART_RESET);
       o->side = 0;
       o->a = 1;
       plan_rest(g, UAL_UART_RESET_NS);
       continue;
     }
     }
-    plan_add(g, OP_UART_STOP);
+    step_add(g, OP_UART_STOP);
     switch (in->rule) {
     case UAL_R_DM_CTRL_ECHO:
-      plan_set(g, SET_ECHO, 1, 1);
+      step_set(g, SET_ECHO, 1, 1);
       plan_nego(g, 0, off, 0);
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_CTRL_RESPONSE_RULE:
-      plan_set(g, SET_FORCE, 1, UAL_CMD_NACK);
-      plan_set(g, SET_FORCE_LABEL, 1, in->rule);
+      step_set(g, SET_FORCE, 1, UAL_CMD_NACK);
+      step_set(g, SET_FORCE_LABEL, 1, in->rule);
       plan_nego(g, 0, off, 0);
       break;
     case UAL_R_DM_CTRL_OUTSTANDING:
@@ -743,25 +741,26 @@ void inj_plan(struct gen *g) {
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_CTRL_NO_CONFIRM:
-      plan_set(g, SET_SKIP_CONFIRM, 0, 1);
+      step_set(g, SET_SKIP_CONFIRM, 0, 1);
       plan_nego(g, 0, off, NF_NO_CONFIRM);
       /* long enough for the analyzer to stop waiting for the confirmation */
-      plan_add(g, OP_RUN)->n = (uint32_t)(12 * PS_PER_US / side_flit_ps(&g->s[0]));
+      step_run(g, (unsigned)(12 * PS_PER_US / side_flit_ps(&g->s[0])));
       break;
     case UAL_R_DM_CTRL_INITIATOR:
-      plan_set(g, SET_CTRL_LABEL, 1, in->rule);
+      step_set(g, SET_CTRL_LABEL, 1, in->rule);
       plan_nego(g, 1, off, 0);
       plan_nego(g, 0, on, 0);
       break;
     case UAL_R_DM_UART_CH4_OFFLINE:
       plan_nego(g, 0, off, 0);
-      plan_set(g, SET_SEND_CREDIT, 0, in->rule);
-      plan_add(g, OP_RUN)->n = 16;
+      step_set(g, SET_SEND_CREDIT, 0, in->rule);
+      step_run(g, 16);
       plan_nego(g, 0, on, 0);
       break;
     }
-    plan_add(g, OP_UART_ONLINE_WAIT);
+    step_add(g, OP_UART_ONLINE_WAIT);
   }
+  step_keep(g, false);
 }
 
 /* Queues a UART Credit Update whatever the channel state (DM-UART-CH4-OFFLINE). */

@@ -1,41 +1,24 @@
-/* The two-sided link model behind ualink-gen. Each side is a transmitter
- * (PL: ordered sets, IDLE/NOP/payload flits, sequence numbers, Acks/Naks,
- * replay; DL: packer, DL message queues, UART, negotiations) and a receiver
- * of the other side's flits, which arrive over a wire with a latency. */
+/* The link model behind ualink-gen: two link partners (struct side) with
+ * the state every producer layer keeps in them, the wire between them, the
+ * time base, rate and width, and the record, truth and label output all
+ * layers write through. Each side is a transmitter (PL: ordered sets, IDLE/
+ * NOP/payload flits, sequence numbers, Acks/Naks, replay; DL: packer, DL
+ * message queues, UART, negotiations) and a receiver of the other side's
+ * flits, which arrive over a wire with a latency. The layers above keep
+ * their functions in headers of their own (phy.h, tl.h, dl.h, replay.h,
+ * steps.h, inject.h, sequencer.h, scenario.h). */
 #ifndef UALGEN_MODEL_H
 #define UALGEN_MODEL_H
 
 #include "gen.h"
 #include "ualink/ualink/analysis.h"
-
-/* ---- deterministic PRNG (xoshiro256**) ---- */
-struct gen_rng { uint64_t s[4]; };
-void gen_rng_seed(struct gen_rng *r, uint64_t seed);
-static inline uint64_t gen_rng_rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static inline uint64_t gen_rng_next(struct gen_rng *r) {   /* inline: a few per flit */
-  uint64_t *s = r->s;
-  const uint64_t out = gen_rng_rotl(s[1] * 5, 7) * 9;
-  const uint64_t t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = gen_rng_rotl(s[3], 45);
-  return out;
-}
-static inline uint32_t gen_rng_below(struct gen_rng *r, uint32_t n) {
-  return (uint32_t)(((gen_rng_next(r) >> 32) * (uint64_t)n) >> 32);
-}
-static inline double gen_rng_unit(struct gen_rng *r) { /* [0, 1) */
-  return (double)(gen_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
+#include "rng.h"
 
 #define PS_NEVER UINT64_MAX
 #define PS_PER_NS 1000ull
 #define PS_PER_US 1000000ull
 
-/* Sequence numbers: libdecode's arithmetic (ualink/dl_limits.h), plus a decrement. */
+/* Sequence numbers: libdecode's arithmetic (analysis.h), plus a decrement. */
 static inline uint16_t seq_dec(uint16_t s) { return ual_seq_add(s, UAL_SEQ_MOD - 1u); }
 
 /* ---- what travels with a flit for the model (not on the wire) ---- */
@@ -258,7 +241,7 @@ struct side {
   struct inflight infl;
   bool ch_online[8];
   bool tl_enable;                /* the TL wants to send */
-  double tl_tokens, tl_per_flit;
+  double tl_tokens;
   unsigned tl_burst;
   bool tl_boost;                 /* full TL load while an injection looks for its chance */
   uint32_t tl_sent;
@@ -309,6 +292,8 @@ struct side {
   bool lm_sent, lm_acked;
   uint8_t lm_target;
   uint8_t l1_payload_extra;      /* injected LT-PAYLOAD-IN-L1 */
+  bool l1_early_ack;             /* injected LT-L1-DLLP-ROLE: the downstream port's PM_Request_Ack goes first */
+  bool tl_past_drain;            /* injected DL-TRUNCATED-TL: TL flits go on while the run winds down */
 
   /* shadow unpacker for flit mutations (injections) */
   bool shadow_on;
@@ -318,51 +303,29 @@ struct side {
 enum rx_state { RX_NORMAL, RX_NAK_WAIT, RX_SEL_WAIT };
 enum pm_state { PM_NONE, PM_STOPPED, PM_ENTER, PM_ACK, PM_EIDLE };
 
-/* ---- scenario steps ---- */
-enum op_code {
-  OP_EVENT, OP_TRAIN, OP_RUN, OP_BASIC, OP_NEGOTIATE, OP_CONFLICT, OP_SPEED, OP_L0P,
-  OP_TL, OP_UART_ONLINE_WAIT, OP_UART_STOP, OP_UART_RESET, OP_RATE, OP_L1_ENTER, OP_L1_EXIT,
-  OP_ERRBURST, OP_SET, OP_DRAIN, OP_RUN_LIMIT, OP_INJECT_POINT, OP_END
-};
-enum set_what {
-  SET_LOAD, SET_BER, SET_UART_LOAD, SET_FORCE, SET_NAK, SET_LOCKOUT, SET_TL_INJECT, SET_CTRL_LABEL,
-  SET_NOOPS, SET_ECHO, SET_FORCE_LABEL, SET_SKIP_CONFIRM, SET_SEND_CREDIT, SET_CTRL_CONSEQ,
-  SET_CONFLICT_WRONG, SET_CONFLICT_PENDING
-};
-struct op {
-  uint8_t code;
-  uint8_t side;                  /* requester, or 2 = both */
-  uint8_t a, b, c;               /* op specific */
-  uint8_t keep;                  /* runs to its end even when the record limit is reached */
-  uint32_t n;
-  double x;
-};
-#define OPS_MAX 160
-#define CONFLICT_B_SECOND 4   /* OP_CONFLICT n: bits 0/1 Priority of A/B, bit 2 B requests one flit later */
-/* OP_NEGOTIATE n: no confirming Ack; a duplicate request; answered by Decision
- * Pending whose owed request never comes (the requester stops waiting) */
-enum neg_flags { NF_NO_CONFIRM = 1, NF_DUPLICATE = 2, NF_PENDING_LAPSE = 4 };
-/* OP_UART_RESET a = 1: the partner leaves the request unanswered (the step ends once it is out) */
-
 /* ---- the whole generator ---- */
 #define TRUTH_SRC_INJECT 0
 #define TRUTH_SRC_CONSEQ 1
 #define TRUTH_SRC_CHANNEL 2
 
-enum inj_state { INJ_PENDING, INJ_ARMED, INJ_DONE };
-struct inj {
-  int rule;
-  uint64_t at;
-  uint8_t state;
-  uint8_t side;
-  uint32_t n;                    /* injection-specific progress */
-  uint8_t fin;                   /* nothing left to do */
+/* Where the injection layer wraps the producers: each layer below it calls
+ * these at fixed points of building a flit; inj_init fills them (NULL: none). */
+struct gen_hooks {
+  void (*slot)(struct gen *g, struct side *s);           /* an L0 flit slot of s, before it is filled */
+  void (*pack)(struct gen *g, struct side *s);           /* a new payload flit is about to be packed */
+  void (*dl_flit)(struct gen *g, struct side *s, uint8_t *flit);   /* packed; kept for replays */
+  void (*pl_flit)(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi); /* any flit, before it goes out */
+  void (*l1_stopped)(struct gen *g, struct side *s);     /* the DL of s stopped for L1 */
+  void (*labelled)(struct gen *g, int rule);             /* a label of source inject went out */
 };
 
 /* a label due at the first record after a time (deadline-type rules), of
  * direction dir only when the analyzer checks the deadline on that side's records */
 struct time_label { uint64_t t_ps; int16_t rule; uint8_t dir, on, dir_only; };
 #define TIME_LABELS 4
+
+struct steps;
+struct inj_set;
 
 struct gen {
   struct gen_opts o;
@@ -381,22 +344,18 @@ struct gen {
   uint64_t user_count;           /* --count as given (0 when the scenario's own length) */
   struct time_label tlabel[TIME_LABELS];
   char err[160];
-  struct op ops[OPS_MAX];
-  unsigned n_ops, pc;
-  bool op_started;
-  uint64_t op_wake, op_frame;
-  uint32_t op_state;
+  struct steps *sq;              /* the scenario's step list and where it is (steps.h) */
   int nak_policy, nak_alt;
   struct gen_rng rng;            /* scenario decisions */
   struct gen_rng ber_rng[2];
   double ber_next[2];            /* bits until the next error */
-  struct inj inj[GEN_MAX_INJECT];
-  unsigned n_inj;
+  struct inj_set *ij;            /* the injections asked for (inject.h) */
+  struct gen_hooks hooks;
   struct gen_stats st;
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES + 8];
 };
 
-/* gen.c */
+/* ---- model.c ---- */
 void gen_emit(struct gen *g, struct side *s, unsigned kind, const uint8_t *body, size_t len,
               uint64_t t_ps);
 void gen_truth(struct gen *g, uint64_t frame, unsigned dir, int rule, int src, const char *note);
@@ -411,77 +370,13 @@ void gen_fail(struct gen *g, const char *fmt, ...)
     ;
 static inline struct side *peer_of(struct gen *g, struct side *s) { return &g->s[s->id ^ 1]; }
 static inline uint64_t side_flit_ps(const struct side *s) { return s->ft_ps; }
-
-/* link.c: PL transmitter and receiver */
-void link_side_init(struct gen *g, struct side *s, unsigned id);
-void link_side_free(struct side *s);
-void link_step(struct gen *g, struct side *s);
-void link_script_push(struct side *s, const struct pl_item *it);
-bool link_script_idle(const struct side *s);
-void link_extra_push(struct side *s, const struct pl_extra *x);
-unsigned link_outstanding(const struct side *s);
-bool link_settled(const struct gen *g, const struct side *s);
-bool link_calm_rx(const struct side *s);
 /* after rate or width changed: the flit time */
-void link_speed_changed(struct side *s);
-void link_set_rate(struct gen *g, struct side *s, unsigned rate);
-void link_set_width(struct gen *g, struct side *s, unsigned width);
-void link_go_normal(struct side *s);
-void link_down(struct gen *g, struct side *s);
-
-/* dl.c: DL messages, packing, UART, negotiations */
-void dl_init(struct gen *g, struct side *s);
-/* fills the packer before a payload flit and builds it */
-void dl_build_payload(struct gen *g, struct side *s, const struct ual_fh *fh, uint8_t *flit,
-                      struct flit_meta *meta);
-void dl_after_sent(struct gen *g, struct side *s, uint64_t frame);
-void dl_deliver(struct gen *g, struct side *rx, const struct flit_meta *meta);
-void dl_tick(struct gen *g, struct side *s);   /* once per flit time of the side */
-bool dl_queue_msg(struct side *s, const struct msg_item *m);
-void dl_msg_init(struct msg_item *m, unsigned cls, const uint32_t *dw, unsigned n);
-bool dl_idle(const struct side *s);           /* nothing queued, nothing partly packed */
-bool dl_busy_requests(const struct side *s);  /* requests awaiting answers */
-void dl_ctrl_request(struct gen *g, struct side *s, unsigned mtype, unsigned target,
-                     unsigned prio);
-void dl_basic_request(struct gen *g, struct side *s, unsigned mtype);
-void dl_rate_change(struct gen *g, struct side *s, uint16_t target, bool direct);
-void dl_uart_reset(struct gen *g, struct side *s);
-void dl_uart_fill(struct gen *g, struct side *s, unsigned dwords);
-void dl_update_pacing(struct gen *g, struct side *s);
-void dl_apply_channel(struct gen *g, struct side *s, unsigned ch, bool online);
-uint32_t dl_ctrl_dw(unsigned mtype, unsigned prio, unsigned target, unsigned cmd,
-                    unsigned response);
-void dl_log_msg(struct gen *g, struct side *s, const struct msg_item *m);
-
-/* scenario.c */
-void scen_build(struct gen *g);
-void scen_tick(struct gen *g);
-uint64_t scen_wake(const struct gen *g);
-/* L1 entry (TL and UART stopped, channels 0 and 4 offline), residency_ns in
- * L1, exit and channels online again; plain: without the L1 injections' twists */
-void scen_l1(struct gen *g, uint32_t residency_ns, bool plain);
-
-/* inject.c */
-void inj_init(struct gen *g);
-/* adds the steps some injections need (carrier negotiations, resets) */
-void inj_plan(struct gen *g);
-/* Link Management request about to be queued: Priority / initiator injections */
-void inj_lm(struct gen *g, struct side *s, struct pl_extra *x);
-bool inj_drain_ready(struct gen *g);
-bool inj_truncate_now(struct gen *g);
-void inj_labelled(struct gen *g, int rule);
-void inj_send_credit(struct gen *g, struct side *s, int rule);
-bool inj_pending(struct gen *g, int rule);
-void gen_truth_next_ctrl(struct gen *g, struct side *s, int rule);
-/* packer hook: a new payload flit is about to be packed */
-void inj_pack(struct gen *g, struct side *s);
-/* DL mutation hook: a new payload flit just packed (kept for replays) */
-void inj_dl_flit(struct gen *g, struct side *s, uint8_t *flit);
-/* PL hook: any flit just before it is emitted (not kept for replays) */
-void inj_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi);
-/* per-slot hook: may queue extras, arm behaviours */
-void inj_slot(struct gen *g, struct side *s);
-struct inj *inj_find(struct gen *g, int rule);
-int inj_check_all_done(struct gen *g);
+void side_speed_changed(struct side *s);
+void side_set_rate(struct side *s, unsigned rate);
+/* also records the width change as an event of s */
+void side_set_width(struct gen *g, struct side *s, unsigned width);
+/* the DL message codes of a width in lanes and of a rate code */
+unsigned side_width_code(unsigned lanes);
+unsigned side_speed_code(unsigned rate);
 
 #endif

@@ -1,6 +1,6 @@
 /* xoshiro256** seeded through splitmix64: fast, and the same sequence on
- * every platform for a given --seed (gen_rng_next is in model.h). */
-#include "model.h"
+ * every platform for a given --seed (gen_rng_next is in rng.h). */
+#include "rng.h"
 
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9E3779B97F4A7C15ull);

@@ -1,25 +1,19 @@
-/* The physical-layer half of a link partner: ordered-set scripts, IDLE and
- * sequence-number handshakes, the flit header cycle (explicit sequence
- * numbers in groups of 3, then Acks or 3 Naks), the replay buffer with
- * go-back-N and selective replay, and the receiver that delivers the
- * partner's flits in order (digest §2.1, PCIe 6.x flit replay). */
-#include "model.h"
+/* DL replay and the flit slots of L0 (digest §2.1, PCIe 6.x flit replay):
+ * the flit header cycle (explicit sequence numbers in groups of 3, then Acks
+ * or 3 Naks, then extra flits), the replay buffer with go-back-N and
+ * selective replay and the replay timer, the sequence-number handshake, the
+ * PM and Link Management DLLPs of L1 entry and L0p, and the receiver that
+ * delivers the partner's flits in order to the DL. */
+#include "replay.h"
+#include "dl.h"
+#include "phy.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define IDLE_RX_NEEDED   2
 #define NAKS_PER_EVENT   3
 
-void link_speed_changed(struct side *s) { s->ft_ps = ual_flit_time_ps(s->rate, s->width); }
-
-/* One ordered set of n symbols: each lane sends it serially, all lanes at once. */
-static uint64_t os_ps(const struct side *s, unsigned nsym) {
-  return ual_flit_time_ps(s->rate, 1) * nsym / UAL_FLIT_BYTES;
-}
-
-void link_side_init(struct gen *g, struct side *s, unsigned id) {
+void rp_side_init(struct gen *g, struct side *s, unsigned id) {
   (void)g;
   s->id = id;
   s->rb = calloc(UAL_SEQ_MOD + 1, sizeof *s->rb);
@@ -33,86 +27,34 @@ void link_side_init(struct gen *g, struct side *s, unsigned id) {
   s->nak_armed = true;
 }
 
-void link_side_free(struct side *s) {
+void rp_start_l0(struct gen *g, struct side *s, uint16_t next_tx) {
+  s->next_tx = next_tx;
+  s->acked = seq_dec(next_tx);
+  s->dl_active = true;
+  s->prior_payload = true;
+  s->tl_enable = true;
+  dl_apply_channel(g, s, UAL_CHAN_TL, true);
+  dl_apply_channel(g, s, UAL_CHAN_UART, true);
+  phy_go_normal(s);
+}
+
+void rp_side_free(struct side *s) {
   free(s->rb);
   free(s->sel_buf);
   free(s->sel_have);
 }
 
-unsigned link_outstanding(const struct side *s) { return ual_seq_dist(s->acked, seq_dec(s->next_tx)); }
+unsigned rp_outstanding(const struct side *s) { return ual_seq_dist(s->acked, seq_dec(s->next_tx)); }
 
 /* Nothing in flight in either direction of this side's transmitter/receiver. */
-bool link_settled(const struct gen *g, const struct side *s) {
+bool rp_settled(const struct gen *g, const struct side *s) {
   (void)g;
-  return link_outstanding(s) == 0 && !s->rp_active && !s->rp_pending && !s->nak_req &&
+  return rp_outstanding(s) == 0 && !s->rp_active && !s->rp_pending && !s->nak_req &&
          s->tail_naks == 0 && s->rx_state == RX_NORMAL;
 }
 
-void link_script_push(struct side *s, const struct pl_item *it) {
-  if (s->sc_count >= PL_SCRIPT_MAX) return;
-  s->script[(s->sc_head + s->sc_count++) % PL_SCRIPT_MAX] = *it;
-}
-
-bool link_script_idle(const struct side *s) { return s->mode != PL_SCRIPT && s->sc_count == 0; }
-
-void link_extra_push(struct side *s, const struct pl_extra *x) {
+void rp_extra_push(struct side *s, const struct pl_extra *x) {
   if (s->n_extra < PL_EXTRA_MAX) s->extra[s->n_extra++] = *x;
-}
-
-void link_go_normal(struct side *s) {
-  s->mode = PL_NORMAL;
-  s->cyc = 0;
-  s->tail_naks = 0;
-  s->tail_acked = false;
-}
-
-void link_set_rate(struct gen *g, struct side *s, unsigned rate) {
-  s->rate = (uint8_t)rate;
-  link_speed_changed(s);
-  dl_update_pacing(g, s);
-}
-
-void link_set_width(struct gen *g, struct side *s, unsigned width) {
-  s->width = (uint8_t)width;
-  link_speed_changed(s);
-  struct ual_event ev = { UAL_EV_WIDTH, 0, width };
-  uint8_t body[UAL_REC_EVENT_BYTES];
-  ual_event_build(&ev, body);
-  gen_emit(g, s, UAL_REC_EVENT, body, sizeof body, s->t_next);
-  dl_update_pacing(g, s);
-}
-
-/* The link goes down: EIOS, electrical idle, silence. */
-void link_down(struct gen *g, struct side *s) {
-  if (s->link_down) return;
-  s->link_down = true;
-  s->dl_active = false;
-  s->sc_count = 0;
-  struct pl_item it = { .kind = PLI_OS, .os_type = UAL_OS_EIOS, .count = 1 };
-  link_script_push(s, &it);
-  it = (struct pl_item){ .kind = PLI_EVENT, .code = UAL_EV_EIDLE_ENTER, .count = 1 };
-  link_script_push(s, &it);
-  it = (struct pl_item){ .kind = PLI_MODE, .value = PL_SILENT, .count = 1 };
-  link_script_push(s, &it);
-  s->mode = PL_SCRIPT;
-  if (s->t_next == PS_NEVER) s->t_next = g->now;
-}
-
-/* ---- the wire ---- */
-
-static struct wire_item *wire_slot(struct gen *g, struct side *s) {
-  struct wire *w = &g->w[s->id];
-  if (w->count == WIRE_RING) { w->head = (w->head + 1) % WIRE_RING; w->count--; }
-  struct wire_item *it = &w->it[(w->head + w->count++) % WIRE_RING];
-  it->corrupt = 0;
-  it->contained = 0;
-  it->seq_ok = 1;
-  it->fresh = 0;
-  it->meta.n = 0;
-  it->os_type = UAL_OS_UNKNOWN;
-  memset(&it->fh, 0, sizeof it->fh);
-  memset(&it->dllp, 0, sizeof it->dllp);
-  return it;
 }
 
 /* ---- receiver ---- */
@@ -142,8 +84,8 @@ static void rx_bad(struct gen *g, struct side *s, const struct wire_item *it) {
   s->idle_rx_consec = 0;
   if (it->contained) {            /* ingress containment: drop everything, link down */
     s->rx_dead = true;
-    link_down(g, s);
-    link_down(g, peer_of(g, s));
+    phy_link_down(g, s);
+    phy_link_down(g, peer_of(g, s));
     return;
   }
   if (s->prev_rx_bad) s->last_rx_known = false;  /* two in a row: Prior Flit Type cannot help */
@@ -164,7 +106,7 @@ static uint64_t renak_gap(const struct gen *g, const struct side *s) {
   return 2 * (g->lat_ps / (ft ? ft : 1)) + 16;
 }
 
-bool link_calm_rx(const struct side *s) {
+bool rp_calm_rx(const struct side *s) {
   return s->rx_state == RX_NORMAL && !s->nak_req && s->tail_naks == 0;
 }
 
@@ -182,13 +124,13 @@ static void rx_deliver_seq(struct gen *g, struct side *s, uint16_t seq, const st
 static void tx_ack(struct gen *g, struct side *s, const struct ual_fh *fh) {
   uint16_t n = fh->seq;
   if (n == 0) return;                          /* Ack/Nak 0 is ignored */
-  unsigned out = link_outstanding(s), d = ual_seq_dist(s->acked, n);
+  unsigned out = rp_outstanding(s), d = ual_seq_dist(s->acked, n);
   if (d > out) return;                         /* not a number we sent */
   if (d > 0) { s->acked = n; s->no_progress_flits = 0; }
   if (fh->replay_cmd != UAL_RC_NAK && fh->replay_cmd != UAL_RC_NAK_SELECTIVE) return;
   if (!s->nak_armed) return;                   /* the rest of a Nak group */
   s->nak_armed = false;
-  if (link_outstanding(s) == 0) return;
+  if (rp_outstanding(s) == 0) return;
   s->rp_pending = true;
   s->rp_selective = fh->replay_cmd == UAL_RC_NAK_SELECTIVE;
   s->rp_start = ual_seq_inc(n);
@@ -208,10 +150,10 @@ static void rx_dllp(struct gen *g, struct side *s, const struct ual_dllp *d, uin
       x.dllp.type = UAL_DLLP_LINK_MGMT;
       x.dllp.lm_cmd = UAL_LM_ACK;
       x.dllp.lm_width = d->lm_width;
-      link_extra_push(s, &x);
+      rp_extra_push(s, &x);
     } else if (d->lm_cmd == UAL_LM_ACK && s->lm_sent && !s->lm_acked) {
       s->lm_acked = true;
-      link_set_width(g, s, 1u << d->lm_width);
+      side_set_width(g, s, 1u << d->lm_width);
     }
     break;
   }
@@ -316,202 +258,14 @@ static void rx_process(struct gen *g, struct side *s) {
   }
 }
 
-/* ---- bit errors ---- */
-
-static double ber_gap(struct gen *g, unsigned dir) {
-  double u = gen_rng_unit(&g->ber_rng[dir]);
-  if (u <= 0) u = 1e-300;
-  return -log1p(-u) / -log1p(-g->ber);   /* geometric: bits to the next error */
-}
-
-/* Flips bits per the bit error rate; returns the number flipped. */
-static unsigned apply_ber(struct gen *g, unsigned dir, uint8_t *flit) {
-  if (g->ber <= 0) return 0;
-  const double bits = UAL_FLIT_BYTES * 8.0;
-  unsigned n = 0;
-  double pos = g->ber_next[dir];
-  while (pos < bits) {
-    unsigned b = (unsigned)pos;
-    flit[b / 8] ^= (uint8_t)(1u << (b % 8));
-    n++;
-    pos += 1.0 + ber_gap(g, dir);
-  }
-  g->ber_next[dir] = pos - bits;
-  return n;
-}
-
-/* Labels a corrupted flit with what a receiver finds and returns whether it is valid. */
-static bool classify_corrupt(struct gen *g, struct side *s, const uint8_t *raw, uint64_t frame,
-                             int src) {
-  struct ual_flit_info fi;
-  struct ual_findings f;
-  ual_findings_clear(&f);
-  ual_flit_decode(raw, &fi, &f);
-  for (unsigned i = 0; i < f.n; i++) {
-    int r = f.v[i].rule;
-    if (r == UAL_R_PL_FEC_CORRECTED || r == UAL_R_PL_FEC_UNCORRECTABLE || r == UAL_R_PL_CRC ||
-        r == UAL_R_PL_CRC_INVERTED)
-      gen_truth(g, frame, s->id, r, src, f.v[i].msg);
-  }
-  return fi.valid;
-}
-
-/* ---- emission ---- */
-
-static void emit_flit(struct gen *g, struct side *s, uint8_t *flit, struct wire_item *wi,
-                      bool payload) {
-  uint64_t ft = side_flit_ps(s);
-  inj_flit(g, s, flit, wi);
-  int src = wi->corrupt ? s->corrupt_src : TRUTH_SRC_CHANNEL;
-  unsigned flips = apply_ber(g, s->id, flit);
-  uint64_t frame = g->frame + 1;
-  gen_emit(g, s, UAL_REC_FLIT, flit, UAL_FLIT_BYTES, s->t_next);
-  wi->frame = frame;
-  wi->t_end = s->t_next + ft;
-  s->last_flit_frame = frame;
-  if (flips || wi->corrupt) {
-    wi->corrupt = 1;
-    memcpy(wi->raw, flit, UAL_FLIT_BYTES);
-    g->st.corrupted[s->id]++;
-    classify_corrupt(g, s, flit, frame, src);
-  }
-  s->prior_payload = payload;
-  s->t_next += ft;
-  s->flits_sent++;
-  g->st.flits[s->id]++;
-}
-
-static void build_idle(uint8_t *flit) { ual_flit_build_idle(flit); }
-
-static void emit_idle_flit(struct gen *g, struct side *s) {
-  uint8_t flit[UAL_FLIT_BYTES];
-  build_idle(flit);
-  struct wire_item *wi = wire_slot(g, s);
-  wi->kind = W_IDLE;
-  emit_flit(g, s, flit, wi, false);
-  g->st.idle[s->id]++;
-}
-
-static void emit_nop(struct gen *g, struct side *s, const struct ual_fh *fh,
-                     const struct ual_dllp *d, unsigned wkind) {
-  uint8_t flit[UAL_FLIT_BYTES];
-  ual_flit_build_nop(flit, fh, d);
-  struct wire_item *wi = wire_slot(g, s);
-  wi->kind = (uint8_t)wkind;
-  wi->fh = *fh;
-  wi->fh.usage = UAL_USAGE_NOP_IDLE;
-  wi->dllp = *d;
-  if (fh->replay_cmd == UAL_RC_SEQ && fh->seq == 0) wi->kind = W_IDLE;
-  emit_flit(g, s, flit, wi, false);
-  g->st.nop[s->id]++;
-}
-
-static void script_pop(struct side *s) {
-  s->sc_head = (s->sc_head + 1) % PL_SCRIPT_MAX;
-  s->sc_count--;
-  s->sc_rep = 0;
-  s->sc_lane = 0;
-}
-
-static void emit_script(struct gen *g, struct side *s) {
-  if (s->sc_count == 0) { s->mode = PL_SILENT; s->t_next = PS_NEVER; return; }
-  struct pl_item *it = &s->script[s->sc_head];
-  uint8_t body[4 + UAL_OS_MAX_SYMBOLS];
-  size_t n;
-  struct wire_item *wi;
-  switch (it->kind) {
-  case PLI_TS: {
-    struct ual_ts_params p = it->ts;
-    unsigned lane = 255;
-    if (it->per_lane) { lane = s->sc_lane; p.lane_number = (uint8_t)lane; }
-    bool inject = it->flit_mode_off && s->sc_rep == 0 && s->sc_lane == 0;
-    if (inject) p.rate_id &= (uint8_t)~1u;
-    n = ual_os_build_ts(body, sizeof body, lane, (unsigned)ual_rate_encoding(s->rate), &p);
-    if (inject) gen_truth(g, g->frame + 1, s->id, UAL_R_LT_NO_FLIT_MODE, TRUTH_SRC_INJECT,
-                          "TS without Flit Mode Supported");
-    gen_emit(g, s, UAL_REC_OS, body, n, s->t_next);
-    wi = wire_slot(g, s);
-    wi->kind = W_OS;
-    wi->os_type = p.ts2 ? UAL_OS_TS2 : UAL_OS_TS1;
-    wi->t_end = s->t_next + os_ps(s, 16);
-    g->st.os[s->id]++;
-    if (it->per_lane && ++s->sc_lane < s->width) return;   /* lanes share the timestamp */
-    s->sc_lane = 0;
-    s->t_next += os_ps(s, 16);
-    if (++s->sc_rep >= it->count) script_pop(s);
-    return;
-  }
-  case PLI_OS:
-    n = ual_os_build(body, sizeof body, 255, (unsigned)ual_rate_encoding(s->rate), it->os_type);
-    if (n) {
-      gen_emit(g, s, UAL_REC_OS, body, n, s->t_next);
-      wi = wire_slot(g, s);
-      wi->kind = W_OS;
-      wi->os_type = it->os_type;
-      wi->t_end = s->t_next + os_ps(s, (unsigned)(n - 4));
-      s->t_next += os_ps(s, (unsigned)(n - 4));
-      g->st.os[s->id]++;
-    }
-    if (++s->sc_rep >= it->count) script_pop(s);
-    return;
-  case PLI_EVENT: {
-    struct ual_event ev = { it->code, 0, it->value };
-    ual_event_build(&ev, body);
-    gen_emit(g, s, UAL_REC_EVENT, body, UAL_REC_EVENT_BYTES, s->t_next);
-    wi = wire_slot(g, s);
-    wi->kind = W_EVENT;
-    wi->t_end = s->t_next;
-    g->st.events[s->id]++;
-    script_pop(s);
-    return;
-  }
-  case PLI_GAP:
-    s->t_next += it->ps;
-    script_pop(s);
-    return;
-  case PLI_RATE:
-    link_set_rate(g, s, it->value);
-    script_pop(s);
-    return;
-  case PLI_LABEL:
-    gen_truth(g, g->frame + 1, s->id, (int)it->value, it->count ? TRUTH_SRC_CONSEQ : TRUTH_SRC_INJECT,
-              "scripted");
-    script_pop(s);
-    return;
-  case PLI_MODE:
-    s->mode = (uint8_t)it->value;
-    script_pop(s);
-    if (s->mode == PL_IDLE) { s->idle_sent = 0; s->idle_rx_consec = 0; }
-    if (s->mode == PL_HANDSHAKE) { s->hs_sent = 0; s->hs_rx_ack = false; }
-    if (s->mode == PL_NORMAL) link_go_normal(s);
-    if (s->mode == PL_SILENT) s->t_next = PS_NEVER;
-    if (s->mode == PL_SCRIPT && s->sc_count == 0) { s->mode = PL_SILENT; s->t_next = PS_NEVER; }
-    return;
-  }
-}
-
-static unsigned idle_needed(const struct side *s) {
-  return ual_rate_encoding(s->rate) == UAL_ENC_1B1B ? 8 : 4;
-}
-
-static void step_idle(struct gen *g, struct side *s) {
-  if (s->idle_sent >= idle_needed(s) && s->idle_rx_consec >= IDLE_RX_NEEDED) {
-    if (s->after_idle == PL_HANDSHAKE) { s->mode = PL_HANDSHAKE; s->hs_sent = 0; s->hs_rx_ack = false; }
-    else link_go_normal(s);
-    return;
-  }
-  s->idle_sent++;
-  emit_idle_flit(g, s);
-}
-
 /* Sequence-number handshake: explicit NOP flits (number NEXT_TX - 1 = 0, so
  * they are IDLE flits) alternating with NOP flits carrying Ack 0. */
 static void step_handshake(struct gen *g, struct side *s) {
-  if (s->hs_sent >= 4 && s->hs_sent % 2 == 0 && s->hs_rx_ack) { link_go_normal(s); return; }
-  if (s->hs_sent++ % 2 == 0) { emit_idle_flit(g, s); return; }
+  if (s->hs_sent >= 4 && s->hs_sent % 2 == 0 && s->hs_rx_ack) { phy_go_normal(s); return; }
+  if (s->hs_sent++ % 2 == 0) { phy_emit_idle_flit(g, s); return; }
   struct ual_fh fh = { .usage = UAL_USAGE_NOP_IDLE, .replay_cmd = UAL_RC_ACK, .seq = 0 };
   struct ual_dllp d = { .type = UAL_DLLP_NOP2 };
-  emit_nop(g, s, &fh, &d, W_NOP);
+  phy_emit_nop(g, s, &fh, &d, W_NOP);
 }
 
 /* L1 entry, PL part: NOP flits, PM_Enter_L1 from the upstream port,
@@ -519,21 +273,21 @@ static void step_handshake(struct gen *g, struct side *s) {
 static void pm_step(struct gen *g, struct side *s) {
   switch (s->pm) {
   case PM_STOPPED:
-    if (!s->upstream && !s->rx_enter_l1 && s->n_extra == 0 && inj_pending(g, UAL_R_LT_L1_DLLP_ROLE)) {
+    if (!s->upstream && !s->rx_enter_l1 && s->n_extra == 0 && s->l1_early_ack) {
       struct pl_extra x = { .kind = X_NOP_DLLP, .label = UAL_R_LT_L1_DLLP_ROLE };
       x.dllp.type = UAL_DLLP_PM_REQUEST_ACK;
-      link_extra_push(s, &x);
+      rp_extra_push(s, &x);
     }
-    if (link_outstanding(s) != 0 || s->rp_active || s->rp_pending) break;
-    if (s->upstream && inj_pending(g, UAL_R_LT_L1_DLLP_ROLE)) break;   /* the early Ack goes out first */
+    if (rp_outstanding(s) != 0 || s->rp_active || s->rp_pending) break;
+    if (s->upstream && s->l1_early_ack) break;   /* the early Ack goes out first */
     if (s->upstream) { s->pm = PM_ENTER; s->rx_req_ack = false; s->pm_enter_ps = s->t_next; }
     else if (s->rx_enter_l1) s->pm = PM_ACK;
     break;
   case PM_ENTER:
-    if (s->rx_req_ack) { s->pm = PM_EIDLE; link_down(g, s); s->link_down = false; }
+    if (s->rx_req_ack) { s->pm = PM_EIDLE; phy_link_down(g, s); s->link_down = false; }
     break;
   case PM_ACK:
-    if (s->rx_eios) { s->pm = PM_EIDLE; link_down(g, s); s->link_down = false; }
+    if (s->rx_eios) { s->pm = PM_EIDLE; phy_link_down(g, s); s->link_down = false; }
     break;
   }
 }
@@ -560,28 +314,28 @@ static void emit_extra(struct gen *g, struct side *s) {
     fh.usage = 5;                              /* 101b: reserved */
     ual_fh_encode(&fh, flit);
     ual_flit_seal(flit);
-    wi = wire_slot(g, s);
+    wi = phy_wire_slot(g, s);
     wi->kind = W_IGNORED;
     wi->fh = fh;
-    emit_flit(g, s, flit, wi, false);
+    phy_emit_flit(g, s, flit, wi, false);
     return;
   case X_NOP_BODY:
     ual_flit_build_nop(flit, &fh, &x.dllp);
     flit[UAL_CRC_OFFSET - 20] = 0xA5;
     ual_flit_seal(flit);
-    wi = wire_slot(g, s);
+    wi = phy_wire_slot(g, s);
     wi->kind = W_NOP;
     wi->fh = fh;
     wi->dllp = x.dllp;
-    emit_flit(g, s, flit, wi, false);
+    phy_emit_flit(g, s, flit, wi, false);
     return;
   case X_LM:
     if (x.dllp.lm_cmd == UAL_LM_REQUEST) s->lm_sent = true;
-    emit_nop(g, s, &fh, &x.dllp, W_NOP);
-    if (x.dllp.lm_cmd == UAL_LM_ACK && x.lm_width) link_set_width(g, s, x.lm_width);
+    phy_emit_nop(g, s, &fh, &x.dllp, W_NOP);
+    if (x.dllp.lm_cmd == UAL_LM_ACK && x.lm_width) side_set_width(g, s, x.lm_width);
     return;
   default:
-    emit_nop(g, s, &fh, &x.dllp, W_NOP);
+    phy_emit_nop(g, s, &fh, &x.dllp, W_NOP);
     return;
   }
 }
@@ -595,16 +349,16 @@ static void emit_seq0(struct gen *g, struct side *s, int label) {
   uint8_t flit[UAL_FLIT_BYTES];
   ual_pack_flit(&tmp, &fh, false, flit);
   if (label >= 0) gen_truth(g, g->frame + 1, s->id, label, TRUTH_SRC_INJECT, "explicit sequence 0");
-  struct wire_item *wi = wire_slot(g, s);
+  struct wire_item *wi = phy_wire_slot(g, s);
   wi->kind = W_PAYLOAD;
   wi->fh = fh;
   wi->seq_ok = 0;
-  emit_flit(g, s, flit, wi, true);
+  phy_emit_flit(g, s, flit, wi, true);
 }
 
 static void start_replay(struct gen *g, struct side *s) {
   s->rp_pending = false;
-  if (link_outstanding(s) == 0) return;
+  if (rp_outstanding(s) == 0) return;
   uint16_t last = seq_dec(s->next_tx);
   uint16_t start = s->rp_start;
   if (s->rp_wrong_start) {
@@ -613,7 +367,7 @@ static void start_replay(struct gen *g, struct side *s) {
     gen_truth(g, g->frame + 1, s->id, UAL_R_RP_REPLAY_WRONG_START, TRUTH_SRC_INJECT,
               "replay starts one flit late");
   }
-  if (ual_seq_dist(s->acked, start) == 0 || ual_seq_dist(s->acked, start) > link_outstanding(s)) return;
+  if (ual_seq_dist(s->acked, start) == 0 || ual_seq_dist(s->acked, start) > rp_outstanding(s)) return;
   s->rp_active = true;
   s->rp_next = start;
   s->rp_end = s->rp_selective ? start : last;
@@ -626,14 +380,14 @@ static bool tail_extra(const struct side *s) { return s->n_extra && s->extra[0].
 
 static void emit_normal(struct gen *g, struct side *s) {
   dl_tick(g, s);
-  inj_slot(g, s);
+  if (g->hooks.slot) g->hooks.slot(g, s);
   if (g->stop_error || s->mode != PL_NORMAL) return;
   if (s->pm != PM_NONE && s->pm != PM_EIDLE) {
     pm_step(g, s);
     if (s->mode != PL_NORMAL) return;
   }
 
-  if (link_outstanding(s) > 0 && !s->rp_active) {
+  if (rp_outstanding(s) > 0 && !s->rp_active) {
     if (++s->no_progress_flits >= UAL_REPLAY_TIMEOUT_FLITS) {
       s->no_progress_flits = 0;
       s->rp_pending = true;
@@ -716,7 +470,7 @@ static void emit_normal(struct gen *g, struct side *s) {
     ual_fh_encode(&fh, flit);
     memcpy(flit + 2, s->rb[seq].body, RB_BODY);
     ual_flit_seal(flit);
-    wi = wire_slot(g, s);
+    wi = phy_wire_slot(g, s);
     wi->kind = W_PAYLOAD;
     wi->fh = fh;
     wi->seq = seq;
@@ -725,10 +479,10 @@ static void emit_normal(struct gen *g, struct side *s) {
     else s->rp_next = ual_seq_inc(seq);
     g->st.replayed[s->id]++;
     g->st.payload[s->id]++;
-    emit_flit(g, s, flit, wi, true);
+    phy_emit_flit(g, s, flit, wi, true);
     return;
   }
-  bool room = link_outstanding(s) < UAL_SEQ_MAX_UNACKED || s->ignore_limit;
+  bool room = rp_outstanding(s) < UAL_SEQ_MAX_UNACKED || s->ignore_limit;
   bool l1_extra = s->l1_payload_extra && s->pm == PM_STOPPED;
   if ((s->dl_active && !s->dl_pause && room && s->pm == PM_NONE) || l1_extra) {
     uint16_t seq = s->next_tx;
@@ -738,13 +492,13 @@ static void emit_normal(struct gen *g, struct side *s) {
       gen_truth(g, g->frame + 1, s->id, UAL_R_LT_PAYLOAD_IN_L1, TRUTH_SRC_INJECT,
                 "new payload flit after the L1 Ack");
     }
-    wi = wire_slot(g, s);
+    wi = phy_wire_slot(g, s);
     wi->kind = W_PAYLOAD;
     wi->fh = fh;
     wi->seq = seq;
     wi->fresh = 1;
     dl_build_payload(g, s, &fh, flit, &wi->meta);
-    if (s->ignore_limit && link_outstanding(s) == UAL_SEQ_MAX_UNACKED) {
+    if (s->ignore_limit && rp_outstanding(s) == UAL_SEQ_MAX_UNACKED) {
       gen_truth(g, g->frame + 1, s->id, UAL_R_RP_UNACKED_LIMIT, TRUTH_SRC_INJECT,
                 "512th unacknowledged flit");
       s->ignore_limit = false;
@@ -755,22 +509,22 @@ static void emit_normal(struct gen *g, struct side *s) {
     s->rb[seq].meta = wi->meta;
     uint64_t frame = g->frame + 1;
     g->st.payload[s->id]++;
-    emit_flit(g, s, flit, wi, true);
+    phy_emit_flit(g, s, flit, wi, true);
     dl_after_sent(g, s, frame);
     return;
   }
   struct ual_dllp d = { .type = pm_dllp(s) };
   if (fh.replay_cmd == UAL_RC_SEQ) fh.seq = seq_dec(s->next_tx);
   fh.usage = UAL_USAGE_NOP_IDLE;
-  emit_nop(g, s, &fh, &d, W_NOP);
+  phy_emit_nop(g, s, &fh, &d, W_NOP);
 }
 
-void link_step(struct gen *g, struct side *s) {
+void rp_step(struct gen *g, struct side *s) {
   rx_process(g, s);
   switch (s->mode) {
   case PL_SILENT: s->t_next = PS_NEVER; return;
-  case PL_SCRIPT: emit_script(g, s); return;
-  case PL_IDLE: step_idle(g, s); return;
+  case PL_SCRIPT: phy_emit_script(g, s); return;
+  case PL_IDLE: phy_step_idle(g, s); return;
   case PL_HANDSHAKE: step_handshake(g, s); return;
   case PL_NORMAL: emit_normal(g, s); return;
   }
