@@ -70,6 +70,20 @@ void ual_replay_forget(struct ual_replay *r, unsigned dir) {
 
 void ual_replay_reset(struct ual_replay *r, unsigned dir) { dir_clear(&r->d[dir & 1]); }
 
+/* After link-up both transmitters number from 1 and nothing is
+ * acknowledged (NEXT_TX_SEQ = 1, ACKD_SEQ = 0): an Ack is then judged
+ * against what was really sent, not learned. */
+void ual_replay_link_up(struct ual_replay *r) {
+  for (unsigned i = 0; i < 2; i++) {
+    struct ual_replay_dir *d = &r->d[i];
+    if (d->tx_known || d->ack_known) continue;   /* numbering already running */
+    d->tx_known = 2;
+    d->tx_max = 0;
+    d->ack_known = 1;
+    d->acked = 0;
+  }
+}
+
 static int outstanding(const struct ual_replay_dir *d) {
   return d->ack_known && d->tx_known ? (int)ual_seq_dist(d->acked, d->tx_max) : -1;
 }
@@ -122,6 +136,12 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
   if (!t->ack_known) {
     t->ack_known = 1;
     t->acked = n;
+    /* Mid-stream, an Ack ahead of the flits seen Acks flits sent and
+     * received before the capture began (it started inside a replay). */
+    if (t->tx_known && ual_seq_dist(t->tx_max, n) >= 1 && ual_seq_dist(t->tx_max, n) <= UAL_SEQ_MAX_UNACKED) {
+      t->tx_max = n;
+      if (t->exp_known && ual_seq_dist(t->next_exp, n) <= UAL_SEQ_MAX_UNACKED) t->next_exp = ual_seq_inc(n);
+    }
   } else if (t->tx_known == 2 && ual_seq_dist(t->tx_max, n) >= 1 && ual_seq_dist(t->tx_max, n) <= UAL_SEQ_MAX_UNACKED) {
     ual_findings_add(f, UAL_R_RP_ACK_AHEAD, -1, "%s %u for %c's flits, but %c has sent only up to %u",
                      nak ? "Nak" : "Ack", n, side_name(tdir), side_name(tdir), t->tx_max);

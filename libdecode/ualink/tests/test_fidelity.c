@@ -47,7 +47,43 @@ static void test_nak_is_info(void) {
   CHECK_EQ(problems_except(&X, UAL_R_PL_CRC, UAL_R_PL_CRC), 0);
 }
 
+/* 2. After link-up A numbers its payload flits from 1 (digest §2.1); A
+ * sends 1..7 and B Acks 12, a flit never sent: RP-ACK-AHEAD at B's flit,
+ * not a wrapped Ack with 1019 flits outstanding. Clean: B Acks 7. */
+static void test_ack_ahead_after_link_up(void) {
+  for (int broken = 0; broken < 2; broken++) {
+    fx_init(&X);
+    fx_train(&X, true);
+    for (int i = 0; i < 7; i++) fx_payload(&X, FX_A);
+    CHECK_EQ(X.next_seq[FX_A], 8);
+    fx_nop(&X, FX_B, UAL_RC_ACK, broken ? 12 : 7, UAL_DLLP_NOP2);
+    CHECK_EQ(found_here(&X, UAL_R_RP_ACK_AHEAD), broken ? X.frame : 0);
+    CHECK_EQ(ual_replay_unacked(&X.a.rp, FX_A), broken ? 7 : 0);
+    for (int i = 0; i < 3; i++) fx_payload(&X, FX_A);
+    fx_nop(&X, FX_B, UAL_RC_ACK, 10, UAL_DLLP_NOP2);
+    CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_AHEAD), (unsigned)broken);
+    CHECK_EQ(fx_count(&X, UAL_R_RP_UNACKED_LIMIT), 0);
+    CHECK_EQ(problems_except(&X, UAL_R_RP_ACK_AHEAD, UAL_R_RP_ACK_AHEAD), 0);
+    CHECK_EQ(ual_replay_unacked(&X.a.rp, FX_A), 0);
+  }
+}
+
+/* Mid-stream the first Ack is learned. The capture starts inside A's
+ * timer replay of 100..103 (108 was sent before it began) and B Acks 108:
+ * that raises nothing, then or later. */
+static void test_ack_ahead_mid_stream(void) {
+  fx_init(&X);
+  for (int i = 0; i < 4; i++) fx_payload(&X, FX_A);   /* 100..103 */
+  fx_nop(&X, FX_B, UAL_RC_ACK, 108, UAL_DLLP_NOP2);
+  X.next_seq[FX_A] = 109;
+  for (int i = 0; i < 3; i++) fx_payload(&X, FX_A);
+  fx_nop(&X, FX_B, UAL_RC_ACK, 111, UAL_DLLP_NOP2);
+  CHECK_EQ(fx_problems(&X), 0);
+}
+
 int main(void) {
   test_nak_is_info();
+  test_ack_ahead_after_link_up();
+  test_ack_ahead_mid_stream();
   return check_done("test_fidelity");
 }
