@@ -117,8 +117,9 @@ static void nak_event(struct ual_replay_dir *t, unsigned tdir, uint16_t n, bool 
   else t->st.naks++;
   ual_events_add(ev, w, UAL_TEV_NAK, tdir ^ 1, n, sel, "%c Naks %c's flits after %u (%s)", side_name(tdir ^ 1),
                  side_name(tdir), n, sel ? "selective" : "go-back-N");
-  int out = outstanding(t);
-  if (out == 0) return;               /* nothing left to replay */
+  /* Due even when every flit seen is acknowledged: the lost flit N+1 was
+   * not placed, and the transmitter may send later flits before the Nak
+   * reaches it. A first transmission of N+1 after the Nak serves it. */
   t->rp_expect = sel ? 2 : 1;
   t->rp_start = ual_seq_inc(n);
   t->rp_frame = w->frame;
@@ -197,6 +198,7 @@ static void tx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
     d->tx_max = seq;
     d->rp_active = 0;
     o->is_new = 1;
+    if (d->rp_expect && seq == d->rp_start) d->rp_expect = 0;
     int out = outstanding(d);
     if (out > (int)d->st.unacked_max) d->st.unacked_max = (uint32_t)out;
     if (out > (int)UAL_SEQ_MAX_UNACKED && !d->limit_flagged) {

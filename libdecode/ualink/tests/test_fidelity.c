@@ -14,6 +14,15 @@ static unsigned problems_except(const struct fx *x, enum ual_rule a, enum ual_ru
   return n;
 }
 
+/* Every TL flit pushed on dir was delivered exactly once, in order. */
+static void check_tl_once(const struct fx *x, unsigned dir) {
+  CHECK_EQ(x->tl_got[dir], x->tl_sent[dir]);
+  unsigned bad = 0;
+  for (uint32_t i = 0; i < x->tl_got[dir]; i++)
+    if (x->tl_ids[dir][i] != ((uint32_t)(dir << 24) | i)) bad++;
+  CHECK_EQ(bad, 0);
+}
+
 /* The frame of the last finding of rule, 0 if none in the last record. */
 static uint64_t found_here(const struct fx *x, enum ual_rule r) {
   for (unsigned i = 0; i < x->r.findings.n; i++)
@@ -81,7 +90,51 @@ static void test_ack_ahead_mid_stream(void) {
   CHECK_EQ(fx_problems(&X), 0);
 }
 
+/* 1. Replay start after a Nak (digest §2.1; seed 000 line 1294: replay as
+ * in PCIe). A sends 100, 101, then 102 fails on the wire; the Nak for 101
+ * reaches A only after it sent 103 and 104 (round-trip latency), so B Naks
+ * 101 three times while they arrive. Go-back-N: A must resend 102..104;
+ * selective: exactly 102, then new flits. The broken twin starts one flit
+ * late (103), so 102 is never resent: RP-REPLAY-WRONG-START at that flit. */
+static void test_replay_start(void) {
+  for (int sel = 0; sel < 2; sel++)
+    for (int late = 0; late < 2; late++) {
+      uint8_t f[8][UAL_FLIT_BYTES], bad[UAL_FLIT_BYTES];
+      unsigned cmd = sel ? UAL_RC_NAK_SELECTIVE : UAL_RC_NAK;
+      fx_init(&X);
+      fx_sync(&X);
+      fx_push_tl(&X, FX_A, 20);
+      for (int i = 0; i < 8; i++) fx_make(&X, FX_A, f[i]);
+      fx_flit(&X, FX_A, f[0]);
+      fx_nop(&X, FX_B, UAL_RC_ACK, 100, UAL_DLLP_NOP2);
+      fx_flit(&X, FX_A, f[1]);
+      fx_bad_crc(f[2], bad);
+      fx_flit(&X, FX_A, bad);
+      for (int i = 3; i < 5; i++) {
+        fx_nop(&X, FX_B, cmd, 101, UAL_DLLP_NOP2);
+        fx_flit(&X, FX_A, f[i]);                      /* sent before the Nak arrived */
+      }
+      fx_nop(&X, FX_B, cmd, 101, UAL_DLLP_NOP2);
+      int first = late ? 3 : 2, last = sel ? first : 4;
+      fx_flit(&X, FX_A, f[first]);
+      CHECK_EQ(found_here(&X, UAL_R_RP_REPLAY_WRONG_START), late ? X.frame : 0);
+      CHECK_EQ(X.a.rp.d[FX_A].st.replays + X.a.rp.d[FX_A].st.replays_selective, 1);
+      for (int i = first + 1; i <= last; i++) fx_flit(&X, FX_A, f[i]);
+      for (int i = 5; i < 8; i++) fx_flit(&X, FX_A, f[i]);
+      fx_flush(&X, FX_A);
+      fx_nop(&X, FX_B, UAL_RC_ACK, ual_seq_add(X.next_seq[FX_A], UAL_SEQ_MOD - 1), UAL_DLLP_NOP2);
+      CHECK_EQ(fx_count(&X, UAL_R_RP_REPLAY_WRONG_START), (unsigned)late);
+      if (!late) {
+        CHECK_EQ(problems_except(&X, UAL_R_PL_CRC, UAL_R_PL_CRC), 0);
+        CHECK_EQ(fx_count(&X, UAL_R_RP_DUPLICATE), 0);
+        check_tl_once(&X, FX_A);
+        CHECK_EQ(ual_replay_unacked(&X.a.rp, FX_A), 0);
+      }
+    }
+}
+
 int main(void) {
+  test_replay_start();
   test_nak_is_info();
   test_ack_ahead_after_link_up();
   test_ack_ahead_mid_stream();
