@@ -238,6 +238,7 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
     a->dp.max_width = (int8_t)wc;
     for (unsigned i = 0; i < 2; i++)
       if (a->dp.s[i].width == UAL_UNKNOWN) a->dp.s[i].width = (int8_t)wc;
+    ual_replay_link_up(&a->rp);
   }
   if (lo.l1_exit) ual_dlproto_l1_exit(&a->dp);
   if (lo.lm_done) a->dp.width_ready = 0;

@@ -19,7 +19,7 @@
   X(PL_NOP_BODY,         "PL-NOP-BODY",         WARNING, "NOP flit with non-zero bytes after the DLLP") \
   X(RP_SEQ_GAP,          "RP-SEQ-GAP",          ERROR,   "sequence number ahead of the expected one: flits lost without a Nak") \
   X(RP_DUPLICATE,        "RP-DUPLICATE",        INFO,    "payload flit already delivered: discarded") \
-  X(RP_NAK,              "RP-NAK",              WARNING, "Nak received") \
+  X(RP_NAK,              "RP-NAK",              INFO,    "Nak received") \
   X(RP_REPLAY,           "RP-REPLAY",           INFO,    "transmitter replays") \
   X(RP_REPLAY_WRONG_START,"RP-REPLAY-WRONG-START",ERROR, "replay does not start where the Nak asked") \
   X(RP_ACK_AHEAD,        "RP-ACK-AHEAD",        ERROR,   "Ack/Nak for a sequence number never sent") \
