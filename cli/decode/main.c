@@ -273,6 +273,19 @@ static bool selected(const struct dc_opts *o, const struct ual_rec_result *r) {
   return true;
 }
 
+/* Findings at the end of the capture belong to no record: --rule and
+ * --severity choose among them as among a record's. */
+static void select_end_findings(const struct dc_opts *o, struct ual_findings *f) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < f->n; i++) {
+    enum ual_rule r = (enum ual_rule)f->v[i].rule;
+    if (o->rule_filter && !o->rules[r]) continue;
+    if (o->min_sev >= 0 && (int)ual_rule_severity(r) < o->min_sev) continue;
+    f->v[n++] = f->v[i];
+  }
+  f->n = n;
+}
+
 /* One line on stderr naming the input and frame. problem: counts for
  * --strict; notices (a record that still decodes) do not. */
 static void report(struct dc_ctx *c, uint64_t frame, const char *what, const char *detail, bool problem) {
@@ -404,18 +417,25 @@ int main(int argc, char **argv) {
   struct dc_feed feed;
   dc_feed_start(&feed, in);
   uint64_t frame = 0;
+  /* The input was read to its real end: only then are the end-of-capture
+   * checks made. Selection (-c, --frames) stops reading early. */
+  bool ended = false;
   for (;;) {
     const uint8_t *rec;
     size_t len;
     uint64_t ts_ns;
     enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
-    if (nx == DC_NEXT_EOF) break;
+    if (nx == DC_NEXT_EOF) {
+      ended = true;
+      break;
+    }
     if (nx == DC_NEXT_BADLINE) {
       report(c, 0, feed.msg, NULL, true);
       continue;
     }
     if (nx == DC_NEXT_TRUNC) {
       report(c, frame + 1, "truncated record", feed.msg, true);
+      ended = true;
       break;
     }
     if (nx == DC_NEXT_LOST) {
@@ -431,7 +451,11 @@ int main(int argc, char **argv) {
     produce(c, rec, len, frame, ts_ns);
     consume(c, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0);
     if (pg.on && (frame & 0x3fff) == 0) progress_tick(&pg, c, &feed, frame);
-    if ((opts.count && c->shown >= opts.count) || frame >= opts.frame_hi) break;
+    if ((opts.count && c->shown >= opts.count) || frame >= opts.frame_hi) {
+      /* the last record selectable was the input's last one: a real end */
+      ended = dc_feed_next(&feed, &rec, &len, &ts_ns) == DC_NEXT_EOF;
+      break;
+    }
     if (c->out.failed) break;
   }
   dc_feed_stop(&feed);
@@ -442,7 +466,10 @@ int main(int argc, char **argv) {
     struct ual_findings endf;
     ual_findings_clear(&endf);
     ual_events_clear(&c->ev);
-    ual_analyzer_finish(&c->an, &endf, &c->ev);
+    if (ended) {
+      ual_analyzer_finish(&c->an, &endf, &c->ev);
+      select_end_findings(&opts, &endf);
+    }
     if (opts.timeline) dc_print_events(c, &c->ev);
     dc_print_end_findings(c, &endf);
     ual_analyzer_summary(&c->an, &sum);

@@ -255,6 +255,25 @@ static void basic_traffic(struct cap *c) {
   cap_event(c, 0, UAL_EV_CAP_STOP, 0);
 }
 
+/* A capture that ends inside a TL flit: A's one payload flit starts five TL
+ * flits and completes three; B's IDLE flit follows. Read to its end, that is
+ * DL-TRUNCATED-TL at the end of the capture; a selection that stops reading
+ * early has not seen the end. */
+static void tl_cut(struct cap *c) {
+  struct tx a;
+  uint8_t f[UAL_FLIT_BYTES], d[UAL_TL_FLIT_BYTES];
+  tx_init(&a);
+  cap_event(c, 0, UAL_EV_CAP_START, 0);
+  for (unsigned i = 0; i < 5; i++) {
+    tl_pattern(d, i);
+    ual_pack_push_tl(&a.pk, d, 0, 0);
+  }
+  tx_flit(&a, 0, f);
+  cap_flit(c, 0, f);
+  ual_flit_build_idle(f);
+  cap_flit(c, 1, f);
+}
+
 /* ---- deliberately broken flits ------------------------------------------- */
 
 static void payload_flit(uint8_t *f, unsigned seq, unsigned tl_seed) {
@@ -790,6 +809,10 @@ int main(int argc, char **argv) {
   basic_traffic(&c);
   cap_close(&c);
   truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
+
+  cap_open(&c, "tlcut.pcap", UAL_DLT_USER0);
+  tl_cut(&c);
+  cap_close(&c);
 
   cap_open(&c, "user5.pcap", UAL_DLT_USER0 + 5);
   basic_traffic(&c);
