@@ -52,6 +52,8 @@ struct dc_ctx {
   uint64_t reports;            /* lines written to stderr about the input */
   bool progress_line;          /* a progress line is on stderr */
   bool error_finding;          /* a selected record has an error finding */
+  uint64_t last_flit_ts[2];    /* time of each direction's last flit */
+  bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */
   struct dc_report *rep;       /* --report */
 };
 

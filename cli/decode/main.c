@@ -315,6 +315,28 @@ static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
   if (c->rep) dc_report_events(c->rep, &c->ev);
 }
 
+/* A capture at microsecond resolution (editcap -F pcap, tcpdump's default)
+ * puts flits 2 ns apart onto the same microsecond: said once, when a flit
+ * has the time of the one before it in its direction and every time so far
+ * is a whole microsecond. */
+static void check_resolution(struct dc_ctx *c, const struct ual_rec_result *r, uint64_t ts_ns) {
+  if (!ts_ns || c->ts_res_said) return;
+  if (ts_ns % 1000) {
+    c->ts_res_said = true; /* finer than a microsecond */
+    return;
+  }
+  if (r->status != UAL_RS_OK || r->rec.h.kind != UAL_REC_FLIT) return;
+  unsigned d = r->dir & 1;
+  if (c->last_flit_ts[d] == ts_ns) {
+    char what[160];
+    snprintf(what, sizeof what, "timestamps have microsecond resolution: this %s flit has the time of the one before it",
+             d ? "B>A" : "A>B");
+    report(c, r->frame, what, "times, rates and latencies are rounded to the microsecond", false);
+    c->ts_res_said = true;
+  }
+  c->last_flit_ts[d] = ts_ns;
+}
+
 static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
   const struct dc_opts *o = c->o;
   const struct ual_rec_result *r = &c->res;
@@ -332,6 +354,7 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     c->first_ts = ts_ns;
     c->have_first = true;
   }
+  check_resolution(c, r, ts_ns);
   bool sel = selected(o, r);
   if (c->rep) dc_report_record(c->rep, &c->an, r, ts_ns, sel);
   if (!sel) return;

@@ -27,7 +27,13 @@ int out_pcap_open(struct gen_writer *w, const char *path, char *err, size_t cap)
   } else {
     w->dump = pcap_dump_open(w->pd, path);
   }
-  if (!w->dump) { snprintf(err, cap, "%s: %s", path, pcap_geterr(w->pd)); return -1; }
+  if (!w->dump) {
+    const char *why = pcap_geterr(w->pd);
+    size_t n = strlen(path);
+    if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2)) why += n + 2; /* libpcap named the file */
+    snprintf(err, cap, "%s: %s", path, why);
+    return -1;
+  }
   w->fp = pcap_dump_file(w->dump);
   w->buf = malloc(OUT_BUF);
   if (!w->buf) { snprintf(err, cap, "out of memory"); return -1; }

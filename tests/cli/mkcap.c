@@ -584,6 +584,22 @@ static void truncate_tail(const char *name, long cut) {
   if (truncate(path_of(name), size - cut) != 0) die(name, strerror(errno));
 }
 
+/* src again at microsecond resolution, as editcap -F pcap writes it. */
+static void to_microseconds(const char *src, const char *dst) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t *in = pcap_open_offline_with_tstamp_precision(path_of(src), PCAP_TSTAMP_PRECISION_MICRO, err);
+  if (!in) die(src, err);
+  pcap_t *dead = pcap_open_dead_with_tstamp_precision(pcap_datalink(in), 65535, PCAP_TSTAMP_PRECISION_MICRO);
+  pcap_dumper_t *d = dead ? pcap_dump_open(dead, path_of(dst)) : NULL;
+  if (!d) die(dst, dead ? pcap_geterr(dead) : "pcap_open_dead failed");
+  struct pcap_pkthdr *h;
+  const u_char *b;
+  while (pcap_next_ex(in, &h, &b) == 1) pcap_dump((u_char *)d, h, b);
+  pcap_dump_close(d);
+  pcap_close(dead);
+  pcap_close(in);
+}
+
 /* ---- hostile framing and bodies (hostile_cases.txt) ----------------------- */
 
 /* Around every bad record a beacon: a link event whose value counts the
@@ -809,6 +825,8 @@ int main(int argc, char **argv) {
   basic_traffic(&c);
   cap_close(&c);
   truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
+
+  to_microseconds("basic.pcap", "basic_us.pcap");
 
   cap_open(&c, "tlcut.pcap", UAL_DLT_USER0);
   tl_cut(&c);
