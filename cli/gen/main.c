@@ -228,8 +228,9 @@ int main(int argc, char **argv) {
     case 'q': quiet = true; break;
     case 'h': fputs(usage, stdout); return 0;
     case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return 0;
-    case ':':
-      fprintf(stderr, "ualink-gen: option '%s' needs a value\n", argv[optind - 1]);
+    case ':': /* the option ends its argument: a long one is all of it */
+      if (!strncmp(argv[optind - 1], "--", 2)) fprintf(stderr, "ualink-gen: option '%s' needs a value\n", argv[optind - 1]);
+      else fprintf(stderr, "ualink-gen: option '-%c' needs a value\n", optopt);
       bad_args++;
       break;
     default:
