@@ -16,11 +16,14 @@
 #include "ualink/ualink/fields.h"
 #include "ualink/ualink/rules.h"
 #include "ualink/ualink/kinds.h"
+#include "ualink/ub/fields.h"
+#include "ualink/ub/rules.h"
+#include "ualink/ub/kinds.h"
 
-#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X)
-#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X)
-#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X)
-#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X)
-#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X)
+#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_UB_SCOPES(X)
+#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
+#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_UB_FIELDS(X)
+#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_UB_RULES(X)
+#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_UB_KINDS(X)
 
 #endif
