@@ -633,9 +633,12 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
   }
   memcpy(rx->blk + (size_t)rx->hunt_n * UAL_UB_FLIT_BYTES, flit, UAL_UB_FLIT_BYTES);
   rx->hunt_n++;
+  if (rx->hunt_seen < UINT16_MAX) rx->hunt_seen++;
   if (rx->mode != UAL_UB_MODE_CRC && noncrc_idle(flit)) {
     rx->mode = UAL_UB_MODE_NONCRC;
     rx->synced = 1;
+    out->skipped = (uint16_t)(rx->hunt_seen - 1);
+    rx->hunt_seen = 0;
     rx->hunt_n = 0;
     memcpy(rx->blk, flit, UAL_UB_FLIT_BYTES);
     block_start(rx, rx->blk, frame);
@@ -658,6 +661,8 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
     if (ual_field_get(UAL_F_UB_BCRC_CRC30, last) != ual_ub_block_crc30(h, len)) continue;
     rx->mode = UAL_UB_MODE_CRC;
     rx->synced = 1;
+    out->skipped = (uint16_t)(rx->hunt_seen - len);
+    rx->hunt_seen = 0;
     memmove(rx->blk, h, (size_t)len * UAL_UB_FLIT_BYTES);
     rx->hunt_n = 0;
     out->mode = rx->mode;

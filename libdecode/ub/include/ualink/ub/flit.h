@@ -139,6 +139,7 @@ struct ual_ub_flit {
   uint32_t crc_rx, crc_calc;
   uint8_t error_flag;           /* block_end: BCRC/END ERROR_FLAG */
   uint8_t hdr_crd, hdr_ack, hdr_crd_vl;   /* LPH/LBH: credit and ACK return */
+  uint16_t skipped;             /* flits before this block that no block found held (hunting) */
   struct ual_ub_unit unit;      /* unit.kind != NONE: a unit ended here */
   const uint8_t *payload;       /* DLLDP payload (valid until the next record), or NULL */
 };
@@ -148,6 +149,7 @@ struct ual_ub_rx {
   uint8_t mode;                 /* enum ual_ub_mode in force, UNKNOWN until known */
   uint8_t synced;
   uint8_t hunt_n;               /* flits in blk while hunting (a sliding window) */
+  uint16_t hunt_seen;           /* flits fed while hunting */
   uint8_t blk_n, blk_len;       /* flits of the current block received / expected */
   uint8_t blk_role;             /* role of its first flit */
   uint8_t in_dlldp, db, ndb, nlast;
