@@ -16,6 +16,7 @@
 #include "ualink/ualink/flit.h"
 #include "ualink/ualink/pack.h"
 #include "ualink/ualink/os.h"
+#include "ualink/pcie/dllp.h"
 
 struct ual_rec_result {
   uint64_t frame;
@@ -28,6 +29,8 @@ struct ual_rec_result {
   struct ual_unpack_out unp;
   /* kind == UAL_REC_OS */
   struct ual_os os;
+  /* PCIe, kind == UAL_REC_PCIE_DLLP */
+  struct ual_pcie_dllp pcie;
   /* kind == UAL_REC_EVENT (every fabric) */
   struct ual_event ev;
   struct ual_findings findings;

@@ -20,16 +20,19 @@
 #include "ualink/ualink/fields.h"
 #include "ualink/ualink/rules.h"
 #include "ualink/ualink/kinds.h"
+#include "ualink/pcie/fields.h"
+#include "ualink/pcie/rules.h"
+#include "ualink/pcie/kinds.h"
 
-#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X)
-#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X)
-#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X)
-#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X)
-#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X)
-#define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X)
+#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_PCIE_SCOPES(X)
+#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_PCIE_VALUE_LISTS(X)
+#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_PCIE_FIELDS(X)
+#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_PCIE_RULES(X)
+#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_PCIE_KINDS(X)
+#define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X) UAL_PCIE_TEV_KINDS(X)
 /* Stateful analyses X(name) and the record kinds they own X(kind code,
  * name): core/analysis.h. */
-#define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X)
-#define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X)
+#define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_PCIE_ANALYSES(X)
+#define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X)
 
 #endif
