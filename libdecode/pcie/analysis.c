@@ -90,6 +90,9 @@ static void update_values(const struct ual_pcie_vc *v, unsigned cls, unsigned d,
     ual_findings_add(f, UAL_R_PD_FC_SCALE, -1, "%s VC%u from %c: scales %u/%u, InitFC %u/%u", n, vc, side_name(d),
                      cur->hdr_scale, cur->data_scale, iv->hdr_scale, iv->data_scale);
   if (!lv->known) return;
+  /* [P9]: with the InitFC unseen, 0 may be an infinite class, not a step back */
+  if (!iv->known && !cur->hdr) hdr_inf = true;
+  if (!iv->known && !cur->data) data_inf = true;
   if (!hdr_inf && backwards(cur->hdr, lv->hdr, HDR_MOD))
     ual_findings_add(f, UAL_R_PD_FC_BACKWARDS, -1, "%s VC%u from %c: HdrFC %u after %u", n, vc, side_name(d), cur->hdr,
                      lv->hdr);
@@ -127,10 +130,14 @@ static void fc_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dll
     if (me->scaling == UAL_UNKNOWN) me->scaling = (int8_t)(p->hdr_scale || p->data_scale);
     break;
   case UAL_PCIE_INIT2:
-    if ((v->phase == UAL_PCIE_PH_INIT1 && v->init1_seen != 7) || v->phase == UAL_PCIE_PH_UPDATE)
-      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c in %s%s", n, vc, side_name(d),
-                       ual_pcie_fc_phase_name(v->phase),
-                       v->phase == UAL_PCIE_PH_INIT1 ? " before InitFC1 of every class" : "");
+    if (v->phase == UAL_PCIE_PH_UPDATE) {
+      /* a stray InitFC2: reported, and the VC's credits stay as they were */
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c after UpdateFC", n, vc, side_name(d));
+      return;
+    }
+    if (v->phase == UAL_PCIE_PH_INIT1 && v->init1_seen != 7)
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c before InitFC1 of every class", n, vc,
+                       side_name(d));
     init_values(v, cls, d, vc, p, &cur, f);
     if (me->scaling == UAL_UNKNOWN) me->scaling = (int8_t)(p->hdr_scale || p->data_scale);
     set_phase(v, d, vc, UAL_PCIE_PH_INIT2, c);
