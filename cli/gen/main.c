@@ -1,5 +1,6 @@
 /* ualink-gen: the command line. */
 #include "gen.h"
+#include "pcie.h"
 #include "output.h"
 
 #include <errno.h>
@@ -141,7 +142,7 @@ static void parse_inject(struct gen_opts *o, const char *arg) {
     }
     int r = ual_rule_lookup(tok);
     if (r < 0) { bad("--inject", tok, "is not a rule ID (see --list-injections)"); continue; }
-    if (!gen_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
+    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
     o->inject[o->n_inject].rule = r;
     o->inject[o->n_inject].at_frame = frame;
     o->n_inject++;
@@ -154,11 +155,14 @@ static void list_injections(void) {
     if (how)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_inject_scenario(r)), how);
+    else if ((how = gen_pcie_inject_how(r)) != NULL)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE), how);
   }
 }
 
 static void list_scenarios(void) {
-  for (int i = 0; i < GEN_SC_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
+  for (int i = 0; i < GEN_SC_ALL_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
 }
 
 int main(int argc, char **argv) {
