@@ -108,7 +108,7 @@ protocol)
   ts -i ualink-generator "${genopt[@]}" -o extcap.ualink_generator.scenario:nosuch -a duration:5 -w "$work/out/x.pcapng" \
      > /dev/null 2> "$work/s.err" || rc=$?
   check "tshark shows the generator's own error" \
-    bash -c "[ $rc -ne 0 ] && grep -q 'ualink-gen: unknown scenario nosuch' '$work/s.err' && grep -q 'exited with status 2' '$work/s.err'"
+    bash -c "[ $rc -ne 0 ] && grep -q \"ualink-gen: --scenario: 'nosuch' is not a scenario\" '$work/s.err' && grep -q 'exited with status 2' '$work/s.err'"
   check "tshark shows a missing generator" bash -c "[ $rc -ne 0 ] && grep -q 'ualink-extcap: --generator $work/bin/none: not an executable file' '$work/g.err'"
   ;;
 generator)
