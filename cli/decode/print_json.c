@@ -191,7 +191,7 @@ static void pcie_dllp(struct dc_out *o, const struct ual_rec_result *r) {
   dc_json_str(o, &f, "framing", fr ? fr : "reserved");
   dc_json_str(o, &f, "name", ual_pcie_dllp_name_str(p->name));
   scope_members(o, &f, UAL_SC_PCIE_DLLP, dl, "");
-  if (p->layout != UAL_PCIE_L_NONE && p->layout != UAL_PCIE_L_PM)
+  if (p->layout != UAL_PCIE_L_PM)   /* reserved types: bytes 1-3 raw */
     scope_members(o, &f, (enum ual_scope)ual_pcie_layout_scope(p->layout), dl, "");
   if (p->layout == UAL_PCIE_L_FC) {
     const char *cl = ual_field_value_name(UAL_F_PCIE_GEN_CLASS, p->fc_class);
