@@ -91,7 +91,8 @@ enum ual_rec_status ual_record_parse(const uint8_t *buf, size_t len, struct ual_
   const struct ual_kind *k = ual_kind_of(r->h.kind);
   if (!k) return UAL_RS_KIND;
   if (!k->body_ok(r->body_len)) return UAL_RS_BODY_LEN;
-  if (r->h.rsvd_flags || r->h.rsvd_roles || r->h.rsvd) return UAL_RS_RESERVED;
+  if (k->hdr_reserved ? k->hdr_reserved(&r->h) : (r->h.rsvd_flags || r->h.rsvd_roles || r->h.rsvd))
+    return UAL_RS_RESERVED;
   return UAL_RS_OK;
 }
 

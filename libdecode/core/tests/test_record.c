@@ -155,7 +155,7 @@ static void test_status(void) {
   CHECK_EQ(parse_with(2, 9, 3, 2, 0x80, &r), UAL_RS_VERSION); /* version wins */
 
   for (unsigned k = 0; k < 256; k++) {
-    if (k >= 1 && k <= 4) continue;
+    if ((k >= 1 && k <= 4) || k == UAL_REC_UB_FLIT) continue;
     CHECK_EQ(parse_with(1, k, 256, 0, 0, &r), UAL_RS_KIND);
   }
   CHECK_EQ(r.h.kind, 255);
@@ -245,7 +245,8 @@ static void test_events(void) {
   CHECK_STR(ual_event_name(7), "capture_stopped");
   CHECK_STR(ual_event_name(UAL_EV_DROPPED), "records_dropped");
   CHECK(ual_event_name(0) == NULL);
-  CHECK(ual_event_name(9) == NULL);
+  CHECK_STR(ual_event_name(UAL_EV_UB_MODE), "ub_mode");
+  CHECK(ual_event_name(14) == NULL);
   CHECK(ual_event_name(0x10001) == NULL);
   /* reserved half-word and an unknown code still parse */
   static const uint8_t raw[8] = { 0x08, 0x01, 0xCD, 0xAB, 0x01, 0x00, 0x00, 0x80 };

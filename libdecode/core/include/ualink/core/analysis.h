@@ -35,6 +35,7 @@
 #include "ualink/core/events.h"
 /* The fabrics' analysis states. */
 #include "ualink/pcie/analysis.h"
+#include "ualink/ub/analysis.h"
 
 /* Where the current record is. */
 struct ual_fabric_step {
