@@ -24,13 +24,12 @@ void dc_pcie_stats_rows(const struct dc_pcie_stats *p, void (*fn)(void *ctx, con
                         void *ctx) {
   if (!any(p)) return;
   row(fn, ctx, NULL, "PCIe DLLPs", 0, true, 0, 0);
-  row(fn, ctx, "pcie.dllps", "total", 2, false, p->dllps[0], p->dllps[1]);
-  row(fn, ctx, "pcie.crc_bad", "CRC-16 bad", 2, false, p->crc_bad[0], p->crc_bad[1]);
+  /* no "dirs" keys: in --stats --json these totals are the summary's "pcie" object */
+  row(fn, ctx, NULL, "total", 2, false, p->dllps[0], p->dllps[1]);
+  row(fn, ctx, NULL, "CRC-16 bad", 2, false, p->crc_bad[0], p->crc_bad[1]);
   for (unsigned t = 0; t < UAL_PCIE_DT_COUNT; t++) {
     if (!p->by_type[0][t] && !p->by_type[1][t]) continue;
-    char key[48];
-    snprintf(key, sizeof key, "pcie.by_type.%s", ual_pcie_dllp_name_str(t));
-    row(fn, ctx, key, ual_pcie_dllp_name_str(t), 4, false, p->by_type[0][t], p->by_type[1][t]);
+    row(fn, ctx, NULL, ual_pcie_dllp_name_str(t), 4, false, p->by_type[0][t], p->by_type[1][t]);
   }
 }
 
