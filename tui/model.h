@@ -49,6 +49,7 @@ struct tui_filter {
 struct tui_dir_counts {
   uint64_t records, flits[4], fec_corrected, fec_uncorrectable, crc_bad, crc_inverted;
   uint64_t tl_flits, dl_msgs, naks, os, events;
+  uint64_t pcie_dllps, pcie_crc_bad;   /* kind-4 records, those with a bad CRC-16 */
 };
 
 struct tui_rate {

@@ -562,8 +562,11 @@ static void stats_draw(struct app *a) {
     mvprintw(3 + k, 2, "%-20s %14" PRIu64 " %14" PRIu64, kinds[k], m->dir[0].flits[k], m->dir[1].flits[k]);
   mvprintw(7, 2, "%-20s %14" PRIu64 " %14" PRIu64, "ordered sets", m->dir[0].os, m->dir[1].os);
   mvprintw(8, 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
-  mvprintw(9, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
-  mvprintw(10, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+  mvprintw(9, 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", m->dir[0].pcie_dllps, m->dir[1].pcie_dllps);
+  if (m->dir[0].pcie_crc_bad || m->dir[1].pcie_crc_bad)
+    printw(" (%" PRIu64 "/%" PRIu64 ")", m->dir[0].pcie_crc_bad, m->dir[1].pcie_crc_bad);
+  mvprintw(10, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
+  mvprintw(11, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
 
   static const struct { const char *label; size_t field; } series[] = {
     { "flits", offsetof(struct tui_rate, flits) },

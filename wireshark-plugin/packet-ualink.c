@@ -387,20 +387,35 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   return (int)len;
 }
 
+/* Every enumerated field of the record header a listed value. With the
+ * PCIe roles encoding (pcie.md [P3]) its rows stand for the UALink role
+ * rows. */
+static gboolean uw_hdr_listed(const guint8 *buf, gboolean pcie_roles) {
+  enum ual_field_id ids[32], id;
+  uint32_t v;
+  size_t n = ual_scope_fields(UAL_SC_REC, ids, 32);
+  for (size_t i = 0; i < n && i < 32; i++) {
+    if (pcie_roles && (ids[i] == UAL_F_REC_ROLE_A || ids[i] == UAL_F_REC_ROLE_B || ids[i] == UAL_F_REC_ROLES_RSVD))
+      continue;
+    if ((ual_fields[ids[i]].flags & UAL_FF_ENUM) && !ual_field_value_name(ids[i], (uint32_t)ual_field_get(ids[i], buf)))
+      return FALSE;
+  }
+  return !pcie_roles || !ual_scope_unlisted(UAL_SC_REC_PCIE_ROLES, buf, &id, &v);
+}
+
 /* The heuristic accepts exactly what a writer of version-1 records can
  * produce: the body length of the kind, every enumerated header field
  * (kind, rate, width, roles) a listed value, reserved bits 0, link 0-3 or
- * 255 (capture-format). */
+ * 255; on PCIe links (kind 4, or the PCIe roles encoding) link 0-254
+ * (capture-format, pcie.md [P4]). */
 static gboolean uw_plausible(tvbuff_t *tvb) {
   guint len = tvb_captured_length(tvb);
   if (len < UAL_REC_HDR_BYTES || len != tvb_reported_length(tvb)) return FALSE;
   const guint8 *buf = tvb_get_ptr(tvb, 0, len);
   struct ual_record rec;
-  enum ual_field_id id;
-  uint32_t v;
   if (ual_record_parse(buf, len, &rec) != UAL_RS_OK) return FALSE;
-  if (ual_scope_unlisted(UAL_SC_REC, buf, &id, &v) || ual_scope_reserved_set(UAL_SC_REC, buf, &id, &v))
-    return FALSE;
+  if (!uw_hdr_listed(buf, rec.h.roles_pcie)) return FALSE;
+  if (rec.h.roles_pcie || rec.h.kind == UAL_REC_PCIE_DLLP) return TRUE;
   return rec.h.link <= 3 || rec.h.link == 255;
 }
 

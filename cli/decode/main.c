@@ -508,6 +508,7 @@ int main(int argc, char **argv) {
   }
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
+  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
   ual_events_init(&c->ev);
 
   struct progress pg = { 0 };

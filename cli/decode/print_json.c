@@ -181,6 +181,30 @@ static void ordered_set(struct dc_out *o, const struct ual_os *os) {
   dc_out_ch(o, '}');
 }
 
+/* A kind-4 record: the DLLP's fields by the field table, named as there. */
+static void pcie_dllp(struct dc_out *o, const struct ual_rec_result *r) {
+  const struct ual_pcie_dllp *p = &r->pcie;
+  const uint8_t *dl = r->rec.body + UAL_PCIE_DLLP_OFF;
+  bool f = true;
+  dc_out_ch(o, '{');
+  const char *fr = ual_field_value_name(UAL_F_PCIE_FRAMING, p->framing);
+  dc_json_str(o, &f, "framing", fr ? fr : "reserved");
+  dc_json_str(o, &f, "name", ual_pcie_dllp_name_str(p->name));
+  scope_members(o, &f, UAL_SC_PCIE_DLLP, dl, "");
+  if (p->layout != UAL_PCIE_L_PM)   /* reserved types: bytes 1-3 raw */
+    scope_members(o, &f, (enum ual_scope)ual_pcie_layout_scope(p->layout), dl, "");
+  if (p->layout == UAL_PCIE_L_FC) {
+    const char *cl = ual_field_value_name(UAL_F_PCIE_GEN_CLASS, p->fc_class);
+    dc_json_str(o, &f, "fc_class", cl ? cl : "?");
+    dc_json_u64(o, &f, "hdr_credits", (uint64_t)p->hdr_fc * ual_pcie_scale_factor(p->hdr_scale));
+    dc_json_u64(o, &f, "data_credits", (uint64_t)p->data_fc * ual_pcie_scale_factor(p->data_scale));
+  }
+  dc_json_u64(o, &f, "crc_calc", p->crc_calc);
+  dc_json_key(o, &f, "crc_ok");
+  dc_out_str(o, p->crc_ok ? "true" : "false");
+  dc_out_ch(o, '}');
+}
+
 void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
   const struct ual_rec_result *r = &c->res;
   struct dc_out *o = &c->out;
@@ -208,6 +232,10 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
     case UAL_REC_OS:
       dc_json_key(o, &f, "os");
       ordered_set(o, &r->os);
+      break;
+    case UAL_REC_PCIE_DLLP:
+      dc_json_key(o, &f, "dllp");
+      pcie_dllp(o, r);
       break;
     case UAL_REC_EVENT: {
       const char *n = ual_event_name(r->ev.code);

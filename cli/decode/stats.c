@@ -23,6 +23,9 @@ void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t t
     return;
   }
   switch (r->rec.h.kind) {
+  case UAL_REC_PCIE_DLLP:
+    dc_pcie_stats_add(&s->pcie, r);
+    break;
   case UAL_REC_FLIT: {
     const struct ual_flit_info *fi = &r->flit;
     d->kind[DC_K_FLIT]++;
@@ -148,6 +151,7 @@ void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct 
   }
   if (a->uart_payload_dw || b->uart_payload_dw)
     emit(&w, "uart_payload_dw", "UART payload DWords", 2, a->uart_payload_dw, b->uart_payload_dw);
+  dc_pcie_stats_rows(&s->pcie, fn, ctx);
   emit_heading(&w, "Findings by severity");
   for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--) {
     const char *n = ual_severity_name((enum ual_severity)v);
@@ -292,5 +296,6 @@ void dc_stats_json(const struct dc_stats *s, struct dc_out *o, const struct ual_
     dc_json_key(o, &f, "analysis");
     dc_analysis_json(o, an);
   }
+  dc_pcie_stats_json(&s->pcie, o, &f);
   dc_out_str(o, "}\n");
 }

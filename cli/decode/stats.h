@@ -7,6 +7,7 @@
 
 #include "ualink/ualink.h"
 #include "outbuf.h"
+#include "stats_pcie.h"
 
 enum { DC_K_MALFORMED, DC_K_FLIT, DC_K_OS, DC_K_EVENT, DC_K_COUNT };
 
@@ -28,6 +29,7 @@ struct dc_dir_stats {
 
 struct dc_stats {
   struct dc_dir_stats d[2];
+  struct dc_pcie_stats pcie;     /* kind-4 records (stats_pcie.h) */
 };
 
 struct ual_analysis_summary;

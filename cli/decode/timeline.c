@@ -115,6 +115,7 @@ void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
   char state[256];
   ual_analyzer_state_text(&c->an, state, sizeof state);
   dc_out_fmt(o, "  State at the end: %s\n", state);
+  dc_pcie_credits_text(&c->st.pcie, o);
 }
 
 void dc_analysis_json(struct dc_out *o, const struct ual_analysis_summary *s) {

@@ -17,6 +17,9 @@ const struct ual_value_name ual_vals_event[] = {
   {11, "UB retrain start"}, {12, "UB retrain end"}, {13, "UB mode in force"}, END };
 const struct ual_value_name ual_vals_rec_width[] = { {0, "unknown"}, {1, "x1"}, {2, "x2"}, {4, "x4"}, {8, "x8"}, {12, "x12"}, {16, "x16"}, END };
 const struct ual_value_name ual_vals_rec_link[] = { {255, "unknown"}, END };
+const struct ual_value_name ual_vals_pcie_role[] = {   /* pcie.md [P3] */
+  {0, "unknown"}, {1, "Root Port"}, {2, "Switch Upstream Port"}, {3, "Switch Downstream Port"}, {4, "Endpoint"},
+  {5, "other upstream port"}, END };
 
 const struct ual_field ual_fields[UAL_F_COUNT] = { UAL_FIELDS(UAL_FIELD_ROW_) };
 

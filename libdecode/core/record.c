@@ -30,24 +30,21 @@ static const struct { enum ual_field_id field; uint8_t flag; } rec_flags[] = {
 };
 #define REC_NFLAGS (sizeof rec_flags / sizeof rec_flags[0])
 
-/* pcie.md [P3]: roles bit 7 = 1 selects the PCIe encoding, side A in bits
- * 2:0, side B in 5:3, bit 6 reserved. Rebuilt from the three UALink
- * fields of the byte (bits 1:0, 3:2, 7:4). */
-#define PCIE_ROLES_SEL 0x8u   /* bit 7 of the byte = bit 3 of the reserved nibble */
-static void pcie_roles(struct ual_rec_hdr *h) {
-  if (!(h->rsvd_roles & PCIE_ROLES_SEL)) return;
-  unsigned byte = (unsigned)h->role_a | (unsigned)h->role_b << 2 | (unsigned)h->rsvd_roles << 4;
+/* pcie.md [P3]: roles bit 7 = 1 selects the PCIe encoding (the
+ * UAL_SC_REC_PCIE_ROLES rows). */
+static void pcie_roles(const uint8_t *buf, struct ual_rec_hdr *h) {
+  if (!ual_field_get(UAL_F_REC_PROLES_SEL, buf)) return;
   h->roles_pcie = 1;
-  h->role_a = (uint8_t)(byte & 7);
-  h->role_b = (uint8_t)(byte >> 3 & 7);
-  h->rsvd_roles = (uint8_t)(byte >> 6 & 1);
+  h->role_a = (uint8_t)ual_field_get(UAL_F_REC_PROLE_A, buf);
+  h->role_b = (uint8_t)ual_field_get(UAL_F_REC_PROLE_B, buf);
+  h->rsvd_roles = (uint8_t)ual_field_get(UAL_F_REC_PROLES_RSVD, buf);
 }
 
 static void pcie_roles_put(const struct ual_rec_hdr *h, uint8_t *buf) {
-  unsigned byte = 0x80u | (h->role_a & 7u) | (h->role_b & 7u) << 3 | (h->rsvd_roles & 1u) << 6;
-  ual_field_put(UAL_F_REC_ROLE_A, buf, byte & 3);
-  ual_field_put(UAL_F_REC_ROLE_B, buf, byte >> 2 & 3);
-  ual_field_put(UAL_F_REC_ROLES_RSVD, buf, byte >> 4);
+  ual_field_put(UAL_F_REC_PROLES_SEL, buf, 1);
+  ual_field_put(UAL_F_REC_PROLE_A, buf, h->role_a);
+  ual_field_put(UAL_F_REC_PROLE_B, buf, h->role_b);
+  ual_field_put(UAL_F_REC_PROLES_RSVD, buf, h->rsvd_roles);
 }
 
 static void hdr_get(const uint8_t *buf, struct ual_rec_hdr *h) {
@@ -64,7 +61,7 @@ static void hdr_get(const uint8_t *buf, struct ual_rec_hdr *h) {
   h->rsvd_flags = (uint8_t)ual_field_get(UAL_F_REC_FLAGS_RSVD, buf);
   h->rsvd_roles = (uint8_t)ual_field_get(UAL_F_REC_ROLES_RSVD, buf);
   h->rsvd = (uint8_t)ual_field_get(UAL_F_REC_RSVD, buf);
-  pcie_roles(h);
+  pcie_roles(buf, h);
 }
 
 static void hdr_put(const struct ual_rec_hdr *h, uint8_t *buf) {

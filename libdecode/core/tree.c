@@ -71,7 +71,18 @@ void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t le
   }
   ual_tb_group(&w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
                r->dir ? "B>A" : "A>B");
-  ual_tb_scope(&w, 1, UAL_SC_REC, 0);
+  if (r->rec.h.roles_pcie) {
+    /* the roles byte in the PCIe encoding replaces the UALink role rows */
+    enum ual_field_id ids[32];
+    size_t n = ual_scope_fields(UAL_SC_REC, ids, 32);
+    for (size_t i = 0; i < n && i < 32; i++) {
+      if (ids[i] == UAL_F_REC_ROLE_A) ual_tb_scope(&w, 1, UAL_SC_REC_PCIE_ROLES, 0);
+      if (ids[i] == UAL_F_REC_ROLE_A || ids[i] == UAL_F_REC_ROLE_B || ids[i] == UAL_F_REC_ROLES_RSVD) continue;
+      ual_tb_field(&w, 1, ids[i], 0, ual_field_get(ids[i], rec));
+    }
+  } else {
+    ual_tb_scope(&w, 1, UAL_SC_REC, 0);
+  }
   if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
     ual_tb_group(&w, 0, "Malformed record", UAL_REC_HDR_BYTES, (unsigned)(len - UAL_REC_HDR_BYTES), "%s",
                  ual_rec_status_text(r->status));

@@ -152,6 +152,7 @@ static void fc_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dll
     break;
   }
   v->last[cls] = cur;
+  me->adv[vc][cls] = cur;
 }
 
 static void pm_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,

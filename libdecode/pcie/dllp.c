@@ -41,7 +41,7 @@ unsigned ual_pcie_scale_factor(unsigned code) {
   return f[code & 3];
 }
 
-static enum ual_scope layout_scope(unsigned l) {
+unsigned ual_pcie_layout_scope(unsigned l) {
   switch (l) {
   case UAL_PCIE_L_ACK: return UAL_SC_PCIE_DLLP_ACK;
   case UAL_PCIE_L_FC: return UAL_SC_PCIE_DLLP_FC;
@@ -90,7 +90,7 @@ void ual_pcie_dllp_decode(const uint8_t body[UAL_PCIE_DLLP_BODY], struct ual_pci
   }
   enum ual_field_id id;
   uint32_t v;
-  if (d->layout != UAL_PCIE_L_RAW && ual_scope_reserved_set(layout_scope(d->layout), body + UAL_PCIE_DLLP_OFF, &id, &v))
+  if (d->layout != UAL_PCIE_L_RAW && ual_scope_reserved_set((enum ual_scope)ual_pcie_layout_scope(d->layout), body + UAL_PCIE_DLLP_OFF, &id, &v))
     ual_findings_add(f, UAL_R_PD_RESERVED, -1, "%s: %s (%s) = %xh", ual_pcie_dllp_name_str(d->name),
                      ual_fields[id].name, ual_fields[id].abbrev, v);
 }

@@ -7,15 +7,6 @@ static bool dllp_body_ok(size_t len) { return len == UAL_PCIE_DLLP_BODY; }
 
 static void dllp_decode(struct ual_rec_result *r) { ual_pcie_dllp_decode(r->rec.body, &r->pcie, &r->findings); }
 
-static enum ual_scope layout_scope(unsigned l) {
-  switch (l) {
-  case UAL_PCIE_L_ACK: return UAL_SC_PCIE_DLLP_ACK;
-  case UAL_PCIE_L_FC: return UAL_SC_PCIE_DLLP_FC;
-  case UAL_PCIE_L_PM: return UAL_SC_PCIE_DLLP_PM;
-  default: return UAL_SC_PCIE_DLLP_RAW;
-  }
-}
-
 static void dllp_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
   const struct ual_pcie_dllp *p = &r->pcie;
   const unsigned body = UAL_REC_HDR_BYTES, dl = body + UAL_PCIE_DLLP_OFF;
@@ -25,7 +16,7 @@ static void dllp_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_group(w, 1, "DLLP", dl, UAL_PCIE_DLLP_BYTES, "%02x %02x %02x %02x %02x %02x", p->bytes[0], p->bytes[1],
                p->bytes[2], p->bytes[3], p->bytes[4], p->bytes[5]);
   ual_tb_scope(w, 2, UAL_SC_PCIE_DLLP, dl);
-  if (p->layout != UAL_PCIE_L_NONE) ual_tb_scope(w, 2, layout_scope(p->layout), dl);
+  ual_tb_scope(w, 2, (enum ual_scope)ual_pcie_layout_scope(p->layout), dl);   /* reserved types: raw */
   if (p->layout == UAL_PCIE_L_FC) {
     ual_tb_field(w, 2, UAL_F_PCIE_GEN_CLASS, dl, p->fc_class);
     ual_tb_field(w, 2, UAL_F_PCIE_GEN_HDR_CREDITS, dl + 1, (uint64_t)p->hdr_fc * ual_pcie_scale_factor(p->hdr_scale));

@@ -12,7 +12,8 @@ import sys
 
 HEX = re.compile(r'^[0-9a-f]*$')
 DIRS = {'A>B', 'B>A'}
-KINDS = {'flit', 'os', 'event', 'malformed'}
+KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp'}
+PCIE_FC = {'P', 'NP', 'Cpl', 'MR'}
 SEVS = {'error', 'warning', 'info'}
 USAGE = {'payload', 'nop', 'idle', 'reserved'}
 REPLAY = {'seq', 'ack', 'nak', 'nak_selective'}
@@ -174,6 +175,26 @@ def check_os(o, w):
             int_key(o, 'vendor_id', w, 0, 0xffff)
 
 
+def check_pcie_dllp(d, w):
+    for k in ('framing', 'name'):
+        if not isinstance(need(d, k, w), str):
+            raise Bad(f"{w}.{k}: not a string")
+    int_key(d, 'type', w, 0, 255)
+    int_key(d, 'crc', w, 0, 0xffff)
+    int_key(d, 'crc_calc', w, 0, 0xffff)
+    if not isinstance(need(d, 'crc_ok', w), bool):
+        raise Bad(f"{w}.crc_ok: not a boolean")
+    if d['name'] in ('Ack', 'Nak'):
+        int_key(d, 'seq', w, 0, 4095)
+    if 'fc_class' in d:
+        enum_key(d, 'fc_class', w, PCIE_FC)
+        int_key(d, 'vc', w, 0, 7)
+        for k, hi in (('hdr_scale', 3), ('hdr_fc', 255), ('data_scale', 3), ('data_fc', 4095)):
+            int_key(d, k, w, 0, hi)
+        int_key(d, 'hdr_credits', w, 0)
+        int_key(d, 'data_credits', w, 0)
+
+
 def check_record(r, w):
     int_key(r, 'frame', w, 1)
     int_key(r, 'ts_ns', w, 0)
@@ -191,6 +212,8 @@ def check_record(r, w):
         check_flit(need(r, 'flit', w), w + '.flit')
     elif kind == 'os':
         check_os(need(r, 'os', w), w + '.os')
+    elif kind == 'pcie_dllp':
+        check_pcie_dllp(need(r, 'dllp', w), w + '.dllp')
     elif kind == 'event':
         e = need(r, 'event', w)
         if not isinstance(need(e, 'name', w + '.event'), str):
@@ -220,6 +243,12 @@ def check_summary(s, records):
         raise Bad(f"summary: per-direction records add up to {total}, not {records}")
     need(s, 'findings_by_rule', w)
     need(s, 'by_kind', w)
+    if 'pcie' in s:
+        for d in DIRS:
+            pd = need(s['pcie'], d, w + '.pcie')
+            int_key(pd, 'dllps', f"{w}.pcie.{d}", 0)
+            int_key(pd, 'crc_bad', f"{w}.pcie.{d}", 0)
+            need(pd, 'by_type', f"{w}.pcie.{d}")
 
 
 def main():

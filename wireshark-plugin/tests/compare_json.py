@@ -26,6 +26,9 @@ FIELDS = [
     "ualink.os.lane", "ualink.os.encoding", "ualink.os.type", "ualink.ts.link_number",
     "ualink.ts.lane_number", "ualink.ts.flit_mode", "ualink.ts.mts_usage", "ualink.ts.vendor_id",
     "ualink.event.code", "ualink.event.value",
+    "ualink.pcie.framing", "ualink.pcie.dllp.type", "ualink.pcie.dllp.crc", "ualink.pcie.dllp.crc_calc",
+    "ualink.pcie.dllp.crc_ok", "ualink.pcie.dllp.seq", "ualink.pcie.dllp.vc", "ualink.pcie.dllp.hdr_scale",
+    "ualink.pcie.dllp.hdr_fc", "ualink.pcie.dllp.data_scale", "ualink.pcie.dllp.data_fc", "ualink.pcie.dllp.data",
     "_ws.expert.message",
 ]
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
@@ -40,7 +43,7 @@ USAGE = {"payload": 0, "nop": 1, "idle": 2, "reserved": 3}
 REPLAY = {"seq": 0, "ack": 1, "nak": 2, "nak_selective": 3}
 FEC = {"clean": 0, "corrected": 1, "uncorrectable": 2}
 TLBEAT = {"none": 0, "tl": 0x0F, "tl_m1": 0x12, "tl_m0": 0x1B, "tl_m0m1": 0x1E}
-KIND = {"flit": 1, "os": 2, "event": 3}
+KIND = {"flit": 1, "os": 2, "event": 3, "pcie_dllp": 4}
 ENC = {"8b10b": 0, "128b130b": 1, "1b1b": 2}
 OS_TYPE = {"ts1": 0, "ts2": 1, "eios": 2, "eieos": 3, "skp": 4, "sds": 5, "unknown": 6}
 
@@ -131,6 +134,12 @@ def check_frame(c, frame, j, t, msgs_seen):
             if o.get("modified"):
                 c.eq(frame, "ts.mts_usage", ints(t, "ualink.ts.mts_usage"), [o["usage"]])
                 c.eq(frame, "ts.vendor_id", ints(t, "ualink.ts.vendor_id"), [o["vendor_id"]])
+    elif j["kind"] == "pcie_dllp":
+        d = j["dllp"]
+        c.eq(frame, "pcie.framing", len(t["ualink.pcie.framing"]), 1)
+        for k in ("type", "crc", "crc_calc", "crc_ok", "seq", "vc", "hdr_scale", "hdr_fc", "data_scale", "data_fc",
+                  "data"):
+            c.eq(frame, "pcie.dllp." + k, ints(t, "ualink.pcie.dllp." + k), [int(d[k])] if k in d else [])
     elif j["kind"] == "event":
         e = j["event"]
         c.eq(frame, "event.code", ints(t, "ualink.event.code"), [e["code"]])

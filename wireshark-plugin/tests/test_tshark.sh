@@ -308,10 +308,12 @@ udp)
   check "every UDP datagram dissected as UALink ($n of $total)" test "$n" -eq "$total"
   n=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' | wc -l)
   check "heuristic finds records on a non-default port ($n)" test "$n" -gt 0
+  n=$(ts -r "$u" -Y 'ualink.rec.kind == 4 && ualink.pcie.dllp.type && udp.dstport == 40001' | wc -l)
+  check "heuristic takes PCIe DLLP records (kind 4, PCIe roles, link 9): $n of 4" test "$n" -eq 4
   n=$(ts -r "$work/cap/udp-noise.pcap" -Y ualink | wc -l)
   m=$(ts -r "$work/cap/udp-noise.pcap" | wc -l)
   check "heuristic refuses $m near-records (wrong version/kind/flags/link/rate/width/roles/length): $n taken" \
-    test "$n" -eq 0 -a "$m" -eq 10
+    test "$n" -eq 0 -a "$m" -eq 11
   check "all table fields of udp.pcap equal libdecode's decode" compare_all "$u"
   n2=$(ts -r "$u" -Y ualink --disable-heuristic ualink_udp | wc -l)
   check "without the heuristic only port 17762 is dissected ($n2 of $total)" test "$n2" -lt "$total" -a "$n2" -gt 0

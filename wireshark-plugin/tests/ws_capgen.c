@@ -514,6 +514,24 @@ static void gen_udp(const char *dir) {
     if (len == UAL_REC_HDR_BYTES + UAL_FLIT_BYTES && !good_len) memcpy(good, rec, good_len = len);
   }
   fclose(in.f);
+  /* PCIe DLLP records (kind 4, PCIe roles, link 9) for the heuristic */
+  for (unsigned k = 0; k < 4; k++) {
+    struct ual_pcie_dllp d;
+    ual_pcie_dllp_fc(&d, UAL_PCIE_DT_UPDATEFC_P, k, 0, 40 + k, 0, 300 + k);
+    uint8_t body[UAL_PCIE_DLLP_BODY], prec[UAL_REC_HDR_BYTES + UAL_PCIE_DLLP_BODY];
+    ual_pcie_dllp_encode(&d, body);
+    struct ual_rec_hdr h;
+    ual_rec_hdr_init(&h, UAL_REC_PCIE_DLLP, k & 1);
+    h.link = 9;
+    h.rate = 1;
+    h.width = 1;
+    h.roles_pcie = 1;
+    h.role_a = 1;
+    h.role_b = 4;
+    size_t plen = ual_record_build(&h, body, sizeof body, prec, sizeof prec);
+    ts += 2;
+    udp_put(f, ts, 40001, prec, plen);
+  }
   fclose(f);
 
   snprintf(path, sizeof path, "%s/udp-noise.pcap", dir);
@@ -521,10 +539,11 @@ static void gen_udp(const char *dir) {
   uint8_t bad[MAX_REC];
   static const struct { uint8_t off, val; int dlen; } muts[] = {
     { 0, 2, 0 },        /* version 2 */
-    { 1, 4, 0 },        /* reserved kind */
+    { 1, 4, 0 },        /* kind 4 (PCIe DLLP) with a flit's body */
+    { 1, 7, 0 },        /* reserved kind */
     { 2, 0x08, 0 },     /* reserved flag bit */
     { 3, 7, 0 },        /* link 7 */
-    { 4, 9, 0 },        /* reserved rate */
+    { 4, 11, 0 },       /* reserved rate */
     { 5, 3, 0 },        /* width 3 */
     { 6, 0x03, 0 },     /* reserved role */
     { 7, 1, 0 },        /* reserved byte */

@@ -6,7 +6,7 @@
 /* Bytes each scope spans from its base. */
 static unsigned scope_bytes(unsigned sc) {
   switch (sc) {
-  case UAL_SC_REC: return 8;
+  case UAL_SC_REC: case UAL_SC_REC_PCIE_ROLES: return 8;
   case UAL_SC_FH: return 2;
   case UAL_SC_FLIT: return 256;
   case UAL_SC_SH: return 1;

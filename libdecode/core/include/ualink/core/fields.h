@@ -23,7 +23,8 @@ struct ual_value_name {
 /* Scopes of the capture record, X(enum suffix of UAL_SC_). */
 #define UAL_CORE_SCOPES(X) \
   X(REC)                /* record header, byte 0 of the record */ \
-  X(EVENT)              /* link-event record body */
+  X(EVENT)              /* link-event record body */ \
+  X(REC_PCIE_ROLES)     /* record header, byte 0, when roles bit 7 selects the PCIe encoding */
 
 /* Where a scope's base is: the record's own scopes, then each fabric's. */
 enum ual_scope {
@@ -45,7 +46,7 @@ enum ual_scope {
 
 /* Value-name lists ual_vals_<name>; the record's are defined in core/fields.c. */
 #define UAL_CORE_VALUE_LISTS(X) \
-  X(rec_kind) X(dir) X(rate) X(role) X(event) X(rec_width) X(rec_link)
+  X(rec_kind) X(dir) X(rate) X(role) X(event) X(rec_width) X(rec_link) X(pcie_role)
 #define UAL_VALUE_LISTS(X) UAL_CORE_VALUE_LISTS(X) UAL_FABRIC_VALUE_LISTS(X)
 
 #define UAL_X_(n) extern const struct ual_value_name ual_vals_##n[];
@@ -71,7 +72,11 @@ UAL_VALUE_LISTS(UAL_X_)
   X(REC_RSVD,     UAL_SC_REC, "Reserved",       "rec.rsvd",      7, 1, UAL_LE, 0, 8, UAL_FF_RESERVED, NULL, "capture-format") \
   X(EV_CODE,      UAL_SC_EVENT, "Event",       "event.code",    0, 2, UAL_LE, 0, 16, UAL_FF_ENUM, UAL_V_(event), "capture-format") \
   X(EV_RSVD,      UAL_SC_EVENT, "Reserved",    "event.rsvd",    2, 2, UAL_LE, 0, 16, UAL_FF_RESERVED, NULL, "capture-format") \
-  X(EV_VALUE,     UAL_SC_EVENT, "Value",       "event.value",   4, 4, UAL_LE, 0, 32, 0, NULL, "capture-format")
+  X(EV_VALUE,     UAL_SC_EVENT, "Value",       "event.value",   4, 4, UAL_LE, 0, 32, 0, NULL, "capture-format") \
+  X(REC_PROLE_A,  UAL_SC_REC_PCIE_ROLES, "Side A role (PCIe)", "rec.pcie_role_a", 6, 1, UAL_LE, 0, 3, UAL_FF_ENUM, UAL_V_(pcie_role), "pcie.md [P3]") \
+  X(REC_PROLE_B,  UAL_SC_REC_PCIE_ROLES, "Side B role (PCIe)", "rec.pcie_role_b", 6, 1, UAL_LE, 3, 3, UAL_FF_ENUM, UAL_V_(pcie_role), "pcie.md [P3]") \
+  X(REC_PROLES_RSVD, UAL_SC_REC_PCIE_ROLES, "Reserved roles", "rec.pcie_roles_rsvd", 6, 1, UAL_LE, 6, 1, UAL_FF_RESERVED, NULL, "pcie.md [P3]") \
+  X(REC_PROLES_SEL, UAL_SC_REC_PCIE_ROLES, "PCIe role encoding", "rec.pcie_roles", 6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md [P3]")
 
 /* The whole table, in scope order. */
 #define UAL_FIELDS(X) UAL_CORE_FIELDS(X) UAL_FABRIC_FIELDS(X)

@@ -49,6 +49,9 @@ struct ual_pcie_side {
   uint16_t ack_seq;
   uint64_t dllps, crc_bad;
   uint64_t by_type[UAL_PCIE_DT_COUNT];
+  /* last credits advertised per VC and class in the capture, for --stats;
+   * kept across resets, never used by a check */
+  struct ual_pcie_fc_vals adv[UAL_PCIE_VCS][UAL_PCIE_CLASSES];
 };
 
 struct ual_pcie_an {

@@ -100,6 +100,8 @@ struct ual_findings;
 /* The DLLP name of a type byte (UAL_PCIE_DT_RESERVED when none). */
 enum ual_pcie_dllp_name ual_pcie_dllp_name_of(unsigned type);
 const char *ual_pcie_dllp_name_str(unsigned name);
+/* The field-table scope (enum ual_scope) of bytes 1-3 of a layout. */
+unsigned ual_pcie_layout_scope(unsigned layout);
 /* CRC-16 of DLLP bytes 0-3 (§2.3) as transmitted: byte 4 = low byte. */
 uint16_t ual_pcie_crc16(const uint8_t b[4]);
 /* Scale factor of a HdrScale/DataScale code [P8]: 1, 1, 4, 16. */
