@@ -9,9 +9,9 @@
  *              \--> S: Nack                         S on receiving it)
  *               \-> S: Decision Pending --> S must request within 10 ms
  *
- * An Ack from a partner answers the other side's open request if there is
- * one (responses go in the order things were received), else it confirms
- * the partner's own granted request. */
+ * An Ack from a partner answers the other side's open request or confirms
+ * the partner's own granted request; when both are open it is for the one
+ * the partner received first (responses go in the order received). */
 #include "ualink/ualink/dlproto.h"
 
 #include <stdio.h>
@@ -318,6 +318,14 @@ static const char *cmd_text(unsigned cmd) {
   return "?";
 }
 
+/* Did the partner receive the Ack granting its own request mine before
+ * the other side's request theirs? Both travel the same way, so frame and
+ * segment order is receive order. */
+static bool received_first(const struct ual_ctrl_req *mine, const struct ual_ctrl_req *theirs) {
+  if (mine->grant_frame != theirs->frame) return mine->grant_frame < theirs->frame;
+  return mine->grant_seg < theirs->seg;
+}
+
 static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_side *me, unsigned dir,
                          const struct ual_ctrl_req *r, const struct ual_dlmsg *m, const struct ual_when *w,
                          struct ual_findings *f) {
@@ -326,8 +334,11 @@ static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_
     ual_findings_add(f, UAL_R_DM_CTRL_ECHO, w->segment, "%c %s %s: Response %u does not echo TargetState %u",
                      side_name(dir), label(m->type), cmd_text(m->command), m->response, r->target);
   /* Decision Pending's TargetState and a Request's Response: stateless (dlmsg.c) */
-  if (r->conflict && (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED) && me->req.mtype == r->mtype &&
-      (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
+  /* me's own request of the conflict may already be confirmed (it received
+   * the grant before r) */
+  bool mine_open = me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED ||
+                   (me->req.grant_frame && received_first(&me->req, r));
+  if (r->conflict && mine_open && me->req.mtype == r->mtype && (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
     bool identical = me->req.target == r->target;
     if (!identical && (r->mtype == UAL_MT_LINK_STATE || r->mtype == UAL_MT_CHANNEL)) return;  /* no resolution defined */
     bool theirs = identical || ual_ctrl_wins(r->target, r->prio, me->req.target, me->req.prio);
@@ -391,6 +402,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
     neg_event(me, dir, w, ev, r->mtype, UAL_NEG_ACK, r->target, r->ts_ns, r->frame, "Acks");
     r->state = UAL_CS_GRANTED;
     r->grant_frame = w->frame;
+    r->grant_seg = (int8_t)w->segment;
     r->grant_ts_ns = w->ts_ns;
     r->due_ns = w->ts_ns ? w->ts_ns + UAL_CONFIRM_NS : 0;
     /* the responder stops DL flits right after its Ack to L1 (§4.1.1) */
@@ -432,11 +444,14 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
     ual_findings_add(f, UAL_R_DM_CTRL_INITIATOR, w->segment, "%c, a switch, requests %s %s without having sent Decision Pending",
                      side_name(dir), label(type), tt);
 
-  /* one outstanding control request per partner; crossing requests are legal */
+  /* one outstanding control request per partner; crossing requests are
+   * legal, also one that was packed into the flit of its answer to the
+   * partner's (one flit of turnaround) */
   struct ual_ctrl_req *pr = &peer->req;
-  bool crossing = pr->state == UAL_CS_SENT && !pr->answered &&
-                  (!pr->due_ns || !w->ts_ns ||
-                   w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->ft_ps));
+  bool crossing = (pr->state == UAL_CS_SENT && !pr->answered &&
+                   (!pr->due_ns || !w->ts_ns ||
+                    w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->ft_ps))) ||
+                  (pr->state == UAL_CS_GRANTED && pr->grant_frame == w->frame);
   if (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED)
     ual_findings_add(f, UAL_R_DM_CTRL_OUTSTANDING, w->segment, "%c %s request while its own %s request (frame %llu) is %s",
                      side_name(dir), label(type), label(me->req.mtype), (unsigned long long)me->req.frame,
@@ -468,6 +483,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   r->target = m->target;
   r->prio = m->priority;
   r->frame = w->frame;
+  r->seg = (int8_t)w->segment;
   r->ts_ns = w->ts_ns;
   r->due_ns = response_due(w);
   r->ft_ps = w->ft_ps;
@@ -486,12 +502,15 @@ static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
     return;
   case UAL_CMD_ACK:
   case UAL_CMD_NACK:
-  case UAL_CMD_PENDING:
-    if (peer->req.state == UAL_CS_SENT && !peer->req.answered && peer->req.mtype == m->type) {
+  case UAL_CMD_PENDING: {
+    bool can_answer = peer->req.state == UAL_CS_SENT && !peer->req.answered && peer->req.mtype == m->type;
+    bool can_confirm = m->command == UAL_CMD_ACK && me->req.state == UAL_CS_GRANTED && me->req.mtype == m->type;
+    if (can_answer && can_confirm && received_first(&me->req, &peer->req)) can_answer = false;
+    if (can_answer) {
       answer(dp, dir, m, w, ev, f);
       return;
     }
-    if (m->command == UAL_CMD_ACK && me->req.state == UAL_CS_GRANTED && me->req.mtype == m->type) {
+    if (can_confirm) {
       confirm(dp, dir, w, ev);
       return;
     }
@@ -499,6 +518,7 @@ static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
       ual_findings_add(f, UAL_R_DM_UNSOLICITED, w->segment, "%c %s %s with no matching request", side_name(dir),
                        label(m->type), cmd_text(m->command));
     return;
+  }
   default:                            /* reserved Command: DM-FIELD (stateless) */
     return;
   }

@@ -133,7 +133,63 @@ static void test_replay_start(void) {
     }
 }
 
+#define CH0_ON (UAL_CHAN_ONLINE | UAL_CHAN_TL)
+#define CH4_ON (UAL_CHAN_ONLINE | UAL_CHAN_UART)
+
+/* A link just trained between two accelerators: channels offline, x8. */
+static void fresh_accels(void) {
+  fx_init(&X);
+  X.role_b = UAL_ROLE_ACCEL;
+  fx_train(&X, true);
+  fx_clear_counts(&X);
+}
+
+/* 5. Responses go in the order the requests and responses they answer were
+ * received (seed 000 line 676). B requests channel 4 online; A had its
+ * channel 0 request ready and packs it into the flit of its Ack, after
+ * the Ack (one flit of turnaround, rules.md DM-CTRL-OUTSTANDING), so B
+ * receives A's Ack first: B's confirming Ack comes before its answer to
+ * A's request, in one flit or two. Broken twin: B's answer echoes the
+ * wrong TargetState. */
+static void test_response_order(void) {
+  for (int broken = 0; broken < 2; broken++)
+    for (int one_flit = 0; one_flit < 2; one_flit++) {
+      fresh_accels();
+      fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_REQUEST, 0));
+      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
+      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_REQUEST, 0));
+      fx_flush(&X, FX_A);
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms its own */
+      if (!one_flit) {
+        fx_flush(&X, FX_B);
+        CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+        CHECK_EQ(X.a.dp.s[FX_A].ch4, 1);
+      }
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, broken ? CH4_ON : CH0_ON));
+      fx_flush(&X, FX_B);
+      CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_ECHO), broken ? X.frame : 0);
+      fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));
+      CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
+      CHECK_EQ(X.a.dp.s[FX_B].ch0, 1);
+      CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+      CHECK_EQ(problems_except(&X, UAL_R_DM_CTRL_ECHO, UAL_R_DM_CTRL_ECHO), 0);
+      CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_ECHO), (unsigned)broken);
+    }
+  /* answered in the order received: A's request came first */
+  fresh_accels();
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_REQUEST, 0));
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_REQUEST, 0));   /* crossing */
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));   /* answers A */
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms */
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));
+  CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
+  CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+  CHECK_EQ(fx_problems(&X), 0);
+}
+
 int main(void) {
+  test_response_order();
   test_replay_start();
   test_nak_is_info();
   test_ack_ahead_after_link_up();

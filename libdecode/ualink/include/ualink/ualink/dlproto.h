@@ -25,6 +25,7 @@ struct ual_ctrl_req {
   uint32_t ft_ps;
   uint32_t uart_segs;       /* DWords the responder's open UART transport still owed then */
   uint64_t grant_frame, grant_ts_ns;
+  int8_t seg, grant_seg;    /* segments of the request and of its Ack */
 };
 
 struct ual_basic_req {
