@@ -203,6 +203,7 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
     if (!a->t_first_ns) a->t_first_ns = ts_ns;
     if (ts_ns > a->t_last_ns) a->t_last_ns = ts_ns;
   }
+  if (h->rate) ual_dlproto_rate(&a->dp, h->rate);
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
   if (h->flags & UAL_RF_LOST) forget(a, d);

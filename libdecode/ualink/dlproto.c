@@ -96,7 +96,12 @@ void ual_dlproto_init(struct ual_dlproto *dp) {
     s->ch0 = s->ch4 = UAL_UNKNOWN;
     s->lockout = 3;                   /* unknown history: a lockout may be set */
   }
-  dp->max_width = dp->speed_allowed = dp->width_ready = UAL_UNKNOWN;
+  dp->max_width = dp->speed_allowed = dp->width_ready = dp->max_speed = UAL_UNKNOWN;
+}
+
+void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate) {
+  int sp = ual_speed_of_rate(rate);
+  if (sp > dp->max_speed) dp->max_speed = (int8_t)sp;
 }
 
 void ual_dlproto_reset(struct ual_dlproto *dp, unsigned dir) {
@@ -282,14 +287,19 @@ static int required_answer(const struct ual_dlproto *dp, const struct ual_dlprot
   if ((int)r->target == cur) return r->prio ? 0 : MUST_ACK;
   switch (r->mtype) {
   case UAL_MT_LINK_WIDTH:
-  case UAL_MT_LINK_SPEED:
+  case UAL_MT_LINK_SPEED: {
     if (r->prio) return (int)r->target > cur ? MUST_NACK : MUST_ACK;
-    if (r->mtype == UAL_MT_LINK_WIDTH && dp->max_width != UAL_UNKNOWN && (int)r->target < dp->max_width &&
-        !((rs->lockout & 1) && (int)r->target > cur))
-      return MUST_ACK;
+    /* below the maximum allowed (known from below): Ack, unless a soft
+     * lockout may refuse an increase */
+    bool width = r->mtype == UAL_MT_LINK_WIDTH;
+    int max = width ? dp->max_width : dp->max_speed;
+    unsigned lock = width ? 1u : 2u;
+    if (max != UAL_UNKNOWN && (int)r->target < max && !((rs->lockout & lock) && (int)r->target > cur)) return MUST_ACK;
     return 0;
+  }
   case UAL_MT_LINK_STATE:
-    return r->target == 0 ? (r->prio ? MUST_NACK : MUST_ACK) : 0;
+    if (r->target == 0) return r->prio ? MUST_NACK : MUST_ACK;
+    return r->prio && (int)r->target > cur ? MUST_ACK : 0;   /* lower power with Priority: granted */
   default:
     return r->target & UAL_CHAN_ONLINE ? ACK_OR_PENDING : MUST_ACK;
   }
@@ -425,6 +435,7 @@ static void confirm(struct ual_dlproto *dp, unsigned dir, const struct ual_when 
     peer->lockout |= (uint8_t)bit;
   }
   if (type == UAL_MT_LINK_SPEED && dp->speed_allowed != UAL_UNKNOWN) dp->speed_allowed = (int8_t)t;
+  if (type == UAL_MT_LINK_SPEED && (int)t > dp->max_speed) dp->max_speed = (int8_t)t;
   if (type == UAL_MT_LINK_WIDTH) dp->width_ready = 1;
   if (type == UAL_MT_LINK_STATE && t == 1) me->l1_stopped = 1;   /* the requester stops after confirming */
   if (me->dp_wait && me->dp_wait_mtype == type) me->dp_wait = 0;

@@ -14,6 +14,7 @@
  * or to Recovery (after L0/L1, or when the history is unknown: a capture
  * that starts mid-stream must not be taken for a link-up). */
 #include "ualink/ualink/ltssm.h"
+#include "ualink/ualink/dl_limits.h"
 #include "ualink/core/fields.h"
 #include "core/field_access.h"
 
@@ -45,7 +46,6 @@ static bool in_l1(unsigned s) { return s == UAL_LT_L1_ENTRY || s == UAL_LT_L1_ID
 static bool in_eq(unsigned s) { return s >= UAL_LT_REC_EQ0 && s <= UAL_LT_REC_EQ3; }
 
 /* The speed code (Table 2-9) a record rate code needs. */
-static int speed_of_rate(unsigned rate) { return rate <= 1 ? 0 : rate == 2 ? 1 : rate == 3 ? 2 : 3; }
 
 struct step {
   struct ual_ltssm *lt;
@@ -151,7 +151,7 @@ static void rate_seen(struct step *s, unsigned code) {
                  "%c data rate %s -> %s GT/s", side_name(s->dir), old ? ual_rate_name(old) : "?",
                  ual_rate_name(code) ? ual_rate_name(code) : "?");
   if (code < 2 || s->ctx->speed_allowed == UAL_UNKNOWN || code <= s->lt->speed_flagged) return;
-  if (speed_of_rate(code) > s->ctx->speed_allowed) {
+  if (ual_speed_of_rate(code) > s->ctx->speed_allowed) {
     s->lt->speed_flagged = (uint8_t)code;
     ual_findings_add(s->f, UAL_R_LT_SPEED_BEFORE_DL, -1, "%c at %s GT/s, completed Link Speed negotiations allow %s",
                      side_name(s->dir), ual_rate_name(code), ual_speed_code_name(s->ctx->speed_allowed));

@@ -188,7 +188,50 @@ static void test_response_order(void) {
   CHECK_EQ(fx_problems(&X), 0);
 }
 
+/* One control negotiation: A requests, B answers with cmd; A confirms an
+ * Ack. Returns whether B's answer raised DM-CTRL-RESPONSE-RULE. */
+static bool negotiate_answer(unsigned type, unsigned prio, unsigned target, unsigned cmd) {
+  fx_msg(&X, FX_A, fx_ctrl(type, prio, target, UAL_CMD_REQUEST, 0));
+  fx_msg(&X, FX_B, fx_ctrl(type, 0, cmd == UAL_CMD_ACK ? target : 0, cmd, target));
+  bool raised = found_here(&X, UAL_R_DM_CTRL_RESPONSE_RULE) != 0;
+  if (cmd == UAL_CMD_ACK) fx_msg(&X, FX_A, fx_ctrl(type, 0, target, UAL_CMD_ACK, target));
+  return raised;
+}
+
+/* 3. Response rules (seed 000 lines 712-716, 772-776, 832-836). Without
+ * Priority a width request narrower than the maximum allowed width and a
+ * speed request lower than the maximum allowed speed are Acked; the
+ * trained width and the speeds the link was negotiated to bound the
+ * maximum from below. A Priority request for a lower-power link state (L1
+ * from L0) must be granted. The broken twin Nacks each of them. */
+static void test_response_rules(void) {
+  for (int broken = 0; broken < 2; broken++) {
+    unsigned cmd = broken ? UAL_CMD_NACK : UAL_CMD_ACK;
+    /* width: trained x8, now x2 after a negotiation; x4 is below x8 */
+    fresh_accels();
+    negotiate_answer(UAL_MT_LINK_WIDTH, 0, 1, UAL_CMD_ACK);
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_WIDTH, 0, 2, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+    /* speed: the link was negotiated up to 64.0 GT/s, then down to 2.5;
+     * 32.0 is below the maximum allowed */
+    fresh_accels();
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 1, UAL_CMD_ACK);
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 2, UAL_CMD_ACK);
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 0, UAL_CMD_ACK);
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_SPEED, 0, 1, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+    /* state: Priority L1 from L0, channels offline */
+    fresh_accels();
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_STATE, 1, 1, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+  }
+}
+
 int main(void) {
+  test_response_rules();
   test_response_order();
   test_replay_start();
   test_nak_is_info();

@@ -76,6 +76,8 @@ struct ual_dlproto_side {
 struct ual_dlproto {
   struct ual_dlproto_side s[2];
   int8_t max_width;         /* trained width code, UAL_UNKNOWN */
+  int8_t max_speed;         /* highest speed code the link ran at or was negotiated to, UAL_UNKNOWN:
+                               the maximum allowed speed is at least this */
   int8_t speed_allowed;     /* speed code completed negotiations allow, UAL_UNKNOWN */
   int8_t width_ready;       /* completed width negotiation not yet used by L0p */
   uint8_t history;          /* the capture has shown enough to judge unsolicited answers */
@@ -95,6 +97,8 @@ void ual_dlproto_flit(struct ual_dlproto *dp, unsigned dir, const struct ual_fli
 /* Deadlines that passed by the time of a record of direction dir. */
 void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_when *w,
                       struct ual_events *ev, struct ual_findings *f);
+/* The link runs at a header rate code: the maximum allowed speed is at least that. */
+void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate);
 /* A port came back from L1: channels must be renegotiated. */
 void ual_dlproto_l1_exit(struct ual_dlproto *dp);
 /* Records were lost: forget the timing of what partner dir owes. */
