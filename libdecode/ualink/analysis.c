@@ -126,7 +126,7 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
   ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
   int usec = alt ? uart_sectors(bytes, uo) : 0;
-  a->dp.s[d].uart_open = a->unpack[d].uart_need;
+  ual_dlproto_uart(&a->dp, d, a->unpack[d].uart_need, wf->ts_ns ? wf->ts_ns + (wf->ft_ps + 999u) / 1000u : 0);
   if (own) {
     out->unpacked = true;
     ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);

@@ -60,10 +60,30 @@ static uint64_t response_due(const struct ual_when *w) {
   return w->ts_ns + 2 * ns_of(w->ft_ps) + UAL_RESPONSE_NS;
 }
 
-/* Time the responder needs to finish the UART transport it had open when
- * the request came (one DWord per segment, a quarter flit each). */
-static uint64_t uart_allowance(uint32_t segs, uint32_t ft_ps) {
-  return ns_of((uint32_t)((uint64_t)segs * ft_ps / UAL_SEGMENTS));
+/* Time not counted against a response deadline: what the responder spent
+ * finishing the UART transport it had open when the request came (other DL
+ * messages are blocked meanwhile). Measured once the transport ended, and
+ * unbounded while it is still running; without timestamps one DWord per
+ * segment, a quarter flit each. */
+#define UAL_IN_TRANSPORT (UINT64_MAX / 4)
+static uint64_t uart_allowance(uint32_t segs, uint64_t end_ns, uint64_t req_ns, uint32_t ft_ps) {
+  if (!segs) return 0;
+  if (!req_ns) return ns_of((uint32_t)((uint64_t)segs * ft_ps / UAL_SEGMENTS));
+  if (!end_ns) return UAL_IN_TRANSPORT;
+  return end_ns > req_ns ? end_ns - req_ns : 0;
+}
+
+void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns) {
+  struct ual_dlproto_side *me = &dp->s[dir & 1], *peer = &dp->s[(dir & 1) ^ 1];
+  bool ended = me->uart_open && !need;
+  me->uart_open = (uint8_t)need;
+  if (!ended) return;
+  /* stamp what me owes and was waiting behind this transport */
+  if (!end_ns) end_ns = 1;
+  for (int i = 0; i < UAL_NBASIC; i++)
+    if (peer->basic[i].active && peer->basic[i].uart_segs && !peer->basic[i].uart_end_ns)
+      peer->basic[i].uart_end_ns = end_ns;
+  if (peer->req.state == UAL_CS_SENT && peer->req.uart_segs && !peer->req.uart_end_ns) peer->req.uart_end_ns = end_ns;
 }
 
 enum ual_role ual_dlproto_role(const struct ual_dlproto *dp, unsigned dir) {
@@ -217,6 +237,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
     b->ts_ns = w->ts_ns;
     b->due_ns = response_due(w);
     b->uart_segs = peer->uart_open;
+    b->uart_end_ns = 0;
     return;
   }
   struct ual_basic_req *b = &peer->basic[i];   /* a response from me */
@@ -228,7 +249,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
   }
   b->active = 0;
   if (b->late_flagged || !b->due_ns || !w->ts_ns || !w->ft_ps) return;
-  uint64_t allow = uart_allowance(b->uart_segs, w->ft_ps);
+  uint64_t allow = uart_allowance(b->uart_segs, b->uart_end_ns, b->ts_ns, w->ft_ps);
   if (w->ts_ns > b->due_ns + allow)
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s response %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), (unsigned long long)(w->ts_ns - b->ts_ns),
@@ -379,7 +400,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
   int ci = ctrl_index(r->mtype);
   r->answered = 1;
   if (!r->late_flagged && r->due_ns && w->ts_ns &&
-      w->ts_ns > r->due_ns + uart_allowance(r->uart_segs, w->ft_ps ? w->ft_ps : r->ft_ps))
+      w->ts_ns > r->due_ns + uart_allowance(r->uart_segs, r->uart_end_ns, r->ts_ns, w->ft_ps ? w->ft_ps : r->ft_ps))
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s %s %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), cmd_text(m->command), (unsigned long long)(w->ts_ns - r->ts_ns),
                      (unsigned long long)r->frame);
@@ -461,7 +482,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   struct ual_ctrl_req *pr = &peer->req;
   bool crossing = (pr->state == UAL_CS_SENT && !pr->answered &&
                    (!pr->due_ns || !w->ts_ns ||
-                    w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->ft_ps))) ||
+                    w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->uart_end_ns, pr->ts_ns, pr->ft_ps))) ||
                   (pr->state == UAL_CS_GRANTED && pr->grant_frame == w->frame);
   if (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED)
     ual_findings_add(f, UAL_R_DM_CTRL_OUTSTANDING, w->segment, "%c %s request while its own %s request (frame %llu) is %s",
@@ -587,7 +608,8 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   /* what me owes: answers to the partner's requests */
   for (int i = 0; i < UAL_NBASIC; i++) {
     struct ual_basic_req *b = &peer->basic[i];
-    if (b->active && !b->late_flagged && b->due_ns && t > b->due_ns + uart_allowance(b->uart_segs, w->ft_ps)) {
+    if (b->active && !b->late_flagged && b->due_ns &&
+        t > b->due_ns + uart_allowance(b->uart_segs, b->uart_end_ns, b->ts_ns, w->ft_ps)) {
       b->late_flagged = 1;
       static const unsigned types[UAL_NBASIC] = { UAL_MT_TL_RATE, UAL_MT_DEVICE_ID, UAL_MT_PORT_NUMBER };
       ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no %s response from %c within 1 us of the request at frame %llu",
@@ -596,7 +618,7 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   }
   struct ual_ctrl_req *r = &peer->req;
   if (r->state == UAL_CS_SENT && !r->answered && !r->late_flagged && r->due_ns &&
-      t > r->due_ns + uart_allowance(r->uart_segs, r->ft_ps)) {
+      t > r->due_ns + uart_allowance(r->uart_segs, r->uart_end_ns, r->ts_ns, r->ft_ps)) {
     r->late_flagged = 1;
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no answer from %c within 1 us to the %s request at frame %llu",
                      side_name(dir), label(r->mtype), (unsigned long long)r->frame);

@@ -230,7 +230,44 @@ static void test_response_rules(void) {
   }
 }
 
+/* 4. Other DL messages are blocked during a UART Stream Transport (seed 000
+ * line 484), and rules.md excludes those segments from the response
+ * deadline. At 2.5 GT/s x1 (1.024 us per flit) B's 33-DWord transport
+ * began before A's request and takes about 8 us (longer here: B's flits
+ * alternate with A's NOP flits in time); B answers in the first alternate
+ * sector after it: not late, and nothing is raised while the transport
+ * runs. The broken twin answers 1 us plus two flits after the transport
+ * ended: DM-RESPONSE-LATE. Basic and control requests alike. */
+static void test_response_during_transport(void) {
+  for (int v = 0; v < 4; v++) {
+    bool broken = v & 1, basic = v & 2;
+    fresh_accels();
+    X.width = 1;
+    fx_channels_online(&X);
+    fx_msg(&X, FX_A, fx_uart(UAL_MT_UART_CREDIT, 128));
+    fx_clear_counts(&X);
+    fx_push_transport(&X, FX_B, 32, NULL);
+    fx_data(&X, FX_B);                                /* header and 3 of 32 payload DWords */
+    uint32_t req = basic ? fx_basic(UAL_MT_DEVICE_ID, 0, 5, 1) : fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_REQUEST, 0);
+    fx_msg(&X, FX_A, req);
+    while (X.a.dp.s[FX_B].uart_open > (broken ? 0 : 4)) {
+      fx_data(&X, FX_B);
+      fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+    }
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), 0);
+    if (broken) X.ts_ns += 2 * fx_ft_ns(&X) + UAL_RESPONSE_NS + 100;
+    uint32_t ans = basic ? fx_basic(UAL_MT_DEVICE_ID, 1, 9, 1) : fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2);
+    fx_push_msg(&X, FX_B, ans);
+    fx_flush(&X, FX_B);
+    CHECK_EQ(found_here(&X, UAL_R_DM_RESPONSE_LATE), broken ? X.frame : 0);
+    if (!basic) fx_msg(&X, FX_A, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2));
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), broken ? 1u : 0u);
+    CHECK_EQ(problems_except(&X, UAL_R_DM_RESPONSE_LATE, UAL_R_DM_RESPONSE_LATE), 0);
+  }
+}
+
 int main(void) {
+  test_response_during_transport();
   test_response_rules();
   test_response_order();
   test_replay_start();
