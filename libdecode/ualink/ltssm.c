@@ -106,11 +106,6 @@ static void set_state(struct step *s, unsigned st) {
     training_restart(lt);
   }
   if (st == UAL_LT_CFG_IDLE) check_alt_protocol(s);
-  if (in_eq(st) && !in_eq(old) && s->ctx->ch0_online == 1 && !lt->eq_flagged) {
-    lt->eq_flagged = 1;
-    ual_findings_add(s->f, UAL_R_LT_EQ_CH0_ONLINE, -1, "%c enters equalization while channel 0 is online",
-                     side_name(s->dir));
-  }
   if (in_l1(st) && !in_l1(old) && !lt->in_l1) {
     lt->in_l1 = 1;
     s->o->l1_entry = 1;
@@ -183,6 +178,17 @@ static void on_ts(struct step *s, const struct ual_os *os) {
   }
   if (os->modified && os->mts_usage == UAL_MTS_USAGE_ALT_PROTOCOL && os->vendor_id == UAL_UALINK_VENDOR_ID)
     p->mts_seen = 1;
+  /* Equalization shows on the wire as TS1 with EC != 00b (phases 1..3,
+   * digest §5.4); an EIEOS alone is no proof. */
+  if (!ts2 && os->eq_control) {
+    if (s->ctx->ch0_online == 1 && !s->lt->eq_flagged) {
+      s->lt->eq_flagged = 1;
+      ual_findings_add(s->f, UAL_R_LT_EQ_CH0_ONLINE, -1, "%c in equalization phase %u while channel 0 is online",
+                       side_name(s->dir), os->eq_control);
+    }
+    set_state(s, UAL_LT_REC_EQ0 + os->eq_control);
+    return;
+  }
 
   if (link_pad && lane_pad) {          /* Polling, or Configuration.Linkwidth.Start */
     if (ts2) set_state(s, UAL_LT_POLL_CONFIG);

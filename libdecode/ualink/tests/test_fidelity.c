@@ -266,7 +266,68 @@ static void test_response_during_transport(void) {
   }
 }
 
+/* Recovery to rate at 128b/130b: RcvrLock, RcvrCfg, Speed, then at the new
+ * rate RcvrLock sending EIEOS and TS1 twice; with eq the equalization
+ * phases 1..3 (TS1 with Equalization Control = the phase); RcvrCfg, Idle,
+ * L0. Returns the frame of the first TS1 with EC != 0 (0 if none). */
+static uint64_t eq_frame;           /* where speed_change saw LT-EQ-CH0-ONLINE */
+static uint64_t speed_change(unsigned rate, bool eq) {
+  uint64_t first_ec = 0;
+  eq_frame = 0;
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 0, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_os(&X, d, UAL_OS_EIOS);
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_EIDLE_ENTER, 0);
+  X.rate = (uint8_t)rate;
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_RATE, rate);
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_EIDLE_EXIT, 0);
+  for (int i = 0; i < 2; i++)
+    for (unsigned d = 0; d < 2; d++) {
+      fx_os(&X, d, UAL_OS_EIEOS);
+      fx_ts(&X, d, 0, 0, 0, false, 0);
+    }
+  if (eq)
+    for (unsigned ph = 1; ph <= 3; ph++)
+      for (unsigned d = 0; d < 2; d++) {
+        fx_os(&X, d, UAL_OS_EIEOS);
+        fx_ts_eq(&X, d, 0, 0, 0, false, 0, ph);
+        if (!first_ec) first_ec = X.frame;
+        if (!eq_frame && found_here(&X, UAL_R_LT_EQ_CH0_ONLINE)) eq_frame = X.frame;
+      }
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_os(&X, d, UAL_OS_SDS);
+  for (unsigned d = 0; d < 2; d++) fx_idle(&X, d);
+  for (unsigned d = 0; d < 2; d++) fx_nop(&X, d, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+  return first_ec;
+}
+
+/* 6. Equalization shows on the wire as TS1 with Equalization Control != 00b
+ * (digest §5.4); no equalization while channel 0 is online. The accelerator
+ * negotiates 32.0 GT/s and the link equalizes, then channel 0 goes online.
+ * Broken twin: it negotiates 64.0 GT/s and equalizes again with channel 0
+ * online: LT-EQ-CH0-ONLINE at the first TS1 with EC != 0. Clean twin: the
+ * second speed change has no equalization, only the EIEOS every RcvrLock
+ * at 128b/130b sends (no proof of equalization). */
+static void test_eq_ch0_online(void) {
+  for (int broken = 0; broken < 2; broken++) {
+    fx_init(&X);
+    fx_train(&X, true);
+    fx_negotiate(&X, FX_A, UAL_MT_LINK_SPEED, 1);
+    CHECK(speed_change(2, true) != 0);
+    CHECK_EQ(fx_count(&X, UAL_R_LT_EQ_CH0_ONLINE), 0);
+    fx_negotiate(&X, FX_A, UAL_MT_CHANNEL, CH0_ON);
+    fx_negotiate(&X, FX_A, UAL_MT_LINK_SPEED, 2);
+    fx_clear_counts(&X);
+    uint64_t at = speed_change(3, broken);
+    CHECK_EQ(fx_count(&X, UAL_R_LT_EQ_CH0_ONLINE), (unsigned)broken);
+    CHECK_EQ(problems_except(&X, UAL_R_LT_EQ_CH0_ONLINE, UAL_R_LT_EQ_CH0_ONLINE), 0);
+    CHECK_EQ(X.a.lt.p[FX_A].state, UAL_LT_L0);
+    if (broken) CHECK_EQ(eq_frame, at);
+  }
+}
+
 int main(void) {
+  test_eq_ch0_online();
   test_response_during_transport();
   test_response_rules();
   test_response_order();
