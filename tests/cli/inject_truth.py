@@ -23,8 +23,6 @@ import sys
 SLACK = 64
 # rule -> why the frames differ (open work, issue 16 item 3)
 KNOWN_OPEN = {
-    'RP-ACK-TIMEOUT': 'truth: the transmitter\'s timer (Ack received a wire latency later); '
-                      'analysis: 1500 flit times after the Ack passed the capture point',
     'DM-RESPONSE-LATE': 'analysis raises it at the responder\'s next record after the deadline',
     'DM-NOOP-CONTEXT': 'analysis decides at the next DL message of the sender, truth labels the No-Op',
 }
