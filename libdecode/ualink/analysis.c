@@ -168,6 +168,9 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   /* IDLE flits then explicit sequence number 1: the link's numbering
    * starts (the sequence-number handshake after link-up), nothing is
    * carried over into the flit. */
+  if (ro.resync) {
+    ual_unpack_init_midstream(&a->unpack[d]);
+  }
   if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
     ual_unpack_init(&a->unpack[d]);
   deliver(a, d, fi->bytes, w, true, out, ev);
