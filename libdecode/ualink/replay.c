@@ -93,7 +93,7 @@ void ual_replay_link_up(struct ual_replay *r) {
  * flits were held or discarded. It is confirmed (2) by a Nak, which
  * carries NEXT_EXPECTED_RX_SEQ - 1, or by an Ack of a flit delivered since
  * it was learned (the receiver accepted the same run in order). */
-static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak) {
+static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak, bool sel) {
   if (t->exp_known != 1) return;
   if (nak && t->next_exp == ual_seq_inc(n)) {
     t->exp_known = 2;                 /* what was seen agrees */
@@ -109,6 +109,7 @@ static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak) {
     t->exp_known = ual_seq_dist(ual_seq_inc(n), t->exp_first) <= UAL_SEQ_MAX_UNACKED ? 3 : 2;
     if (t->next_exp != ual_seq_inc(n)) t->rx_break = 1;
     t->next_exp = t->exp_first = ual_seq_inc(n);
+    t->discard = !sel;                /* go-back-N: the receiver discards until the replay */
     hold_clear(t);
     return;
   }
@@ -195,7 +196,7 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
         t->rp_expect = 0;             /* what the replay would resend is acknowledged */
     }
   }
-  rx_learn(t, n, nak);
+  rx_learn(t, n, nak, fh->replay_cmd == UAL_RC_NAK_SELECTIVE);
   if (nak) nak_event(t, tdir, n, fh->replay_cmd == UAL_RC_NAK_SELECTIVE, w, ev, f);
 }
 
