@@ -284,10 +284,15 @@ static void push_label(struct side *s, int rule) {
   push(s, (struct pl_item){ .kind = PLI_LABEL, .value = (uint32_t)rule });
 }
 
-/* Recovery.RcvrLock (an equalization phase alike): EIEOS unless 8b/10b, TS1 on each lane */
-static void rcvr_lock(struct side *s, unsigned k, bool enc8) {
+/* Recovery.RcvrLock or an equalization phase: EIEOS unless 8b/10b, TS1 on
+ * each lane; in phases 1..3 the TS1 carry Equalization Control = the phase
+ * (digest §5.4), the label (if any) goes on the first of them. */
+static void rcvr_lock(struct side *s, unsigned k, bool enc8, unsigned phase, int label) {
   if (!enc8) push_os(s, UAL_OS_EIEOS);
-  push(s, ts(0, 0, true, false, k, RID_SPEEDS));
+  if (label >= 0) push_label(s, label);
+  struct pl_item t = ts(0, 0, true, false, k, RID_SPEEDS);
+  t.ts.eq_control = (uint8_t)(enc8 ? 0 : phase);
+  push(s, t);
 }
 
 /* Recovery.RcvrCfg (TS2 on each lane, SDS unless 8b/10b), then Recovery.Idle into L0 */
@@ -337,11 +342,9 @@ void phy_speed_change(struct gen *g, struct side *s, unsigned rate, bool eq, int
   push_event(s, UAL_EV_RATE, rate);
   push_event(s, UAL_EV_EIDLE_EXIT, 0);
   bool enc8 = ual_rate_encoding(rate) == UAL_ENC_8B10B;
-  rcvr_lock(s, k, enc8);
-  if (eq) {
-    if (label_eq >= 0 && s->id == 0) push_label(s, label_eq);
-    for (unsigned ph = 0; ph < 4; ph++) rcvr_lock(s, k, enc8);
-  }
+  rcvr_lock(s, k, enc8, 0, -1);
+  if (eq)
+    for (unsigned ph = 0; ph < 4; ph++) rcvr_lock(s, k, enc8, ph, ph == 1 && s->id == 0 ? label_eq : -1);
   rcvr_cfg_idle(s, k, enc8);
 }
 
@@ -350,7 +353,7 @@ void phy_l1_exit(struct gen *g, struct side *s) {
   unsigned k = g->o.train_os / 4 ? g->o.train_os / 4 : 1;
   bool enc8 = ual_rate_encoding(s->rate) == UAL_ENC_8B10B;
   push_event(s, UAL_EV_EIDLE_EXIT, 0);
-  rcvr_lock(s, k, enc8);
+  rcvr_lock(s, k, enc8, 0, -1);
   rcvr_cfg_idle(s, k, enc8);
 }
 

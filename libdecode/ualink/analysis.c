@@ -137,7 +137,7 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
   sync_step(a, d, uo, wf, ev, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
   int usec = alt ? uart_sectors(bytes, uo) : 0;
-  a->dp.s[d].uart_open = a->unpack[d].uart_need;
+  ual_dlproto_uart(&a->dp, d, a->unpack[d].uart_need, wf->ts_ns ? wf->ts_ns + (wf->ft_ps + 999u) / 1000u : 0);
   if (own) {
     out->unpacked = true;
     ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);
@@ -225,6 +225,7 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
     if (!a->t_first_ns) a->t_first_ns = ts_ns;
     if (ts_ns > a->t_last_ns) a->t_last_ns = ts_ns;
   }
+  if (h->rate) ual_dlproto_rate(&a->dp, h->rate);
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
   if (h->flags & UAL_RF_LOST) forget(a, d);

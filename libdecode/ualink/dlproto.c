@@ -9,9 +9,9 @@
  *              \--> S: Nack                         S on receiving it)
  *               \-> S: Decision Pending --> S must request within 10 ms
  *
- * An Ack from a partner answers the other side's open request if there is
- * one (responses go in the order things were received), else it confirms
- * the partner's own granted request. */
+ * An Ack from a partner answers the other side's open request or confirms
+ * the partner's own granted request; when both are open it is for the one
+ * the partner received first (responses go in the order received). */
 #include "ualink/ualink/dlproto.h"
 
 #include <stdio.h>
@@ -60,10 +60,30 @@ static uint64_t response_due(const struct ual_when *w) {
   return w->ts_ns + 2 * ns_of(w->ft_ps) + UAL_RESPONSE_NS;
 }
 
-/* Time the responder needs to finish the UART transport it had open when
- * the request came (one DWord per segment, a quarter flit each). */
-static uint64_t uart_allowance(uint32_t segs, uint32_t ft_ps) {
-  return ns_of((uint32_t)((uint64_t)segs * ft_ps / UAL_SEGMENTS));
+/* Time not counted against a response deadline: what the responder spent
+ * finishing the UART transport it had open when the request came (other DL
+ * messages are blocked meanwhile). Measured once the transport ended, and
+ * unbounded while it is still running; without timestamps one DWord per
+ * segment, a quarter flit each. */
+#define UAL_IN_TRANSPORT (UINT64_MAX / 4)
+static uint64_t uart_allowance(uint32_t segs, uint64_t end_ns, uint64_t req_ns, uint32_t ft_ps) {
+  if (!segs) return 0;
+  if (!req_ns) return ns_of((uint32_t)((uint64_t)segs * ft_ps / UAL_SEGMENTS));
+  if (!end_ns) return UAL_IN_TRANSPORT;
+  return end_ns > req_ns ? end_ns - req_ns : 0;
+}
+
+void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns) {
+  struct ual_dlproto_side *me = &dp->s[dir & 1], *peer = &dp->s[(dir & 1) ^ 1];
+  bool ended = me->uart_open && !need;
+  me->uart_open = (uint8_t)need;
+  if (!ended) return;
+  /* stamp what me owes and was waiting behind this transport */
+  if (!end_ns) end_ns = 1;
+  for (int i = 0; i < UAL_NBASIC; i++)
+    if (peer->basic[i].active && peer->basic[i].uart_segs && !peer->basic[i].uart_end_ns)
+      peer->basic[i].uart_end_ns = end_ns;
+  if (peer->req.state == UAL_CS_SENT && peer->req.uart_segs && !peer->req.uart_end_ns) peer->req.uart_end_ns = end_ns;
 }
 
 enum ual_role ual_dlproto_role(const struct ual_dlproto *dp, unsigned dir) {
@@ -96,7 +116,12 @@ void ual_dlproto_init(struct ual_dlproto *dp) {
     s->ch0 = s->ch4 = UAL_UNKNOWN;
     s->lockout = 3;                   /* unknown history: a lockout may be set */
   }
-  dp->max_width = dp->speed_allowed = dp->width_ready = UAL_UNKNOWN;
+  dp->max_width = dp->speed_allowed = dp->width_ready = dp->max_speed = UAL_UNKNOWN;
+}
+
+void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate) {
+  int sp = ual_speed_of_rate(rate);
+  if (sp > dp->max_speed) dp->max_speed = (int8_t)sp;
 }
 
 void ual_dlproto_reset(struct ual_dlproto *dp, unsigned dir) {
@@ -212,6 +237,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
     b->ts_ns = w->ts_ns;
     b->due_ns = response_due(w);
     b->uart_segs = peer->uart_open;
+    b->uart_end_ns = 0;
     return;
   }
   struct ual_basic_req *b = &peer->basic[i];   /* a response from me */
@@ -223,7 +249,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
   }
   b->active = 0;
   if (b->late_flagged || !b->due_ns || !w->ts_ns || !w->ft_ps) return;
-  uint64_t allow = uart_allowance(b->uart_segs, w->ft_ps);
+  uint64_t allow = uart_allowance(b->uart_segs, b->uart_end_ns, b->ts_ns, w->ft_ps);
   if (w->ts_ns > b->due_ns + allow)
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s response %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), (unsigned long long)(w->ts_ns - b->ts_ns),
@@ -282,14 +308,19 @@ static int required_answer(const struct ual_dlproto *dp, const struct ual_dlprot
   if ((int)r->target == cur) return r->prio ? 0 : MUST_ACK;
   switch (r->mtype) {
   case UAL_MT_LINK_WIDTH:
-  case UAL_MT_LINK_SPEED:
+  case UAL_MT_LINK_SPEED: {
     if (r->prio) return (int)r->target > cur ? MUST_NACK : MUST_ACK;
-    if (r->mtype == UAL_MT_LINK_WIDTH && dp->max_width != UAL_UNKNOWN && (int)r->target < dp->max_width &&
-        !((rs->lockout & 1) && (int)r->target > cur))
-      return MUST_ACK;
+    /* below the maximum allowed (known from below): Ack, unless a soft
+     * lockout may refuse an increase */
+    bool width = r->mtype == UAL_MT_LINK_WIDTH;
+    int max = width ? dp->max_width : dp->max_speed;
+    unsigned lock = width ? 1u : 2u;
+    if (max != UAL_UNKNOWN && (int)r->target < max && !((rs->lockout & lock) && (int)r->target > cur)) return MUST_ACK;
     return 0;
+  }
   case UAL_MT_LINK_STATE:
-    return r->target == 0 ? (r->prio ? MUST_NACK : MUST_ACK) : 0;
+    if (r->target == 0) return r->prio ? MUST_NACK : MUST_ACK;
+    return r->prio && (int)r->target > cur ? MUST_ACK : 0;   /* lower power with Priority: granted */
   default:
     return r->target & UAL_CHAN_ONLINE ? ACK_OR_PENDING : MUST_ACK;
   }
@@ -318,6 +349,14 @@ static const char *cmd_text(unsigned cmd) {
   return "?";
 }
 
+/* Did the partner receive the Ack granting its own request mine before
+ * the other side's request theirs? Both travel the same way, so frame and
+ * segment order is receive order. */
+static bool received_first(const struct ual_ctrl_req *mine, const struct ual_ctrl_req *theirs) {
+  if (mine->grant_frame != theirs->frame) return mine->grant_frame < theirs->frame;
+  return mine->grant_seg < theirs->seg;
+}
+
 static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_side *me, unsigned dir,
                          const struct ual_ctrl_req *r, const struct ual_dlmsg *m, const struct ual_when *w,
                          struct ual_findings *f) {
@@ -326,8 +365,11 @@ static void check_answer(const struct ual_dlproto *dp, const struct ual_dlproto_
     ual_findings_add(f, UAL_R_DM_CTRL_ECHO, w->segment, "%c %s %s: Response %u does not echo TargetState %u",
                      side_name(dir), label(m->type), cmd_text(m->command), m->response, r->target);
   /* Decision Pending's TargetState and a Request's Response: stateless (dlmsg.c) */
-  if (r->conflict && (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED) && me->req.mtype == r->mtype &&
-      (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
+  /* me's own request of the conflict may already be confirmed (it received
+   * the grant before r) */
+  bool mine_open = me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED ||
+                   (me->req.grant_frame && received_first(&me->req, r));
+  if (r->conflict && mine_open && me->req.mtype == r->mtype && (m->command == UAL_CMD_ACK || m->command == UAL_CMD_NACK)) {
     bool identical = me->req.target == r->target;
     if (!identical && (r->mtype == UAL_MT_LINK_STATE || r->mtype == UAL_MT_CHANNEL)) return;  /* no resolution defined */
     bool theirs = identical || ual_ctrl_wins(r->target, r->prio, me->req.target, me->req.prio);
@@ -358,7 +400,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
   int ci = ctrl_index(r->mtype);
   r->answered = 1;
   if (!r->late_flagged && r->due_ns && w->ts_ns &&
-      w->ts_ns > r->due_ns + uart_allowance(r->uart_segs, w->ft_ps ? w->ft_ps : r->ft_ps))
+      w->ts_ns > r->due_ns + uart_allowance(r->uart_segs, r->uart_end_ns, r->ts_ns, w->ft_ps ? w->ft_ps : r->ft_ps))
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, w->segment, "%c %s %s %llu ns after the request at frame %llu",
                      side_name(dir), label(m->type), cmd_text(m->command), (unsigned long long)(w->ts_ns - r->ts_ns),
                      (unsigned long long)r->frame);
@@ -391,6 +433,7 @@ static void answer(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg 
     neg_event(me, dir, w, ev, r->mtype, UAL_NEG_ACK, r->target, r->ts_ns, r->frame, "Acks");
     r->state = UAL_CS_GRANTED;
     r->grant_frame = w->frame;
+    r->grant_seg = (int8_t)w->segment;
     r->grant_ts_ns = w->ts_ns;
     r->due_ns = w->ts_ns ? w->ts_ns + UAL_CONFIRM_NS : 0;
     /* the responder stops DL flits right after its Ack to L1 (§4.1.1) */
@@ -413,6 +456,7 @@ static void confirm(struct ual_dlproto *dp, unsigned dir, const struct ual_when 
     peer->lockout |= (uint8_t)bit;
   }
   if (type == UAL_MT_LINK_SPEED && dp->speed_allowed != UAL_UNKNOWN) dp->speed_allowed = (int8_t)t;
+  if (type == UAL_MT_LINK_SPEED && (int)t > dp->max_speed) dp->max_speed = (int8_t)t;
   if (type == UAL_MT_LINK_WIDTH) dp->width_ready = 1;
   if (type == UAL_MT_LINK_STATE && t == 1) me->l1_stopped = 1;   /* the requester stops after confirming */
   if (me->dp_wait && me->dp_wait_mtype == type) me->dp_wait = 0;
@@ -432,11 +476,14 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
     ual_findings_add(f, UAL_R_DM_CTRL_INITIATOR, w->segment, "%c, a switch, requests %s %s without having sent Decision Pending",
                      side_name(dir), label(type), tt);
 
-  /* one outstanding control request per partner; crossing requests are legal */
+  /* one outstanding control request per partner; crossing requests are
+   * legal, also one that was packed into the flit of its answer to the
+   * partner's (one flit of turnaround) */
   struct ual_ctrl_req *pr = &peer->req;
-  bool crossing = pr->state == UAL_CS_SENT && !pr->answered &&
-                  (!pr->due_ns || !w->ts_ns ||
-                   w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->ft_ps));
+  bool crossing = (pr->state == UAL_CS_SENT && !pr->answered &&
+                   (!pr->due_ns || !w->ts_ns ||
+                    w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->uart_end_ns, pr->ts_ns, pr->ft_ps))) ||
+                  (pr->state == UAL_CS_GRANTED && pr->grant_frame == w->frame);
   if (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED)
     ual_findings_add(f, UAL_R_DM_CTRL_OUTSTANDING, w->segment, "%c %s request while its own %s request (frame %llu) is %s",
                      side_name(dir), label(type), label(me->req.mtype), (unsigned long long)me->req.frame,
@@ -468,6 +515,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   r->target = m->target;
   r->prio = m->priority;
   r->frame = w->frame;
+  r->seg = (int8_t)w->segment;
   r->ts_ns = w->ts_ns;
   r->due_ns = response_due(w);
   r->ft_ps = w->ft_ps;
@@ -486,12 +534,15 @@ static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
     return;
   case UAL_CMD_ACK:
   case UAL_CMD_NACK:
-  case UAL_CMD_PENDING:
-    if (peer->req.state == UAL_CS_SENT && !peer->req.answered && peer->req.mtype == m->type) {
+  case UAL_CMD_PENDING: {
+    bool can_answer = peer->req.state == UAL_CS_SENT && !peer->req.answered && peer->req.mtype == m->type;
+    bool can_confirm = m->command == UAL_CMD_ACK && me->req.state == UAL_CS_GRANTED && me->req.mtype == m->type;
+    if (can_answer && can_confirm && received_first(&me->req, &peer->req)) can_answer = false;
+    if (can_answer) {
       answer(dp, dir, m, w, ev, f);
       return;
     }
-    if (m->command == UAL_CMD_ACK && me->req.state == UAL_CS_GRANTED && me->req.mtype == m->type) {
+    if (can_confirm) {
       confirm(dp, dir, w, ev);
       return;
     }
@@ -499,6 +550,7 @@ static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
       ual_findings_add(f, UAL_R_DM_UNSOLICITED, w->segment, "%c %s %s with no matching request", side_name(dir),
                        label(m->type), cmd_text(m->command));
     return;
+  }
   default:                            /* reserved Command: DM-FIELD (stateless) */
     return;
   }
@@ -556,7 +608,8 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   /* what me owes: answers to the partner's requests */
   for (int i = 0; i < UAL_NBASIC; i++) {
     struct ual_basic_req *b = &peer->basic[i];
-    if (b->active && !b->late_flagged && b->due_ns && t > b->due_ns + uart_allowance(b->uart_segs, w->ft_ps)) {
+    if (b->active && !b->late_flagged && b->due_ns &&
+        t > b->due_ns + uart_allowance(b->uart_segs, b->uart_end_ns, b->ts_ns, w->ft_ps)) {
       b->late_flagged = 1;
       static const unsigned types[UAL_NBASIC] = { UAL_MT_TL_RATE, UAL_MT_DEVICE_ID, UAL_MT_PORT_NUMBER };
       ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no %s response from %c within 1 us of the request at frame %llu",
@@ -565,7 +618,7 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
   }
   struct ual_ctrl_req *r = &peer->req;
   if (r->state == UAL_CS_SENT && !r->answered && !r->late_flagged && r->due_ns &&
-      t > r->due_ns + uart_allowance(r->uart_segs, r->ft_ps)) {
+      t > r->due_ns + uart_allowance(r->uart_segs, r->uart_end_ns, r->ts_ns, r->ft_ps)) {
     r->late_flagged = 1;
     ual_findings_add(f, UAL_R_DM_RESPONSE_LATE, -1, "no answer from %c within 1 us to the %s request at frame %llu",
                      side_name(dir), label(r->mtype), (unsigned long long)r->frame);

@@ -134,6 +134,7 @@ static void os_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) 
   ual_tb_field(w, 1, UAL_F_GEN_OS_TYPE, sym, os->type);
   if ((os->type == UAL_OS_TS1 || os->type == UAL_OS_TS2) && os->n >= 16) {
     ual_tb_scope(w, 1, UAL_SC_TS, sym);
+    if (os->type == UAL_OS_TS1 && os->encoding != UAL_ENC_8B10B) ual_tb_scope(w, 1, UAL_SC_TS_EQ, sym);
     if (os->modified) ual_tb_scope(w, 1, UAL_SC_MTS, sym);
   }
 }

@@ -14,6 +14,7 @@
  * or to Recovery (after L0/L1, or when the history is unknown: a capture
  * that starts mid-stream must not be taken for a link-up). */
 #include "ualink/ualink/ltssm.h"
+#include "ualink/ualink/dl_limits.h"
 #include "ualink/core/fields.h"
 #include "core/field_access.h"
 
@@ -45,7 +46,6 @@ static bool in_l1(unsigned s) { return s == UAL_LT_L1_ENTRY || s == UAL_LT_L1_ID
 static bool in_eq(unsigned s) { return s >= UAL_LT_REC_EQ0 && s <= UAL_LT_REC_EQ3; }
 
 /* The speed code (Table 2-9) a record rate code needs. */
-static int speed_of_rate(unsigned rate) { return rate <= 1 ? 0 : rate == 2 ? 1 : rate == 3 ? 2 : 3; }
 
 struct step {
   struct ual_ltssm *lt;
@@ -106,11 +106,6 @@ static void set_state(struct step *s, unsigned st) {
     training_restart(lt);
   }
   if (st == UAL_LT_CFG_IDLE) check_alt_protocol(s);
-  if (in_eq(st) && !in_eq(old) && s->ctx->ch0_online == 1 && !lt->eq_flagged) {
-    lt->eq_flagged = 1;
-    ual_findings_add(s->f, UAL_R_LT_EQ_CH0_ONLINE, -1, "%c enters equalization while channel 0 is online",
-                     side_name(s->dir));
-  }
   if (in_l1(st) && !in_l1(old) && !lt->in_l1) {
     lt->in_l1 = 1;
     s->o->l1_entry = 1;
@@ -151,7 +146,7 @@ static void rate_seen(struct step *s, unsigned code) {
                  "%c data rate %s -> %s GT/s", side_name(s->dir), old ? ual_rate_name(old) : "?",
                  ual_rate_name(code) ? ual_rate_name(code) : "?");
   if (code < 2 || s->ctx->speed_allowed == UAL_UNKNOWN || code <= s->lt->speed_flagged) return;
-  if (speed_of_rate(code) > s->ctx->speed_allowed) {
+  if (ual_speed_of_rate(code) > s->ctx->speed_allowed) {
     s->lt->speed_flagged = (uint8_t)code;
     ual_findings_add(s->f, UAL_R_LT_SPEED_BEFORE_DL, -1, "%c at %s GT/s, completed Link Speed negotiations allow %s",
                      side_name(s->dir), ual_rate_name(code), ual_speed_code_name(s->ctx->speed_allowed));
@@ -183,6 +178,17 @@ static void on_ts(struct step *s, const struct ual_os *os) {
   }
   if (os->modified && os->mts_usage == UAL_MTS_USAGE_ALT_PROTOCOL && os->vendor_id == UAL_UALINK_VENDOR_ID)
     p->mts_seen = 1;
+  /* Equalization shows on the wire as TS1 with EC != 00b (phases 1..3,
+   * digest §5.4); an EIEOS alone is no proof. */
+  if (!ts2 && os->eq_control) {
+    if (s->ctx->ch0_online == 1 && !s->lt->eq_flagged) {
+      s->lt->eq_flagged = 1;
+      ual_findings_add(s->f, UAL_R_LT_EQ_CH0_ONLINE, -1, "%c in equalization phase %u while channel 0 is online",
+                       side_name(s->dir), os->eq_control);
+    }
+    set_state(s, UAL_LT_REC_EQ0 + os->eq_control);
+    return;
+  }
 
   if (link_pad && lane_pad) {          /* Polling, or Configuration.Linkwidth.Start */
     if (ts2) set_state(s, UAL_LT_POLL_CONFIG);

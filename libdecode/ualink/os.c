@@ -203,6 +203,7 @@ static void ts_decode(struct ual_os *os, int t) {
   os->flit_mode = (uint8_t)ual_field_get(UAL_F_TS_FLIT_MODE, s);
   os->speeds = (uint8_t)ual_field_get(UAL_F_TS_SPEEDS, s);
   os->training_control = s[sym_of(UAL_F_TS_MODIFIED)];
+  if (!t && os->encoding != UAL_ENC_8B10B) os->eq_control = (uint8_t)ual_field_get(UAL_F_TS_EC, s);
   if (ual_field_get(UAL_F_TS_MODIFIED, s) == 3 && ual_field_get(UAL_F_MTS_USAGE, s) != 0 &&
       !ts_regular_tail(os, t)) {
     os->modified = 1;
@@ -256,10 +257,17 @@ size_t ual_os_build_ts(uint8_t *body, size_t cap, unsigned lane, unsigned enc,
   s[sym_of(UAL_F_TS_MODIFIED)] = p->training_control;
   if (p->modified) ual_field_put(UAL_F_TS_MODIFIED, s, 3);
 
+  /* 128b/130b TS1: symbols 6..9 are the equalization fields, the
+   * identifiers start at 10 */
+  const int eq = !t && enc != UAL_ENC_8B10B;
   if (enc == UAL_ENC_1B1B)
     memcpy(s + TS_REPEAT, s, TS_SYMBOLS - TS_REPEAT);
   else
-    memset(s + TS_ID_FIRST, ts_ident[t], TS_SYMBOLS - TS_ID_FIRST);
+    memset(s + (eq ? TS_ID_CHECK : TS_ID_FIRST), ts_ident[t], TS_SYMBOLS - (eq ? TS_ID_CHECK : TS_ID_FIRST));
+  if (eq) {
+    ual_field_put(UAL_F_TS_EC, s, p->eq_control);
+    if (enc == UAL_ENC_1B1B) s[TS_REPEAT + sym_of(UAL_F_TS_EC)] = s[sym_of(UAL_F_TS_EC)];
+  }
   if (p->modified) {
     memset(s + MTS_FIRST, 0, enc == UAL_ENC_1B1B ? MTS_BYTES_1B : MTS_BYTES);
     ual_field_put(UAL_F_MTS_USAGE, s, p->mts_usage);

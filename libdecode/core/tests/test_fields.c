@@ -12,7 +12,7 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_SH: return 1;
   case UAL_SC_DLLP: case UAL_SC_DLLP_LM: return 4;
   case UAL_SC_OS: return 4;
-  case UAL_SC_TS: case UAL_SC_MTS: return 16;
+  case UAL_SC_TS: case UAL_SC_TS_EQ: case UAL_SC_MTS: return 16;
   case UAL_SC_EVENT: return 8;
   case UAL_SC_GEN: return 0;
   default: return 4; /* DL message and VDP DWords */

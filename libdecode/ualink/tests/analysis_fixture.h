@@ -271,9 +271,9 @@ static inline void fx_os(struct fx *x, unsigned dir, unsigned type) {
   if (n) fx_record_adv(x, dir, UAL_REC_OS, body, n, 1);
 }
 
-/* TS1/TS2; link/lane 255 = PAD. */
-static inline void fx_ts(struct fx *x, unsigned dir, unsigned ts2, unsigned link, unsigned lane, bool mts,
-                         unsigned training_control) {
+/* TS1/TS2; link/lane 255 = PAD; ec: a TS1's Equalization Control. */
+static inline void fx_ts_eq(struct fx *x, unsigned dir, unsigned ts2, unsigned link, unsigned lane, bool mts,
+                            unsigned training_control, unsigned ec) {
   struct ual_ts_params p;
   memset(&p, 0, sizeof p);
   p.ts2 = (uint8_t)ts2;
@@ -281,6 +281,7 @@ static inline void fx_ts(struct fx *x, unsigned dir, unsigned ts2, unsigned link
   p.lane_number = (uint8_t)(lane == 255 ? UAL_K23_7 : lane);
   p.rate_id = 0x3F;
   p.training_control = (uint8_t)(training_control | 0xC0);
+  p.eq_control = (uint8_t)ec;
   if (mts) {
     p.modified = 1;
     p.mts_usage = UAL_MTS_USAGE_ALT_PROTOCOL;
@@ -289,6 +290,11 @@ static inline void fx_ts(struct fx *x, unsigned dir, unsigned ts2, unsigned link
   uint8_t body[4 + UAL_OS_MAX_SYMBOLS];
   size_t n = ual_os_build_ts(body, sizeof body, lane == 255 ? 255 : lane, (unsigned)ual_rate_encoding(x->rate), &p);
   if (n) fx_record_adv(x, dir, UAL_REC_OS, body, n, 1);
+}
+
+static inline void fx_ts(struct fx *x, unsigned dir, unsigned ts2, unsigned link, unsigned lane, bool mts,
+                         unsigned training_control) {
+  fx_ts_eq(x, dir, ts2, link, lane, mts, training_control, 0);
 }
 
 /* Detect, Polling, Configuration (with Modified TS when mts), IDLE flits,

@@ -133,7 +133,204 @@ static void test_replay_start(void) {
     }
 }
 
+#define CH0_ON (UAL_CHAN_ONLINE | UAL_CHAN_TL)
+#define CH4_ON (UAL_CHAN_ONLINE | UAL_CHAN_UART)
+
+/* A link just trained between two accelerators: channels offline, x8. */
+static void fresh_accels(void) {
+  fx_init(&X);
+  X.role_b = UAL_ROLE_ACCEL;
+  fx_train(&X, true);
+  fx_clear_counts(&X);
+}
+
+/* 5. Responses go in the order the requests and responses they answer were
+ * received (seed 000 line 676). B requests channel 4 online; A had its
+ * channel 0 request ready and packs it into the flit of its Ack, after
+ * the Ack (one flit of turnaround, rules.md DM-CTRL-OUTSTANDING), so B
+ * receives A's Ack first: B's confirming Ack comes before its answer to
+ * A's request, in one flit or two. Broken twin: B's answer echoes the
+ * wrong TargetState. */
+static void test_response_order(void) {
+  for (int broken = 0; broken < 2; broken++)
+    for (int one_flit = 0; one_flit < 2; one_flit++) {
+      fresh_accels();
+      fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_REQUEST, 0));
+      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
+      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_REQUEST, 0));
+      fx_flush(&X, FX_A);
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms its own */
+      if (!one_flit) {
+        fx_flush(&X, FX_B);
+        CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+        CHECK_EQ(X.a.dp.s[FX_A].ch4, 1);
+      }
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, broken ? CH4_ON : CH0_ON));
+      fx_flush(&X, FX_B);
+      CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_ECHO), broken ? X.frame : 0);
+      fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));
+      CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
+      CHECK_EQ(X.a.dp.s[FX_B].ch0, 1);
+      CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+      CHECK_EQ(problems_except(&X, UAL_R_DM_CTRL_ECHO, UAL_R_DM_CTRL_ECHO), 0);
+      CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_ECHO), (unsigned)broken);
+    }
+  /* answered in the order received: A's request came first */
+  fresh_accels();
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_REQUEST, 0));
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_REQUEST, 0));   /* crossing */
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));   /* answers A */
+  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms */
+  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));
+  CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
+  CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+  CHECK_EQ(fx_problems(&X), 0);
+}
+
+/* One control negotiation: A requests, B answers with cmd; A confirms an
+ * Ack. Returns whether B's answer raised DM-CTRL-RESPONSE-RULE. */
+static bool negotiate_answer(unsigned type, unsigned prio, unsigned target, unsigned cmd) {
+  fx_msg(&X, FX_A, fx_ctrl(type, prio, target, UAL_CMD_REQUEST, 0));
+  fx_msg(&X, FX_B, fx_ctrl(type, 0, cmd == UAL_CMD_ACK ? target : 0, cmd, target));
+  bool raised = found_here(&X, UAL_R_DM_CTRL_RESPONSE_RULE) != 0;
+  if (cmd == UAL_CMD_ACK) fx_msg(&X, FX_A, fx_ctrl(type, 0, target, UAL_CMD_ACK, target));
+  return raised;
+}
+
+/* 3. Response rules (seed 000 lines 712-716, 772-776, 832-836). Without
+ * Priority a width request narrower than the maximum allowed width and a
+ * speed request lower than the maximum allowed speed are Acked; the
+ * trained width and the speeds the link was negotiated to bound the
+ * maximum from below. A Priority request for a lower-power link state (L1
+ * from L0) must be granted. The broken twin Nacks each of them. */
+static void test_response_rules(void) {
+  for (int broken = 0; broken < 2; broken++) {
+    unsigned cmd = broken ? UAL_CMD_NACK : UAL_CMD_ACK;
+    /* width: trained x8, now x2 after a negotiation; x4 is below x8 */
+    fresh_accels();
+    negotiate_answer(UAL_MT_LINK_WIDTH, 0, 1, UAL_CMD_ACK);
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_WIDTH, 0, 2, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+    /* speed: the link was negotiated up to 64.0 GT/s, then down to 2.5;
+     * 32.0 is below the maximum allowed */
+    fresh_accels();
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 1, UAL_CMD_ACK);
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 2, UAL_CMD_ACK);
+    negotiate_answer(UAL_MT_LINK_SPEED, 0, 0, UAL_CMD_ACK);
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_SPEED, 0, 1, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+    /* state: Priority L1 from L0, channels offline */
+    fresh_accels();
+    CHECK_EQ(negotiate_answer(UAL_MT_LINK_STATE, 1, 1, cmd), broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+    CHECK_EQ(fx_problems(&X), (unsigned)broken);
+  }
+}
+
+/* 4. Other DL messages are blocked during a UART Stream Transport (seed 000
+ * line 484), and rules.md excludes those segments from the response
+ * deadline. At 2.5 GT/s x1 (1.024 us per flit) B's 33-DWord transport
+ * began before A's request and takes about 8 us (longer here: B's flits
+ * alternate with A's NOP flits in time); B answers in the first alternate
+ * sector after it: not late, and nothing is raised while the transport
+ * runs. The broken twin answers 1 us plus two flits after the transport
+ * ended: DM-RESPONSE-LATE. Basic and control requests alike. */
+static void test_response_during_transport(void) {
+  for (int v = 0; v < 4; v++) {
+    bool broken = v & 1, basic = v & 2;
+    fresh_accels();
+    X.width = 1;
+    fx_channels_online(&X);
+    fx_msg(&X, FX_A, fx_uart(UAL_MT_UART_CREDIT, 128));
+    fx_clear_counts(&X);
+    fx_push_transport(&X, FX_B, 32, NULL);
+    fx_data(&X, FX_B);                                /* header and 3 of 32 payload DWords */
+    uint32_t req = basic ? fx_basic(UAL_MT_DEVICE_ID, 0, 5, 1) : fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_REQUEST, 0);
+    fx_msg(&X, FX_A, req);
+    while (X.a.dp.s[FX_B].uart_open > (broken ? 0 : 4)) {
+      fx_data(&X, FX_B);
+      fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+    }
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), 0);
+    if (broken) X.ts_ns += 2 * fx_ft_ns(&X) + UAL_RESPONSE_NS + 100;
+    uint32_t ans = basic ? fx_basic(UAL_MT_DEVICE_ID, 1, 9, 1) : fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2);
+    fx_push_msg(&X, FX_B, ans);
+    fx_flush(&X, FX_B);
+    CHECK_EQ(found_here(&X, UAL_R_DM_RESPONSE_LATE), broken ? X.frame : 0);
+    if (!basic) fx_msg(&X, FX_A, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2));
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), broken ? 1u : 0u);
+    CHECK_EQ(problems_except(&X, UAL_R_DM_RESPONSE_LATE, UAL_R_DM_RESPONSE_LATE), 0);
+  }
+}
+
+/* Recovery to rate at 128b/130b: RcvrLock, RcvrCfg, Speed, then at the new
+ * rate RcvrLock sending EIEOS and TS1 twice; with eq the equalization
+ * phases 1..3 (TS1 with Equalization Control = the phase); RcvrCfg, Idle,
+ * L0. Returns the frame of the first TS1 with EC != 0 (0 if none). */
+static uint64_t eq_frame;           /* where speed_change saw LT-EQ-CH0-ONLINE */
+static uint64_t speed_change(unsigned rate, bool eq) {
+  uint64_t first_ec = 0;
+  eq_frame = 0;
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 0, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_os(&X, d, UAL_OS_EIOS);
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_EIDLE_ENTER, 0);
+  X.rate = (uint8_t)rate;
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_RATE, rate);
+  for (unsigned d = 0; d < 2; d++) fx_event(&X, d, UAL_EV_EIDLE_EXIT, 0);
+  for (int i = 0; i < 2; i++)
+    for (unsigned d = 0; d < 2; d++) {
+      fx_os(&X, d, UAL_OS_EIEOS);
+      fx_ts(&X, d, 0, 0, 0, false, 0);
+    }
+  if (eq)
+    for (unsigned ph = 1; ph <= 3; ph++)
+      for (unsigned d = 0; d < 2; d++) {
+        fx_os(&X, d, UAL_OS_EIEOS);
+        fx_ts_eq(&X, d, 0, 0, 0, false, 0, ph);
+        if (!first_ec) first_ec = X.frame;
+        if (!eq_frame && found_here(&X, UAL_R_LT_EQ_CH0_ONLINE)) eq_frame = X.frame;
+      }
+  for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);
+  for (unsigned d = 0; d < 2; d++) fx_os(&X, d, UAL_OS_SDS);
+  for (unsigned d = 0; d < 2; d++) fx_idle(&X, d);
+  for (unsigned d = 0; d < 2; d++) fx_nop(&X, d, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+  return first_ec;
+}
+
+/* 6. Equalization shows on the wire as TS1 with Equalization Control != 00b
+ * (digest §5.4); no equalization while channel 0 is online. The accelerator
+ * negotiates 32.0 GT/s and the link equalizes, then channel 0 goes online.
+ * Broken twin: it negotiates 64.0 GT/s and equalizes again with channel 0
+ * online: LT-EQ-CH0-ONLINE at the first TS1 with EC != 0. Clean twin: the
+ * second speed change has no equalization, only the EIEOS every RcvrLock
+ * at 128b/130b sends (no proof of equalization). */
+static void test_eq_ch0_online(void) {
+  for (int broken = 0; broken < 2; broken++) {
+    fx_init(&X);
+    fx_train(&X, true);
+    fx_negotiate(&X, FX_A, UAL_MT_LINK_SPEED, 1);
+    CHECK(speed_change(2, true) != 0);
+    CHECK_EQ(fx_count(&X, UAL_R_LT_EQ_CH0_ONLINE), 0);
+    fx_negotiate(&X, FX_A, UAL_MT_CHANNEL, CH0_ON);
+    fx_negotiate(&X, FX_A, UAL_MT_LINK_SPEED, 2);
+    fx_clear_counts(&X);
+    uint64_t at = speed_change(3, broken);
+    CHECK_EQ(fx_count(&X, UAL_R_LT_EQ_CH0_ONLINE), (unsigned)broken);
+    CHECK_EQ(problems_except(&X, UAL_R_LT_EQ_CH0_ONLINE, UAL_R_LT_EQ_CH0_ONLINE), 0);
+    CHECK_EQ(X.a.lt.p[FX_A].state, UAL_LT_L0);
+    if (broken) CHECK_EQ(eq_frame, at);
+  }
+}
+
 int main(void) {
+  test_eq_ch0_online();
+  test_response_during_transport();
+  test_response_rules();
+  test_response_order();
   test_replay_start();
   test_nak_is_info();
   test_ack_ahead_after_link_up();

@@ -7,8 +7,9 @@ static struct fx X;
 static unsigned state(unsigned dir) { return X.a.lt.p[dir].state; }
 
 /* Recovery with a speed change (digest §5.4): RcvrLock, RcvrCfg, Speed,
- * then at the new rate RcvrLock, optional equalization phases 0..3,
- * RcvrCfg, Idle and L0. */
+ * then at the new rate RcvrLock, optional equalization phases 0..3 (EIEOS
+ * and TS1 with Equalization Control = the phase; 0 in phase 0), RcvrCfg,
+ * Idle and L0. */
 static void recovery_speed(unsigned rate, bool eq, unsigned *seen) {
   for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 0, 0, 0, false, 0);
   for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);
@@ -24,7 +25,7 @@ static void recovery_speed(unsigned rate, bool eq, unsigned *seen) {
   if (eq)
     for (unsigned ph = 0; ph < 4; ph++) {
       for (unsigned d = 0; d < 2; d++) fx_os(&X, d, UAL_OS_EIEOS);
-      for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 0, 0, 0, false, 0);
+      for (unsigned d = 0; d < 2; d++) fx_ts_eq(&X, d, 0, 0, 0, false, 0, ph);
       if (seen) seen[ph] = state(FX_A);
     }
   for (unsigned d = 0; d < 2; d++) fx_ts(&X, d, 1, 0, 0, false, 0);

@@ -161,7 +161,7 @@ static void test_ts_round_trip(void) {
         for (int iter = 0; iter < 50; iter++) {
           uint64_t r = check_rand(&seed);
           struct ual_ts_params p = { (uint8_t)ts2, (uint8_t)r, (uint8_t)(r >> 8), (uint8_t)(r >> 16),
-                                     (uint8_t)(r >> 24), (uint8_t)(r >> 32), (uint8_t)mod, 0, 0 };
+                                     (uint8_t)(r >> 24), (uint8_t)(r >> 32), (uint8_t)mod, 0, 0, 0 };
           if (mod) {
             p.mts_usage = (uint8_t)(1 + (r >> 40) % 7);
             p.vendor_id = (uint16_t)(r >> 48);
@@ -184,7 +184,7 @@ static void test_ts_round_trip(void) {
 static void test_ts_layout(void) {
   uint8_t b[40];
   struct ual_os os;
-  struct ual_ts_params p = { 0, 1, 2, 0x20, 0x0B, 0x00, 0, 0, 0 };
+  struct ual_ts_params p = { 0, 1, 2, 0x20, 0x0B, 0x00, 0, 0, 0, 0 };
   CHECK_EQ(ual_os_build_ts(b, sizeof b, 0, UAL_ENC_8B10B, &p), 20);
   static const uint8_t ts1_8b[20] = { 0, 0, 0x01, 0x00, 0xBC, 0x01, 0x02, 0x20, 0x0B, 0x00,
                                       0x4A, 0x4A, 0x4A, 0x4A, 0x4A, 0x4A, 0x4A, 0x4A, 0x4A, 0x4A };
@@ -212,7 +212,7 @@ static void test_ts_layout(void) {
   CHECK_EQ(b[12], 0x39);
 
   /* PAD link/lane numbers are K23.7 in 8b/10b */
-  struct ual_ts_params pad = { 0, UAL_K23_7, UAL_K23_7, 0, 0x01, 0, 0, 0, 0 };
+  struct ual_ts_params pad = { 0, UAL_K23_7, UAL_K23_7, 0, 0x01, 0, 0, 0, 0, 0 };
   CHECK_EQ(ual_os_build_ts(b, sizeof b, 0, UAL_ENC_8B10B, &pad), 20);
   CHECK_EQ(b[2] | b[3] << 8, 0x0007);
   CHECK_EQ(ual_os_decode(b, 20, &os), 0);
@@ -223,7 +223,7 @@ static void test_ts_layout(void) {
   CHECK_EQ(b[2] | b[3], 0);
 
   /* Modified TS1 for UALink: usage 010b, vendor 0x20AE in symbols 10..11 (LE) */
-  struct ual_ts_params m = { 0, 0, 3, 0x10, 0x01, 0x00, 1, UAL_MTS_USAGE_ALT_PROTOCOL, UAL_UALINK_VENDOR_ID };
+  struct ual_ts_params m = { 0, 0, 3, 0x10, 0x01, 0x00, 1, UAL_MTS_USAGE_ALT_PROTOCOL, UAL_UALINK_VENDOR_ID, 0 };
   for (size_t e = 0; e < 3; e++)
     for (int ts2 = 0; ts2 < 2; ts2++) {
       m.ts2 = (uint8_t)ts2;
@@ -239,8 +239,9 @@ static void test_ts_layout(void) {
       } else {
         uint8_t id = ts2 ? 0x45 : 0x4A;
         CHECK_EQ(s[12] | s[13], 0);
-        CHECK_EQ(s[6], id);
-        CHECK_EQ(s[7], id);
+        uint8_t eq = !ts2 && encs[e] == UAL_ENC_128B130B ? 0 : id;   /* TS1 128b/130b: equalization fields */
+        CHECK_EQ(s[6], eq);
+        CHECK_EQ(s[7], eq);
         CHECK_EQ(s[14], id);
         CHECK_EQ(s[15], id);
       }
@@ -255,18 +256,31 @@ static void test_ts_layout(void) {
 
   /* Regular TS advertising Modified TS support (bits 7:6 = 11b) is not a
    * Modified TS although symbol 8 (4Ah, 45h, 1Bh, 39h) has non-zero bits 2:0. */
-  struct ual_ts_params adv = { 0, 0, 0, 0, 0x01, 0xC0, 0, 0, 0 };
+  struct ual_ts_params adv = { 0, 0, 0, 0, 0x01, 0xC0, 0, 0, 0, 0 };
   for (size_t e = 0; e < 3; e++)
     for (int ts2 = 0; ts2 < 2; ts2++) {
       adv.ts2 = (uint8_t)ts2;
       CHECK_EQ(ual_os_build_ts(b, sizeof b, 0, encs[e], &adv), 20);
-      CHECK(b[4 + 8] & 7);
+      if (ts2 || encs[e] != UAL_ENC_128B130B) CHECK(b[4 + 8] & 7);
       CHECK_EQ(ual_os_decode(b, 20, &os), 0);
       CHECK_EQ(os.type, ts2 ? UAL_OS_TS2 : UAL_OS_TS1);
       CHECK_EQ(os.training_control, 0xC0);
       CHECK_EQ(os.modified, 0);
       CHECK_EQ(os.vendor_id, 0);
     }
+  /* Equalization Control: TS1 symbol 6 bits 1:0 at 128b/130b and 1b/1b
+   * (digest §5.4); 8b/10b has none, TS2 carries none */
+  for (size_t e = 0; e < 3; e++)
+    for (unsigned ec = 0; ec < 4; ec++)
+      for (int ts2 = 0; ts2 < 2; ts2++) {
+        struct ual_ts_params q = { (uint8_t)ts2, 0, 0, 0, 0x3F, 0xC0, 0, 0, 0, (uint8_t)ec };
+        CHECK_EQ(ual_os_build_ts(b, sizeof b, 0, encs[e], &q), 20);
+        CHECK_EQ(ual_os_decode(b, 20, &os), 0);
+        CHECK_EQ(os.type, ts2 ? UAL_OS_TS2 : UAL_OS_TS1);
+        CHECK_EQ(os.eq_control, ts2 || encs[e] == UAL_ENC_8B10B ? 0u : ec);
+        if (!ts2 && encs[e] != UAL_ENC_8B10B) CHECK_EQ(b[4 + 6] & 3, ec);
+      }
+
   /* Modified layout with usage 000b (PCIe only) or without bits 7:6 = 11b */
   m.ts2 = 0;
   m.mts_usage = 0;
@@ -309,7 +323,7 @@ static void test_flit_mode_rule(void) {
   struct ual_findings f;
   for (size_t e = 0; e < 3; e++)
     for (int ts2 = 0; ts2 < 2; ts2++) {
-      struct ual_ts_params p = { (uint8_t)ts2, 0, 0, 0, 0x1E, 0, 0, 0, 0 }; /* speeds, no flit mode */
+      struct ual_ts_params p = { (uint8_t)ts2, 0, 0, 0, 0x1E, 0, 0, 0, 0, 0 }; /* speeds, no flit mode */
       CHECK_EQ(ual_os_build_ts(b, sizeof b, 1, encs[e], &p), 20);
       CHECK_EQ(ual_os_decode(b, 20, &os), 0);
       CHECK_EQ(os.flit_mode, 0);

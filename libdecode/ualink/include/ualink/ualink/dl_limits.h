@@ -23,6 +23,10 @@ static inline unsigned ual_seq_dist(uint16_t a, uint16_t b) {
   return (unsigned)(d < 0 ? d + (int)UAL_SEQ_MOD : d);
 }
 
+/* Link Speed code (digest §3.2: 0 2.5, 1 32.0, 2 64.0, 3 ESM) of a record
+ * header rate code (1 2.5, 2 32.0, 3 64.0, 4.. ESM); -1 for 0 (unknown). */
+static inline int ual_speed_of_rate(unsigned rate) { return rate == 0 ? -1 : rate == 1 ? 0 : rate <= 3 ? (int)rate - 1 : 3; }
+
 /* Time limits (digest §3). */
 #define UAL_RESPONSE_NS        1000u       /* basic/control response, rate Ack */
 #define UAL_PENDING_NS         10000000u   /* request owed after Decision Pending */

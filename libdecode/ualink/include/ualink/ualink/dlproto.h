@@ -24,13 +24,16 @@ struct ual_ctrl_req {
   uint64_t due_ns;          /* answer (or confirm) due, 0 = no timing */
   uint32_t ft_ps;
   uint32_t uart_segs;       /* DWords the responder's open UART transport still owed then */
+  uint64_t uart_end_ns;     /* when that transport ended (0: not yet) */
   uint64_t grant_frame, grant_ts_ns;
+  int8_t seg, grant_seg;    /* segments of the request and of its Ack */
 };
 
 struct ual_basic_req {
   uint8_t active, late_flagged;
   uint64_t frame, ts_ns, due_ns;
   uint32_t uart_segs;       /* as in struct ual_ctrl_req */
+  uint64_t uart_end_ns;
 };
 
 /* The latest negotiation event of a partner (for "state after this frame"). */
@@ -70,7 +73,7 @@ struct ual_dlproto_side {
   uint8_t l1_stopped, l1_flagged;           /* LT-PAYLOAD-IN-L1 */
   uint8_t after_l1, exit_flagged;           /* LT-EXIT-L1-CONTENT */
   uint8_t ch0_flagged;
-  uint8_t uart_open;        /* DWords its open UART transport still owes (kept by the caller) */
+  uint8_t uart_open;        /* DWords its open UART transport still owes (ual_dlproto_uart) */
   uint64_t negs[UAL_NEG_COUNT];
   struct ual_neg_last last;
 };
@@ -78,6 +81,8 @@ struct ual_dlproto_side {
 struct ual_dlproto {
   struct ual_dlproto_side s[2];
   int8_t max_width;         /* trained width code, UAL_UNKNOWN */
+  int8_t max_speed;         /* highest speed code the link ran at or was negotiated to, UAL_UNKNOWN:
+                               the maximum allowed speed is at least this */
   int8_t speed_allowed;     /* speed code completed negotiations allow, UAL_UNKNOWN */
   int8_t width_ready;       /* completed width negotiation not yet used by L0p */
   uint8_t history;          /* the capture has shown enough to judge unsolicited answers */
@@ -97,6 +102,11 @@ void ual_dlproto_flit(struct ual_dlproto *dp, unsigned dir, const struct ual_fli
 /* Deadlines that passed by the time of a record of direction dir. */
 void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_when *w,
                       struct ual_events *ev, struct ual_findings *f);
+/* After a delivered flit of partner dir: DWords its open UART transport
+ * still owes; end_ns is the end of that flit (0 unknown). */
+void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns);
+/* The link runs at a header rate code: the maximum allowed speed is at least that. */
+void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate);
 /* A port came back from L1: channels must be renegotiated. */
 void ual_dlproto_l1_exit(struct ual_dlproto *dp);
 /* Records were lost: forget the timing of what partner dir owes. */

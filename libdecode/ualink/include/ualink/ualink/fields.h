@@ -32,6 +32,7 @@
   X(DLLP_LM)            /* flit byte 2, Link Management DLLP */ \
   X(OS)                 /* ordered-set record body */ \
   X(TS)                 /* TS1/TS2 symbol 0 */ \
+  X(TS_EQ)              /* TS1 symbol 0 at 128b/130b and 1b/1b: equalization fields */ \
   X(MTS)                /* Modified TS1/TS2 symbol 0 */ \
   X(VDP)                /* Vendor Defined Packet TL DWord in the UART stream */ \
   X(GEN)                /* generated values (no wire location, size 0) */
@@ -131,6 +132,7 @@
   X(TS_LOOPBACK,  UAL_SC_TS, "Loopback",       "ts.loopback",   5, 1, UAL_LE, 2, 1, UAL_FF_BOOL, NULL, "PCIe 4.2.5") \
   X(TS_TC_MID,    UAL_SC_TS, "Training Control bits 5:3","ts.tc_mid",5,1,UAL_LE, 3, 3, 0, NULL, "PCIe 4.2.5") \
   X(TS_MODIFIED,  UAL_SC_TS, "Modified TS Supported","ts.modified_support",5,1,UAL_LE,6,2, 0, NULL, "PCIe 4.2.5") \
+  X(TS_EC,        UAL_SC_TS_EQ, "Equalization Control","ts.ec",6, 1, UAL_LE, 0, 2, 0, NULL, "PCIe 4.2.5, digest 5.4") \
   X(MTS_USAGE,    UAL_SC_MTS, "Modified TS Usage","ts.mts_usage",8, 1, UAL_LE, 0, 3, 0, UAL_V_(mts_usage), "3.5") \
   X(MTS_INFO1,    UAL_SC_MTS, "Modified TS Information 1","ts.mts_info1",8,2,UAL_LE, 3, 13, UAL_FF_HEX, NULL, "3.5") \
   X(MTS_VENDOR,   UAL_SC_MTS, "Alternate Protocol Vendor ID","ts.vendor_id",10,2,UAL_LE,0,16, UAL_FF_HEX, NULL, "3.5") \

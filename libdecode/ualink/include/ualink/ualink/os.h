@@ -33,6 +33,7 @@ struct ual_os {
   uint8_t modified;             /* Modified TS (training control bits 7:6 = 11b and usage set) */
   uint8_t mts_usage;
   uint16_t vendor_id;
+  uint8_t eq_control;           /* TS1 at 128b/130b and 1b/1b: EC, != 0 in equalization phases 1..3 */
 };
 
 /* Decodes an ordered-set record body (4-byte header + symbols).
@@ -48,6 +49,7 @@ struct ual_ts_params {
   uint8_t link_number, lane_number, n_fts, rate_id, training_control;
   uint8_t modified, mts_usage;
   uint16_t vendor_id;
+  uint8_t eq_control;           /* TS1 at 128b/130b and 1b/1b: Equalization Control */
 };
 size_t ual_os_build_ts(uint8_t *body, size_t cap, unsigned lane, unsigned enc,
                        const struct ual_ts_params *p);
