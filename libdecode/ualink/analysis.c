@@ -22,6 +22,7 @@ void ual_analyzer_init(struct ual_analyzer *a) {
   ual_ltssm_init(&a->lt);
   ual_dlproto_init(&a->dp);
   ual_uart_init(&a->ua);
+  ual_fabric_an_init(&a->fab);
 }
 
 static void truncated(struct ual_analyzer *a, unsigned d, const char *why, struct ual_findings *f) {
@@ -225,6 +226,8 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
     if (!a->t_first_ns) a->t_first_ns = ts_ns;
     if (ts_ns > a->t_last_ns) a->t_last_ns = ts_ns;
   }
+  struct ual_fabric_step fs = { frame, ts_ns, ev };
+  if (ual_fabric_an_step(&a->fab, out, &fs)) return;
   if (h->rate) ual_dlproto_rate(&a->dp, h->rate);
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
@@ -279,9 +282,10 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
 }
 
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev) {
-  (void)ev;
   for (unsigned d = 0; d < 2; d++) truncated(a, d, "capture ended", f);
   ual_dlproto_finish(&a->dp, a->t_last_ns, f);
+  struct ual_fabric_step fs = { a->records, a->t_last_ns, ev };
+  ual_fabric_an_finish(&a->fab, f, &fs);
 }
 
 /* ---- state ---- */

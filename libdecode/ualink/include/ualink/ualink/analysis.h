@@ -46,6 +46,10 @@
  * UART credits and VDP boundaries from channel 4 going online or a stream
  * reset. A link-up seen in the capture (training) sets everything to its
  * reset value: channels offline, 2.5 GT/s, the trained width, L0.
+ *
+ * Records of a kind another fabric owns go to that fabric's analysis
+ * (core/analysis.h, a.fab) and nowhere else; link events go to UALink's
+ * trackers and to every fabric's analysis.
  */
 #ifndef UALINK_UALINK_ANALYSIS_H
 #define UALINK_UALINK_ANALYSIS_H
@@ -53,6 +57,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "ualink/core/decode.h"
+#include "ualink/core/analysis.h"
 #include "ualink/ualink/timeline.h"
 #include "ualink/ualink/replay.h"
 #include "ualink/ualink/ltssm.h"
@@ -90,6 +95,7 @@ struct ual_analyzer {
   struct ual_ltssm lt;
   struct ual_dlproto dp;
   struct ual_uart ua;
+  struct ual_fabric_an fab;      /* the other fabrics' analyses (core/analysis.h) */
 };
 
 void ual_analyzer_init(struct ual_analyzer *a);
@@ -98,7 +104,8 @@ void ual_analyzer_init(struct ual_analyzer *a);
  * trackers; stateful findings are added to r->findings. ev may be NULL. */
 void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame,
                        uint64_t ts_ns, struct ual_rec_result *out, struct ual_events *ev);
-/* End of capture: DL-TRUNCATED-TL, unconfirmed negotiations, timeouts. */
+/* End of capture: DL-TRUNCATED-TL, unconfirmed negotiations, timeouts, and
+ * the fabric analyses' end findings. */
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev);
 
 /* State after the last step, small enough to keep per frame. */
