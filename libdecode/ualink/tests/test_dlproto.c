@@ -216,20 +216,6 @@ static void test_initiator(void) {
   CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 0);
 }
 
-/* Mid-stream, a switch's request may follow a Decision Pending sent before
- * the capture: DM-CTRL-INITIATOR waits until 10 ms of its messages are known. */
-static void test_initiator_mid_stream(void) {
-  fx_init(&X);
-  fx_sync(&X);
-  fx_msg(&X, FX_B, REQ(UAL_MT_CHANNEL, CH4_ON));
-  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 0);
-  fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
-  fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, 0, UAL_CMD_ACK, 0));
-  X.ts_ns += 11000000;
-  fx_msg(&X, FX_B, REQ(UAL_MT_CHANNEL, UAL_CHAN_UART));
-  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 1);
-}
-
 static void test_response_rules(void) {
   fresh(false);
   fx_channels_online(&X);
@@ -501,7 +487,6 @@ int main(void) {
   test_ctrl_outstanding();
   test_pending();
   test_initiator();
-  test_initiator_mid_stream();
   test_response_rules();
   test_same_state();
   test_echo();
