@@ -260,6 +260,7 @@ struct side {
   int16_t label_fresh;           /* rule to label on the next new payload flit */
   uint16_t corrupt_seq;
   bool timeout_inject;           /* injected RP-ACK-TIMEOUT: the replay timer label is the injection */
+  bool rp_timer;                 /* the pending replay is the replay timer's */
   uint64_t last_flit_frame;
   uint64_t last_nak_flit;
   uint64_t rx_frame;              /* frame of the partner flit being delivered */

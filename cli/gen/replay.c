@@ -357,6 +357,8 @@ static void emit_seq0(struct gen *g, struct side *s, int label) {
 }
 
 static void start_replay(struct gen *g, struct side *s) {
+  bool timer = s->rp_timer;
+  s->rp_timer = false;
   s->rp_pending = false;
   if (rp_outstanding(s) == 0) return;
   uint16_t last = seq_dec(s->next_tx);
@@ -371,6 +373,11 @@ static void start_replay(struct gen *g, struct side *s) {
   s->rp_active = true;
   s->rp_next = start;
   s->rp_end = s->rp_selective ? start : last;
+  /* a passive analyzer sees the timer at the replay it triggers */
+  if (timer)
+    gen_truth(g, g->frame + 1, s->id, UAL_R_RP_ACK_TIMEOUT, s->timeout_inject ? TRUTH_SRC_INJECT : TRUTH_SRC_CONSEQ,
+              "replay timer expired: replay without a Nak");
+  if (timer) s->timeout_inject = false;
   gen_truth(g, g->frame + 1, s->id, UAL_R_RP_REPLAY, TRUTH_SRC_CONSEQ,
             s->rp_selective ? "selective replay" : "go-back-N replay");
 }
@@ -393,9 +400,7 @@ static void emit_normal(struct gen *g, struct side *s) {
       s->rp_pending = true;
       s->rp_selective = false;
       s->rp_start = ual_seq_inc(s->acked);
-      gen_truth(g, g->frame + 1, s->id, UAL_R_RP_ACK_TIMEOUT,
-                s->timeout_inject ? TRUTH_SRC_INJECT : TRUTH_SRC_CONSEQ, "replay timer expired");
-      s->timeout_inject = false;
+      s->rp_timer = true;
     }
   }
 

@@ -65,6 +65,7 @@ void ual_replay_forget(struct ual_replay *r, unsigned dir) {
   peer->noprog = 0;
   peer->nak_armed = 1;
   peer->rp_expect = 0;
+  peer->rp_timer = 0;
   peer->probe = 0;
 }
 
@@ -146,6 +147,7 @@ static void nak_event(struct ual_replay_dir *t, unsigned tdir, uint16_t n, bool 
                    side_name(tdir), sel ? "resend" : "replay from", ual_seq_inc(n), t->nak_armed ? "" : " (repeated)");
   if (!t->nak_armed) return;          /* the rest of a group of Naks */
   t->nak_armed = 0;
+  t->rp_timer = 0;
   if (sel) t->st.naks_selective++;
   else t->st.naks++;
   ual_events_add(ev, w, UAL_TEV_NAK, tdir ^ 1, n, sel, "%c Naks %c's flits after %u (%s)", side_name(tdir ^ 1),
@@ -187,6 +189,7 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
       uint16_t old = t->acked;
       t->acked = n;
       t->noprog = 0;
+      t->rp_timer = 0;
       t->st.acks++;
       ack_latency(t, old, adv, w);
       out = outstanding(t);
@@ -205,6 +208,11 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
 static void replay_start(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const struct ual_when *w,
                          struct ual_events *ev, struct ual_findings *f) {
   bool sel = d->rp_expect == 2;
+  if (d->rp_timer) {                  /* the transmitter's replay timer fired */
+    d->rp_timer = 0;
+    ual_findings_add(f, UAL_R_RP_ACK_TIMEOUT, -1, "replay without a Nak %llu flit(s) after %u flit times without Ack progress",
+                     (unsigned long long)(d->flits - d->timer_flit), UAL_REPLAY_TIMEOUT_FLITS);
+  }
   if (d->rp_expect) {
     ual_findings_add(f, UAL_R_RP_REPLAY, -1, "%s replay from %u (asked at frame %llu)", sel ? "selective" : "go-back-N",
                      seq, (unsigned long long)d->rp_frame);
@@ -379,13 +387,24 @@ static void group_check(struct ual_replay_dir *d, unsigned dir, const struct ual
   d->run = 0;
 }
 
+/* The replay timer runs in the transmitter and restarts when an Ack
+ * reaches it, a wire latency after the capture point saw it: 1500 flit
+ * times here are a lower bound. RP-ACK-TIMEOUT is raised where the timer
+ * shows, at the replay it triggers (replay_start); a transmitter that
+ * still has not replayed after another 1500 flit times gets it then. */
 static void timer(struct ual_replay_dir *d, unsigned dir, const struct ual_when *w, struct ual_findings *f) {
-  if (outstanding(d) <= 0) { d->noprog = 0; return; }
+  if (outstanding(d) <= 0) { d->noprog = 0; d->rp_timer = 0; return; }
   if (++d->noprog < UAL_REPLAY_TIMEOUT_FLITS) return;
   d->noprog = 0;
-  ual_findings_add(f, UAL_R_RP_ACK_TIMEOUT, -1, "%u flit times without Ack progress, %d of %c's flits outstanding",
-                   UAL_REPLAY_TIMEOUT_FLITS, outstanding(d), side_name(dir));
-  d->rp_expect = 1;                   /* the transmitter's replay timer fires */
+  if (d->rp_timer) {
+    d->rp_timer = 0;
+    ual_findings_add(f, UAL_R_RP_ACK_TIMEOUT, -1, "%u flit times without Ack progress and no replay, %d of %c's flits outstanding",
+                     2 * UAL_REPLAY_TIMEOUT_FLITS, outstanding(d), side_name(dir));
+    return;
+  }
+  d->rp_timer = 1;
+  d->timer_flit = d->flits;
+  d->rp_expect = 1;                   /* a go-back-N replay is due */
   d->rp_start = ual_seq_inc(d->acked);
   d->rp_frame = w->frame;
 }

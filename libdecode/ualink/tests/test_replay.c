@@ -212,19 +212,38 @@ static void test_unacked_limit(void) {
   }
 }
 
+/* RP-ACK-TIMEOUT shows at the replay the timer triggers (the transmitter's
+ * timer restarts a wire latency after the capture point saw the Ack), or
+ * after twice the timeout without a replay. */
 static void test_ack_timeout(void) {
+  uint8_t f[2][UAL_FLIT_BYTES];
   for (int late = 0; late < 2; late++) {
     fx_init(&X);
-    fx_payload(&X, FX_A);
+    fx_make(&X, FX_A, f[0]);
+    fx_flit(&X, FX_A, f[0]);
     fx_nop(&X, FX_B, UAL_RC_ACK, 100, UAL_DLLP_NOP2);
-    fx_payload(&X, FX_A);                             /* 101 outstanding */
-    for (unsigned i = 0; i < UAL_REPLAY_TIMEOUT_FLITS - 1 + (unsigned)late; i++)
+    fx_make(&X, FX_A, f[1]);
+    fx_flit(&X, FX_A, f[1]);                          /* 101 outstanding */
+    /* late: the timeout and 10 flits of wire latency; else the replay is
+     * the 1499th flit without progress */
+    for (unsigned i = 0; i < (late ? UAL_REPLAY_TIMEOUT_FLITS + 10 : UAL_REPLAY_TIMEOUT_FLITS - 2); i++)
       fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
+    CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), 0);
+    fx_flit(&X, FX_A, f[1]);                          /* the timer's replay of 101 */
     CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), (unsigned)late);
+    CHECK_EQ(fx_count(&X, UAL_R_RP_DUPLICATE), 1);
     fx_nop(&X, FX_B, UAL_RC_ACK, 101, UAL_DLLP_NOP2);
     for (int i = 0; i < 2000; i++) fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
     CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), (unsigned)late);   /* nothing outstanding */
   }
+  fx_init(&X);                                        /* no Ack and no replay: after twice the timeout */
+  fx_payload(&X, FX_A);
+  fx_nop(&X, FX_B, UAL_RC_ACK, 100, UAL_DLLP_NOP2);
+  fx_payload(&X, FX_A);
+  for (unsigned i = 0; i < 2 * UAL_REPLAY_TIMEOUT_FLITS - 1; i++) fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
+  CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), 0);
+  fx_nop(&X, FX_A, UAL_RC_SEQ, 101, UAL_DLLP_NOP2);
+  CHECK_EQ(fx_count(&X, UAL_R_RP_ACK_TIMEOUT), 1);
 }
 
 static void test_explicit_group(void) {

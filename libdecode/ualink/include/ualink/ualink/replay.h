@@ -60,10 +60,12 @@ struct ual_replay_dir {
   uint8_t ack_known;
   uint16_t tx_max, acked;
   uint32_t noprog;                /* flits while outstanding without Ack progress */
+  uint64_t timer_flit;            /* flits when noprog reached the replay timeout */
   uint8_t limit_flagged, timeout_flagged;
   uint8_t nak_armed;              /* the next Nak for these flits is a new Nak event */
   uint8_t rp_expect;              /* 0, 1 = go-back-N, 2 = selective: a replay is due */
   uint8_t rp_active;              /* a go-back-N replay is running */
+  uint8_t rp_timer;               /* the expected replay is the replay timer's (no Nak) */
   uint16_t rp_start, rp_next;
   uint64_t rp_frame;              /* the Nak (or timeout) that asked for it */
   /* receiver */
