@@ -102,6 +102,8 @@ void dc_analysis_rows(const struct ual_analysis_summary *s, void (*fn)(void *ctx
   arow(fn, ctx, "uart_credits", "UART credit updates", s->uart_credits[0], s->uart_credits[1], false);
   arow(fn, ctx, "uart_resets", "UART stream resets", s->uart_resets[0], s->uart_resets[1], false);
   arow(fn, ctx, "vdps", "Vendor Defined Packets", s->vdps[0], s->vdps[1], false);
+  arow(fn, ctx, "sync_frame", "synchronized at frame", s->sync_frame[0], s->sync_frame[1], true);
+  arow(fn, ctx, "unsynced_flits", "flits before synchronized", s->unsynced_flits[0], s->unsynced_flits[1], false);
 }
 
 static void text_row2(void *ctx, const struct dc_stats_row *r) {
@@ -147,6 +149,8 @@ void dc_analysis_json(struct dc_out *o, const struct ual_analysis_summary *s) {
     dc_json_u64(o, &g, "uart_credits", s->uart_credits[d]);
     dc_json_u64(o, &g, "uart_resets", s->uart_resets[d]);
     dc_json_u64(o, &g, "vdps", s->vdps[d]);
+    dc_json_u64(o, &g, "sync_frame", s->sync_frame[d]);
+    dc_json_u64(o, &g, "unsynced_flits", s->unsynced_flits[d]);
     dc_out_ch(o, '}');
   }
   dc_out_ch(o, '}');

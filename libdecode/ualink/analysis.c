@@ -40,6 +40,7 @@ static void dl_reset(struct ual_analyzer *a, unsigned d, struct ual_findings *f)
   if (a->fresh[d] && !a->seen_payload[d]) return;
   truncated(a, d, "link down", f);
   ual_unpack_init(&a->unpack[d]);
+  a->sync[d].hidden = 0;              /* what was hidden before the reset no longer counts */
   ual_replay_reset(&a->rp, d);
   ual_dlproto_reset(&a->dp, d);
   ual_uart_reset(&a->ua, d);
@@ -53,8 +54,10 @@ static void forget(struct ual_analyzer *a, unsigned d) {
   ual_dlproto_forget(&a->dp, d);
   ual_uart_forget(&a->ua, d);
   ual_unpack_init_midstream(&a->unpack[d]);
-  a->sync[d].reported = 0;
-  a->sync[d].partial = 0;
+  memset(&a->sync[d], 0, sizeof a->sync[d]);
+  a->sync[d].hidden = 1;              /* the lost records may have held requests */
+  a->sync[d].hidden_ts = a->t_last_ns;
+  a->sync[d].hidden_flits = a->flits[0] + a->flits[1];
 }
 
 static int width_code(unsigned lanes) {
@@ -125,6 +128,11 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
   struct ual_findings *f = &out->findings;
   struct ual_unpack_out local, *uo = own ? &out->unp : &local;
   const uint8_t *bytes = flit;
+  if (a->unpack[d].msg_owed) {        /* a request may hide in this flit */
+    a->sync[d].hidden = 1;
+    a->sync[d].hidden_ts = wf->ts_ns;
+    a->sync[d].hidden_flits = a->flits[0] + a->flits[1];
+  }
   unsigned need_before = a->unpack[d].uart_need;
   ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
   sync_step(a, d, uo, wf, ev, f);
@@ -169,6 +177,9 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   /* IDLE flits then explicit sequence number 1: the link's numbering
    * starts (the sequence-number handshake after link-up), nothing is
    * carried over into the flit. */
+  if (ro.resync) {
+    ual_unpack_init_midstream(&a->unpack[d]);
+  }
   if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
     ual_unpack_init(&a->unpack[d]);
   deliver(a, d, fi->bytes, w, true, out, ev);
@@ -223,10 +234,18 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
   if (h->flags & UAL_RF_LOST) forget(a, d);
   struct ual_when w = { frame, ts_ns, flit_time(a, h->rate, h->width), -1, 1 };
   if (!w.ft_ps) w.ft_ps = flit_time(a, a->lt.p[d].rate, a->lt.p[d].width);
-  if (!a->dp.history) {
-    uint64_t window = UAL_RESPONSE_NS + ((uint64_t)w.ft_ps * (2 * UAL_SEGMENTS + UAL_UART_MAX_SEGS) / UAL_SEGMENTS + 999) / 1000;
-    if ((ts_ns && w.ft_ps && ts_ns - a->t_first_ns > window) || a->flits[0] + a->flits[1] >= UAL_HISTORY_FLITS)
-      a->dp.history = 1;
+  /* A response is unsolicited only when its request could not have been
+   * sent before the capture, nor in a flit of the requester whose DL
+   * messages were not known: a response window (plus the flits a UART
+   * transport may delay it) after either. */
+  uint64_t window = UAL_RESPONSE_NS + ((uint64_t)w.ft_ps * (2 * UAL_SEGMENTS + UAL_UART_MAX_SEGS) / UAL_SEGMENTS + 999) / 1000;
+  uint64_t all_flits = a->flits[0] + a->flits[1];
+  if (!a->dp.history && ((ts_ns && w.ft_ps && ts_ns - a->t_first_ns > window) || all_flits >= UAL_HISTORY_FLITS))
+    a->dp.history = 1;
+  for (unsigned i = 0; i < 2; i++) {
+    const struct ual_sync *s = &a->sync[i];
+    a->dp.s[i].heard = !s->hidden || (ts_ns && w.ft_ps && s->hidden_ts && ts_ns - s->hidden_ts > window) ||
+                       all_flits - s->hidden_flits >= UAL_HISTORY_FLITS;
   }
 
   ual_dlproto_tick(&a->dp, d, &w, ev, f);

@@ -242,7 +242,7 @@ static void basic(struct ual_dlproto *dp, unsigned dir, const struct ual_dl_item
   }
   struct ual_basic_req *b = &peer->basic[i];   /* a response from me */
   if (!b->active) {
-    if (dp->history)
+    if (dp->history && peer->heard)
       ual_findings_add(f, UAL_R_DM_UNSOLICITED, w->segment, "%c %s response with no request from %c", side_name(dir),
                        label(m->type), side_name(dir ^ 1));
     return;
@@ -546,7 +546,7 @@ static void control(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
       confirm(dp, dir, w, ev);
       return;
     }
-    if (dp->history)
+    if (dp->history && peer->heard)
       ual_findings_add(f, UAL_R_DM_UNSOLICITED, w->segment, "%c %s %s with no matching request", side_name(dir),
                        label(m->type), cmd_text(m->command));
     return;

@@ -47,7 +47,11 @@ static void payload_segments(struct ual_tree_builder *w, const struct ual_rec_re
     unsigned role = r->unpacked ? r->unp.alt_role[k] : UAL_ALT_MESSAGE;
     if (role == UAL_ALT_UART_PAYLOAD)
       ual_tb_group(w, 2, "UART payload DWord", off, 4, "0x%08x (sector %u)", le32(w->rec + off), sd->first_sector);
-    else
+    else if (role == UAL_ALT_UNSYNCED) {        /* shown as a message would be, under what is known */
+      ual_tb_group(w, 2, "Alternate sector DWord", off, 4, "0x%08x (sector %u): message or UART payload, not yet known",
+                   le32(w->rec + off), sd->first_sector);
+      message(w, 3, off);
+    } else
       message(w, 2, off);
   }
 }

@@ -82,7 +82,40 @@ void ual_replay_link_up(struct ual_replay *r) {
     d->tx_max = 0;
     d->ack_known = 1;
     d->acked = 0;
+    if (!d->exp_known) {
+      d->exp_known = 2;
+      d->next_exp = 1;
+    }
   }
+}
+
+/* A receiver's expected number learned from the first flit seen is
+ * provisional (1): the capture may have begun inside a replay or while
+ * flits were held or discarded. It is confirmed (2) by a Nak, which
+ * carries NEXT_EXPECTED_RX_SEQ - 1, or by an Ack of a flit delivered since
+ * it was learned (the receiver accepted the same run in order). */
+static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak, bool sel) {
+  if (t->exp_known != 1) return;
+  if (nak && t->next_exp == ual_seq_inc(n)) {
+    t->exp_known = 2;                 /* what was seen agrees */
+    return;
+  }
+  if (nak && (t->bad_pending || t->n_held) && ual_seq_dist(t->exp_first, ual_seq_inc(n)) <= UAL_SEQ_MAX_UNACKED) {
+    t->exp_known = 2;                 /* the lost flit was seen: held flits stay */
+    return;
+  }
+  if (nak) {
+    /* 3: flits between the lost one and the run seen were sent before the
+     * capture: the first jump after the replay is not a gap */
+    t->exp_known = ual_seq_dist(ual_seq_inc(n), t->exp_first) <= UAL_SEQ_MAX_UNACKED ? 3 : 2;
+    if (t->next_exp != ual_seq_inc(n)) t->rx_break = 1;
+    t->next_exp = t->exp_first = ual_seq_inc(n);
+    t->discard = !sel;                /* go-back-N: the receiver discards until the replay */
+    hold_clear(t);
+    return;
+  }
+  unsigned run = ual_seq_dist(t->exp_first, t->next_exp);
+  if (run && ual_seq_dist(t->exp_first, n) < run) t->exp_known = 2;
 }
 
 static int outstanding(const struct ual_replay_dir *d) {
@@ -166,6 +199,7 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
         t->rp_expect = 0;             /* what the replay would resend is acknowledged */
     }
   }
+  rx_learn(t, n, nak, fh->replay_cmd == UAL_RC_NAK_SELECTIVE);
   if (nak) nak_event(t, tdir, n, fh->replay_cmd == UAL_RC_NAK_SELECTIVE, w, ev, f);
 }
 
@@ -235,15 +269,35 @@ static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
                     const struct ual_when *w, struct ual_replay_out *o, struct ual_findings *f) {
   if (!d->exp_known) {
     d->exp_known = 1;
-    d->next_exp = seq;
+    d->next_exp = d->exp_first = seq;
   }
   unsigned a = ual_seq_dist(d->next_exp, seq);
   if (a == 0) {
+    if (d->exp_known == 3 && seq != d->exp_first) d->exp_known = 2;
+    o->resync = d->rx_break;
+    d->rx_break = 0;
     d->next_exp = ual_seq_inc(seq);
     d->bad_pending = 0;
     d->discard = 0;
     o->verdict = UAL_RPV_DELIVER;
     d->st.delivered++;
+    return;
+  }
+  /* Provisional: a step back may be a replay the receiver needs (it
+   * discarded or held what was seen before), a step forward after a
+   * single flit may follow a selective resend; either relearns the stream
+   * from this flit. A step forward after two flits in a row is a gap. */
+  bool learn = d->exp_known == 1 && !d->bad_pending && !d->discard &&
+               (a > UAL_SEQ_MAX_UNACKED || ual_seq_dist(d->exp_first, d->next_exp) < 2);
+  if (learn || (d->exp_known == 3 && !d->rp_expect && !d->bad_pending)) {
+    hold_clear(d);
+    d->next_exp = ual_seq_inc(seq);
+    d->exp_first = seq;
+    o->verdict = UAL_RPV_DELIVER;
+    o->resync = 1;
+    d->rx_break = 0;
+    d->st.delivered++;
+    if (d->exp_known == 3) d->exp_known = 2;
     return;
   }
   if (a > UAL_SEQ_MAX_UNACKED) {
@@ -263,6 +317,7 @@ static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
                      side_name(dir), seq, d->next_exp, a);
     d->st.gaps++;
     hold_clear(d);
+    o->resync = 1;
     d->next_exp = ual_seq_inc(seq);
     o->verdict = UAL_RPV_DELIVER;
     d->st.delivered++;

@@ -1,8 +1,9 @@
 /* Start anywhere (docs/architecture.md, "Captures that start mid-stream"):
  * a capture cut at record K, analysed on its own, against the whole capture.
  *
- *   test_anywhere [--verbose] [--max-miss-distance N] FILE.pcap...   the samples, and
+ *   test_anywhere [--verbose] [--bound RECORDS] FILE.pcap...   the samples, and
  *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed
+ *                                        (Nak modes, a second accelerator, x4 vary with the seed)
  *   test_anywhere --cut K IN.pcap OUT.pcap     writes IN from record K (1-based) on
  *
  * For every cut it asserts:
@@ -11,7 +12,9 @@
  *     findings that only say where the cut's analysis stands (AN-SYNC,
  *     DL-PARTIAL-TL);
  *   - nothing missed after the bound: every finding of the whole capture at
- *     N >= K + UAL_SYNC_BOUND_RECORDS (analysis.h) is raised by the cut.
+ *     N >= K + bound is raised by the cut; the bound (--bound, default
+ *     UAL_HISTORY_FLITS records) is the longest of the per-machine bounds
+ *     in docs/architecture.md, "Captures that start mid-stream".
  * Cuts: every 12 records over the first 600, 12 evenly spaced, and a few
  * just after the places where the whole capture raised something. */
 #include <ualink/ualink.h>
@@ -81,8 +84,19 @@ static int write_cut(const char *in, unsigned long k, const char *out) {
   }
   pcap_dump_close(d);
   pcap_close(dead);
+  /* read back: the records from k on, byte for byte, with their times */
+  struct cap back = { 0 };
+  int rc = read_pcap(out, &back) ? 2 : 0;
+  size_t from = k ? k - 1 : 0;
+  if (!rc && back.n != (c.n > from ? c.n - from : 0)) rc = 1;
+  for (size_t i = 0; !rc && i < back.n; i++)
+    if (back.r[i].len != c.r[from + i].len || back.r[i].ts_ns != c.r[from + i].ts_ns ||
+        memcmp(back.buf + back.r[i].off, c.buf + c.r[from + i].off, back.r[i].len))
+      rc = 1;
+  if (rc == 1) fprintf(stderr, "%s: not the records of %s from %lu on\n", out, in, k);
+  cap_free(&back);
   cap_free(&c);
-  return 0;
+  return rc;
 }
 
 static int cb_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) {
@@ -95,6 +109,9 @@ static int generate(int sc, uint64_t seed, struct cap *c) {
   gen_opts_default(&o);
   o.scenario = sc;
   o.seed = seed;
+  o.nak = (int)(seed % 3);                    /* alternate, standard, selective */
+  if (seed % 4 == 2) o.peer = GEN_PEER_ACCEL;
+  if (seed % 4 == 3) o.width = 4;
   struct gen_out out = { .ctx = c, .record = cb_record };
   char err[256];
   struct gen *g = gen_new(&o, &out, err, sizeof err);
@@ -104,7 +121,9 @@ static int generate(int sc, uint64_t seed, struct cap *c) {
     return -1;
   }
   gen_free(g);
-  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu", gen_scenario_name(sc), (unsigned long long)seed);
+  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s", gen_scenario_name(sc),
+           (unsigned long long)seed, o.nak == GEN_NAK_ALTERNATE ? "alternate" : o.nak == GEN_NAK_STANDARD ? "standard" : "selective",
+           o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "");
   return 0;
 }
 
@@ -138,7 +157,7 @@ static bool cut_only(unsigned rule) { return (int)rule == rule_sync || (int)rule
 
 struct totals { unsigned long cuts, false_f, missed, whole_after, found_after; };
 static bool verbose;
-static size_t bound = 4000;
+static size_t bound = UAL_HISTORY_FLITS;   /* the longest bound of docs/architecture.md */
 static size_t max_report = 6;
 
 /* Findings of a at record r matched against b's; returns those of a not in b. */

@@ -264,6 +264,8 @@ static void tl_cut(struct cap *c) {
   uint8_t f[UAL_FLIT_BYTES], d[UAL_TL_FLIT_BYTES];
   tx_init(&a);
   cap_event(c, 0, UAL_EV_CAP_START, 0);
+  ual_flit_build_idle(f);             /* IDLE then sequence number 1: the stream starts here */
+  cap_flit(c, 0, f);
   for (unsigned i = 0; i < 5; i++) {
     tl_pattern(d, i);
     ual_pack_push_tl(&a.pk, d, 0, 0);

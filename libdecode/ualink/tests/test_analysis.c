@@ -238,6 +238,33 @@ static void test_mid_stream_sync(void) {
   CHECK_EQ(fx_problems(&X), 0);
 }
 
+/* The capture begins halfway through a UART Stream Transport of 32 payload
+ * DWords whose payload looks like DL messages of reserved mclass: none of
+ * them is read as a message (each could be, or be payload: a message right
+ * behind the transport stays unknown too); the first segment without an
+ * alternate sector synchronizes, and the message after it is read. */
+static void test_mid_transport(void) {
+  uint32_t t[33];
+  t[0] = 0xF8000004u;                                /* UART Stream Transport, stream 0, Length 31 */
+  struct ual_dlmsg m;
+  ual_dlmsg_decode(t[0], &m);
+  CHECK_EQ(m.type, UAL_MT_UART_TRANSPORT);
+  CHECK_EQ(m.length, 31);
+  for (int i = 1; i < 33; i++) t[i] = 0x1Cu | (uint32_t)i << 12;   /* mclass 7 if read as a message */
+  fx_init(&X);
+  CHECK(ual_pack_push_msg(&X.pack[FX_A], t, 33));
+  uint8_t unseen[UAL_FLIT_BYTES];
+  for (int i = 0; i < 4; i++) fx_make(&X, FX_A, unseen);   /* header and 15 payload DWords, not captured */
+  fx_flush(&X, FX_A);
+  fx_data(&X, FX_A);
+  CHECK_EQ(fx_problems(&X), 0);
+  CHECK_EQ(X.counts[UAL_R_DM_UNKNOWN], 0);
+  CHECK_EQ(X.a.unpack[FX_A].msg_owed, 0);
+  fx_msg(&X, FX_A, fx_basic(UAL_MT_PORT_NUMBER, 0, 7, 0));
+  CHECK_EQ(X.a.dp.s[FX_A].basic[2].active, 1);       /* the request after the transport */
+  CHECK_EQ(X.counts[UAL_R_AN_SYNC], 1);
+}
+
 static void test_names(void) {
   CHECK_STR(ual_tev_kind_name(UAL_TEV_NEGOTIATION), "negotiation");
   CHECK_STR(ual_neg_outcome_name(UAL_NEG_NO_CONFIRM), "no_confirm");
@@ -275,6 +302,7 @@ int main(void) {
   test_truncated();
   test_link_down_one_side();
   test_mid_stream_sync();
+  test_mid_transport();
   test_names();
   return check_done("test_analysis");
 }

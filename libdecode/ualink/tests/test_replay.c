@@ -78,6 +78,9 @@ static void test_duplicate(void) {
   fx_push_tl(&X, FX_A, 8);
   for (int i = 0; i < 3; i++) fx_make(&X, FX_A, f[i]);
   for (int i = 0; i < 3; i++) fx_flit(&X, FX_A, f[i]);
+  fx_flit(&X, FX_A, f[1]);                            /* seq 101 again: mid-stream, maybe a replay */
+  CHECK_EQ(fx_count(&X, UAL_R_RP_DUPLICATE), 0);
+  fx_nop(&X, FX_B, UAL_RC_ACK, 101, UAL_DLLP_NOP2);    /* B accepted 101 in order: numbering known */
   fx_flit(&X, FX_A, f[1]);                            /* seq 101 again */
   CHECK_EQ(fx_count(&X, UAL_R_RP_DUPLICATE), 1);
   CHECK_EQ(X.r.unpacked, false);                      /* not unpacked twice */

@@ -74,6 +74,8 @@ struct ual_sync {
   uint64_t flits;                /* delivered until then */
   uint64_t first_frame, tl_frame, msg_frame, frame;   /* 0 = known from the stream's start */
   uint32_t partial;              /* TL sectors skipped (DL-PARTIAL-TL) */
+  uint8_t hidden;                /* a flit delivered while DL message boundaries were unknown, */
+  uint64_t hidden_ts, hidden_flits;   /* the last one: its time and the flits counted then */
   uint64_t partial_frame;
 };
 

@@ -69,8 +69,9 @@ struct ual_replay_dir {
   uint16_t rp_start, rp_next;
   uint64_t rp_frame;              /* the Nak (or timeout) that asked for it */
   /* receiver */
-  uint8_t exp_known;
-  uint16_t next_exp;
+  uint8_t exp_known;              /* 0 no, 1 learned from the first flit (provisional), 2 confirmed */
+  uint16_t next_exp, exp_first;   /* exp_first: where the provisional run began */
+  uint8_t rx_break;               /* next_exp was relearned: the next delivery does not follow the last */
   uint16_t bad_pending;           /* invalid flits since the last in-order delivery */
   uint8_t discard;                /* a go-back-N Nak is out: flits ahead are discarded */
   /* explicit sequence number groups: run length, -1 = boundary unknown */
@@ -95,6 +96,7 @@ struct ual_replay_out {
   uint8_t placed;                 /* seq is known */
   uint8_t is_new;                 /* first transmission */
   uint8_t replay;                 /* a retransmission */
+  uint8_t resync;                 /* delivered, but not after the flit delivered before it */
   uint16_t seq;
 };
 
