@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
   }
 
   struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .progress = out_progress };
-  if (ub_sc < 0 && o.n_inject && ub_inject_supported(o.inject[0].rule)) ub_sc = UB_SC_TRAFFIC;
+  if (ub_sc < 0 && o.n_inject && ub_inject_supported(o.inject[0].rule)) ub_sc = ub_inject_scenario(o.inject[0].rule);
   if (ub_sc >= 0) {
     int urc = ub_gen_run(ub_sc, &o, &out, err, sizeof err);
     if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }

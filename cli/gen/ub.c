@@ -86,6 +86,11 @@ static const struct { int rule; int sc; const char *how; } injs[I_COUNT] = {
 };
 
 bool ub_inject_supported(int rule) { return ub_inject_how(rule) != NULL; }
+int ub_inject_scenario(int rule) {
+  for (int i = 0; i < I_COUNT; i++)
+    if (injs[i].rule == rule) return injs[i].sc;
+  return UB_SC_TRAFFIC;
+}
 const char *ub_inject_how(int rule) {
   for (int i = 0; i < I_COUNT; i++)
     if (injs[i].rule == rule) return injs[i].how;
@@ -281,10 +286,10 @@ static void side_init(struct ubg *g, unsigned d) {
   in->min_interval = d ? 3 : 1;
   for (unsigned v = 0; v < UAL_UB_VLS; v++) { in->ctrl_grain[v] = 0x03; in->data_grain[v] = 0x06; }
   if (d == 0) {
-    if (want(g, I_UB_INIT_VL0)) in->vl_enable = 0x000E;
-    if (want(g, I_UB_INIT_FEATURE)) in->feature_id = 2;
-    if (want(g, I_UB_VL_ENABLE_GAP)) in->vl_enable = 0x000B;
-    if (want(g, I_UB_NEGOTIATION_DEFAULT)) in->flow_ctrl_size = 0x10;
+    if (want(g, I_UB_INIT_VL0)) { in->vl_enable = 0x000E; done(g, I_UB_INIT_VL0); }
+    if (want(g, I_UB_INIT_FEATURE)) { in->feature_id = 2; done(g, I_UB_INIT_FEATURE); }
+    if (want(g, I_UB_VL_ENABLE_GAP)) { in->vl_enable = 0x000B; done(g, I_UB_VL_ENABLE_GAP); }
+    if (want(g, I_UB_NEGOTIATION_DEFAULT)) { in->flow_ctrl_size = 0x10; done(g, I_UB_NEGOTIATION_DEFAULT); }
     if (want(g, I_UB_CREDIT_MAX)) for (unsigned v = 0; v < UAL_UB_VLS; v++) in->ctrl_grain[v] = 0x80;
   } else if (g->inj[I_UB_CREDIT_MAX] == 1) {
     for (unsigned v = 0; v < UAL_UB_VLS; v++) in->ctrl_grain[v] = 0x80;
@@ -672,7 +677,6 @@ static void plan(struct ubg *g, unsigned d) {
         push_set(g, s, &cb, 32, -1);
       }
       s->sent_req = 1;
-      if (d == 0 && want(g, I_UB_DLLDP_EARLY)) { dlldp(g, d, 0, 8, I_UB_DLLDP_EARLY); done(g, I_UB_DLLDP_EARLY); }
       if (d == 0 && want(g, I_UB_INIT_BEFORE_ACK)) {
         struct ual_ub_dllcb in = { .type = UAL_UB_CB_INIT, .flits = 5, .init = s->init };
         mark(push_cb(g, s, &in, true), UAL_R_UB_INIT_BEFORE_ACK, 0);
@@ -682,6 +686,8 @@ static void plan(struct ubg *g, unsigned d) {
       return;
     }
     if (s->got_ack_set && !s->sent_init) {
+      /* after its own Retry_Ack_Set, so that no replay repeats it */
+      if (d == 0 && want(g, I_UB_DLLDP_EARLY)) { dlldp(g, d, 0, 8, I_UB_DLLDP_EARLY); done(g, I_UB_DLLDP_EARLY); }
       struct ual_ub_dllcb cb = { .type = UAL_UB_CB_INIT, .flits = 5, .init = s->init };
       struct qf *e = push_cb(g, s, &cb, true);
       s->sent_init = 1;
@@ -699,14 +705,15 @@ static void plan(struct ubg *g, unsigned d) {
     }
     if (s->sent_init && g->p.known && !s->sent_crd && s->got_init) {
       /* initial credits for the partner: two T=1 Crd_Acks, the last with SD */
-      for (unsigned k = 0; k < 2; k++) {
+      unsigned nca = g->inj[I_UB_CREDIT_MAX] ? 3 : 2;
+      for (unsigned k = 0; k < nca; k++) {
         struct ual_ub_dllcb cb = { .type = UAL_UB_CB_CRD_ACK, .flits = 2 };
         cb.ca.t = 1;
-        cb.ca.sd = k == 1;
+        cb.ca.sd = k + 1 == nca;
         for (unsigned v = 0; v < UAL_UB_VLS; v++)
           if (g->p.vl_enable >> v & 1u) cb.ca.crd[v] = g->inj[I_UB_CREDIT_MAX] ? 63 : 20;
         struct qf *e = push_cb(g, s, &cb, true);
-        if (k == 1 && g->inj[I_UB_CREDIT_MAX]) { mark(e, UAL_R_UB_CREDIT_MAX, 0); done(g, I_UB_CREDIT_MAX); }
+        if (k + 1 == nca && g->inj[I_UB_CREDIT_MAX]) { mark(e, UAL_R_UB_CREDIT_MAX, 0); done(g, I_UB_CREDIT_MAX); }
       }
       s->sent_crd = 1;
       s->sd_sent = 1;

@@ -28,6 +28,7 @@ const char *ub_scenario_name(int sc);
 const char *ub_scenario_what(int sc);
 bool ub_inject_supported(int rule);
 const char *ub_inject_how(int rule);        /* NULL when not supported */
+int ub_inject_scenario(int rule);           /* the scenario that has the chance */
 
 /* Runs scenario sc with o's seed, count, ber and UB injections (o->inject
  * entries whose rule is a UB- rule). 0, or -1 with err set. */

@@ -694,9 +694,10 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
       /* A sealed block with a reserved CFG: a real violation, not noise. */
       ual_findings_add(f, UAL_R_UB_CFG_RESERVED, -1, "CFG %u in the block from frame %llu",
                        (unsigned)ual_field_get(UAL_F_UB_LPH_CFG, rx->blk), (unsigned long long)(frame - len + 1));
+      /* no block the protocol knows: nothing completes here */
       rx->blk_n = 0;
       out->role = UAL_UB_FR_BODY;
-      out->block_end = 1;
+      out->block_flits = 1;
       out->crc_checked = out->crc_ok = 1;
       return;
     }
