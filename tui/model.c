@@ -117,7 +117,7 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
     }
   } else if (r->rec.h.kind == UAL_REC_OS) {
     c->os++;
-  } else {
+  } else if (r->rec.h.kind == UAL_REC_EVENT) {
     c->events++;
   }
   rate_add(&m->sum, &d);
