@@ -31,7 +31,7 @@ static void test_names(void) {
   CHECK_STR(ual_rec_kind_name(UAL_REC_OS), "ordered set");
   CHECK_STR(ual_rec_kind_name(UAL_REC_EVENT), "link event");
   CHECK(ual_rec_kind_name(0) == NULL);
-  CHECK(ual_rec_kind_name(UAL_REC_PCIE_DLLP) == NULL);
+  CHECK_STR(ual_rec_kind_name(UAL_REC_PCIE_DLLP), "PCIe DLLP");
   CHECK(ual_rec_kind_name(UAL_REC_PCIE_FLIT) == NULL);
   CHECK_STR(ual_rec_kind_name(UAL_REC_UB_FLIT), "UB flit");
   CHECK(ual_rec_kind_name(1000) == NULL);
@@ -53,7 +53,7 @@ static void test_names(void) {
 /* The kinds of the fabrics to come, with the body their digests give them. */
 static void test_unregistered(void) {
   static const struct { unsigned kind; size_t body; } k[] = {
-    { UAL_REC_PCIE_DLLP, 8 }, { UAL_REC_PCIE_FLIT, 256 } };
+    { UAL_REC_PCIE_DLLP, 8 }, { UAL_REC_PCIE_FLIT, 256 }, { UAL_REC_UB_FLIT, 20 } };
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
     uint8_t body[256] = {0}, rec[8 + 256];
     size_t n = record(k[i].kind, body, k[i].body, rec, sizeof rec);

@@ -33,6 +33,8 @@
 #include <stdint.h>
 #include "ualink/core/decode.h"
 #include "ualink/core/events.h"
+/* The fabrics' analysis states. */
+#include "ualink/pcie/analysis.h"
 #include "ualink/ub/analysis.h"
 
 /* Where the current record is. */

@@ -16,6 +16,7 @@
 #include "ualink/ualink/flit.h"
 #include "ualink/ualink/pack.h"
 #include "ualink/ualink/os.h"
+#include "ualink/pcie/dllp.h"
 #include "ualink/ub/flit.h"
 
 struct ual_rec_result {
@@ -29,6 +30,8 @@ struct ual_rec_result {
   struct ual_unpack_out unp;
   /* kind == UAL_REC_OS */
   struct ual_os os;
+  /* PCIe, kind == UAL_REC_PCIE_DLLP */
+  struct ual_pcie_dllp pcie;
   /* UB, kind == UAL_REC_UB_FLIT */
   struct ual_ub_flit ub;
   /* kind == UAL_REC_EVENT (every fabric) */

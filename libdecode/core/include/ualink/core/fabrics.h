@@ -20,19 +20,22 @@
 #include "ualink/ualink/fields.h"
 #include "ualink/ualink/rules.h"
 #include "ualink/ualink/kinds.h"
+#include "ualink/pcie/fields.h"
+#include "ualink/pcie/rules.h"
+#include "ualink/pcie/kinds.h"
 #include "ualink/ub/fields.h"
 #include "ualink/ub/rules.h"
 #include "ualink/ub/kinds.h"
 
-#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_UB_SCOPES(X)
-#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
-#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_UB_FIELDS(X)
-#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_UB_RULES(X)
-#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_UB_KINDS(X)
-#define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X) UAL_UB_TEV_KINDS(X)
+#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_PCIE_SCOPES(X) UAL_UB_SCOPES(X)
+#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_PCIE_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
+#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_PCIE_FIELDS(X) UAL_UB_FIELDS(X)
+#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_PCIE_RULES(X) UAL_UB_RULES(X)
+#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_PCIE_KINDS(X) UAL_UB_KINDS(X)
+#define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X) UAL_PCIE_TEV_KINDS(X) UAL_UB_TEV_KINDS(X)
 /* Stateful analyses X(name) and the record kinds they own X(kind code,
  * name): core/analysis.h. */
-#define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_UB_ANALYSES(X)
-#define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
+#define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_PCIE_ANALYSES(X) UAL_UB_ANALYSES(X)
+#define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
 
 #endif

@@ -13,9 +13,9 @@
 #define UAL_REC_FLIT      1   /* UALink flit */
 #define UAL_REC_OS        2   /* ordered set */
 #define UAL_REC_EVENT     3   /* link event */
-/* The other fabrics' kinds. No decoder is registered for them yet, so
- * they parse as UAL_RS_KIND (malformed), as version 1 readers must. */
-#define UAL_REC_PCIE_DLLP 4   /* PCIe non-flit DLLP */
+/* The other fabrics' kinds. Those without a registered decoder parse as
+ * UAL_RS_KIND (malformed), as version 1 readers must. */
+#define UAL_REC_PCIE_DLLP 4   /* PCIe non-flit DLLP (pcie/dllp.h) */
 #define UAL_REC_PCIE_FLIT 5   /* PCIe flit */
 #define UAL_REC_UB_FLIT   6   /* UB data-link flit (libdecode/ub) */
 #define UAL_REC_EVENT_BYTES 8
@@ -74,7 +74,8 @@ const char *ual_rec_status_text(enum ual_rec_status s);
 
 struct ual_rec_hdr {
   uint8_t version, kind, flags, link, rate, width;
-  uint8_t role_a, role_b;       /* enum ual_role */
+  uint8_t role_a, role_b;       /* enum ual_role; PCIe role codes when roles_pcie */
+  uint8_t roles_pcie;           /* roles bit 7: the PCIe encoding (pcie.md [P3]) */
   uint8_t rsvd_flags, rsvd_roles, rsvd;
 };
 

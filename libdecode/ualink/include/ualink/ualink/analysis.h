@@ -68,9 +68,19 @@
  * dlproto.h, uart.h), each included by its tracker alone; it is complete
  * here only so an analyzer can be held and copied by value. Front-ends
  * read the state through ual_analyzer_summary. */
+/* Where a direction's delivered stream became known (AN-SYNC). */
+struct ual_sync {
+  uint8_t reported;              /* AN-SYNC raised: TL flit and DL message boundaries known */
+  uint64_t flits;                /* delivered until then */
+  uint64_t first_frame, tl_frame, msg_frame, frame;   /* 0 = known from the stream's start */
+  uint32_t partial;              /* TL sectors skipped (DL-PARTIAL-TL) */
+  uint64_t partial_frame;
+};
+
 struct ual_analyzer {
   struct ual_unpack unpack[2];   /* the delivered stream of each direction */
-  uint8_t unp_sync[2];           /* the unpacker knows where TL flits begin */
+  struct ual_sync sync[2];
+  uint8_t after_idle[2];         /* the direction's last flit was an IDLE flit (NOP flits aside) */
   uint8_t fresh[2];              /* the direction's DL state is known from a reset */
   uint8_t seen_payload[2];       /* payload flits since that reset */
   uint64_t records, flits[2];
@@ -111,6 +121,7 @@ struct ual_analysis_summary {
   uint8_t alt_protocol[2];           /* port sent Modified TS with vendor 20AEh in its last training */
   uint64_t uart_transports[2], uart_payload_dw[2], uart_credits[2], uart_resets[2], vdps[2];
   uint64_t unsynced_flits[2];
+  uint64_t sync_frame[2];            /* frame of AN-SYNC; 0 = not yet, or known from a link-up */
 };
 void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summary *s);
 /* One line: "A:L0 x8 128 ch0=on ch4=on | B:L0 ..."; returns the length needed. */

@@ -25,7 +25,8 @@
   X(DEVICE,      "device")       /* value = enum ual_role learned from Device ID */ \
   X(UART_RESET,  "uart_reset")   /* value 1 = requested, 0 = completed */ \
   X(ALT_PROTOCOL,"alt_protocol") /* Configuration done: value 1 = UALink (Modified TS, 20AEh) on both ports */ \
-  X(PM,          "pm")           /* a power handshake DLLP: value = DLLP type, old = its Link Management command or UAL_UNKNOWN */
+  X(PM,          "pm")           /* a power handshake DLLP: value = DLLP type, old = its Link Management command or UAL_UNKNOWN */ \
+  X(SYNC,        "sync")         /* a direction's analysis synchronized (AN-SYNC); value 1 */
 
 /* UALink's own analyzer (ualink/analysis.c) is the top level and analyses
  * its kinds itself: no entry in the fabric analysis registry. */
