@@ -34,3 +34,6 @@ run l0p.pcap         -s l0p --run-scale 0.1
 run negotiation.pcap -s negotiation --width 4 --run-scale 0.02 --latency 2 --train-os 2
 run violations.pcap  -s traffic --run-scale 0.1 -c 420 --truth violations.truth.jsonl \
     --inject DL-TLBEAT@60,DM-UNKNOWN@110,PL-NOP-DLLP@160,DL-ZERO-FILL@210,PL-CRC@260,DM-RATE-RANGE@320
+run ub-ber.pcap      -s ub-ber -c 1200 --truth ub-ber.truth.jsonl
+run ub-mode.pcap     -s ub-mode -c 1200
+run ub-violations.pcap -s ub-init -c 400 --truth ub-violations.truth.jsonl --inject UB-INIT-FEATURE,UB-RETRY-SET-FIELDS

@@ -120,7 +120,7 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
   } else if (r->rec.h.kind == UAL_REC_PCIE_DLLP) {
     c->pcie_dllps++;
     if (!r->pcie.crc_ok) c->pcie_crc_bad++;
-  } else {
+  } else if (r->rec.h.kind == UAL_REC_EVENT) {
     c->events++;
   }
   rate_add(&m->sum, &d);

@@ -202,6 +202,76 @@ static void pcie_dllp(struct dc_out *o, const struct ual_rec_result *r) {
   dc_json_u64(o, &f, "crc_calc", p->crc_calc);
   dc_json_key(o, &f, "crc_ok");
   dc_out_str(o, p->crc_ok ? "true" : "false");
+/* A UB flit (kind 6): where it sits, its block check and what completed. */
+static void ub_flit(struct dc_out *o, const struct ual_rec_result *r) {
+  const struct ual_ub_flit *u = &r->ub;
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_str(o, &f, "mode", ual_field_value_name(UAL_F_UB_GEN_MODE, u->mode));
+  dc_json_str(o, &f, "role", ual_field_value_name(UAL_F_UB_GEN_ROLE, u->role));
+  dc_json_u64(o, &f, "block_flits", u->block_flits);
+  dc_json_u64(o, &f, "flit_in_block", u->flit_in_block);
+  if (u->role == UAL_UB_FR_LPH || u->role == UAL_UB_FR_LBH) {
+    dc_json_u64(o, &f, "crd", u->hdr_crd);
+    dc_json_u64(o, &f, "crd_vl", u->hdr_crd_vl);
+    dc_json_u64(o, &f, "ack", u->hdr_ack);
+  }
+  if (u->crc_checked) {
+    dc_json_key(o, &f, "bcrc_ok");
+    dc_out_str(o, u->crc_ok ? "true" : "false");
+    dc_json_u64(o, &f, "crc30", u->crc_rx);
+    dc_json_u64(o, &f, "crc30_calc", u->crc_calc);
+  }
+  if (u->unit.kind) {
+    const struct ual_ub_unit *n = &u->unit;
+    bool h = true;
+    dc_json_key(o, &f, n->kind == UAL_UB_UNIT_DLLDP ? "dlldp" : "dllcb");
+    dc_out_ch(o, '{');
+    dc_json_u64(o, &h, "first_frame", n->first_frame);
+    dc_json_u64(o, &h, "flits", n->flits);
+    dc_json_u64(o, &h, "error_flag", n->error_flag);
+    if (n->kind == UAL_UB_UNIT_DLLDP) {
+      dc_json_u64(o, &h, "vl", n->vl);
+      dc_json_u64(o, &h, "cfg", n->cfg);
+      dc_json_u64(o, &h, "blocks", n->blocks);
+      dc_json_u64(o, &h, "payload_len", n->payload_len);
+    } else {
+      dc_json_str(o, &h, "name", ual_ub_cb_name((enum ual_ub_cb_type)n->cb.type));
+      dc_json_u64(o, &h, "code", n->cb.code);
+      static const enum ual_scope sc[UAL_UB_CB_UNKNOWN + 1] = {
+        [UAL_UB_CB_RETRY_REQ] = UAL_SC_UB_RETRY_REQ, [UAL_UB_CB_RETRY_ACK] = UAL_SC_UB_RETRY_ACK,
+        [UAL_UB_CB_CRD_ACK] = UAL_SC_UB_CRD_ACK, [UAL_UB_CB_MODE_CHG] = UAL_SC_UB_MODECHG,
+        [UAL_UB_CB_INIT] = UAL_SC_UB_INIT0,
+      };
+      /* the type's fields of flit 0, keyed by the field table's filter names */
+      if (n->cb.type <= UAL_UB_CB_UNKNOWN && sc[n->cb.type] && n->flits == 1)
+        scope_members(o, &h, sc[n->cb.type], r->rec.body, "");
+      if (n->cb.type == UAL_UB_CB_CRD_ACK) {
+        dc_json_u64(o, &h, "t", n->cb.ca.t);
+        dc_json_u64(o, &h, "sd", n->cb.ca.sd);
+        dc_json_u64(o, &h, "ack_num", n->cb.ca.ack_num);
+        dc_json_key(o, &h, "crd_num");
+        dc_out_ch(o, '[');
+        for (unsigned v = 0; v < UAL_UB_VLS; v++) {
+          if (v) dc_out_ch(o, ',');
+          dc_out_u64(o, n->cb.ca.crd[v]);
+        }
+        dc_out_ch(o, ']');
+      }
+      if (n->cb.type == UAL_UB_CB_INIT) {
+        const struct ual_ub_init *in = &n->cb.init;
+        dc_json_u64(o, &h, "feature_id", in->feature_id);
+        dc_json_u64(o, &h, "rxbuf_vl_share", in->share);
+        dc_json_u64(o, &h, "data_ack_grain", in->data_ack_grain);
+        dc_json_u64(o, &h, "ctrl_ack_grain", in->ctrl_ack_grain);
+        dc_json_u64(o, &h, "flow_ctrl_size", in->flow_ctrl_size);
+        dc_json_u64(o, &h, "vl_enable", in->vl_enable);
+        dc_json_u64(o, &h, "retry_buf_depth", in->retry_buf_depth);
+        dc_json_u64(o, &h, "packet_min_interval", in->min_interval);
+      }
+    }
+    dc_out_ch(o, '}');
+  }
   dc_out_ch(o, '}');
 }
 
@@ -236,6 +306,10 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
     case UAL_REC_PCIE_DLLP:
       dc_json_key(o, &f, "dllp");
       pcie_dllp(o, r);
+      break;
+    case UAL_REC_UB_FLIT:
+      dc_json_key(o, &f, "ub");
+      ub_flit(o, r);
       break;
     case UAL_REC_EVENT: {
       const char *n = ual_event_name(r->ev.code);

@@ -48,6 +48,18 @@ void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t t
   }
   case UAL_REC_OS: d->kind[DC_K_OS]++; break;
   case UAL_REC_EVENT: d->kind[DC_K_EVENT]++; break;
+  case UAL_REC_UB_FLIT: {
+    const struct ual_ub_flit *u = &r->ub;
+    d->ub_flits++;
+    if (u->crc_checked && !u->crc_ok) d->ub_bcrc_bad++;
+    if (u->unit.kind == UAL_UB_UNIT_DLLDP) {
+      d->ub_dlldps[u->unit.vl & 15]++;
+      d->ub_bytes[u->unit.vl & 15] += u->unit.payload_len;
+    } else if (u->unit.kind == UAL_UB_UNIT_DLLCB) {
+      d->ub_dllcbs[u->unit.cb.type <= UAL_UB_CB_UNKNOWN ? u->unit.cb.type : UAL_UB_CB_UNKNOWN]++;
+    }
+    break;
+  }
   }
 }
 
@@ -152,6 +164,29 @@ void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct 
   if (a->uart_payload_dw || b->uart_payload_dw)
     emit(&w, "uart_payload_dw", "UART payload DWords", 2, a->uart_payload_dw, b->uart_payload_dw);
   dc_pcie_stats_rows(&s->pcie, fn, ctx);
+  if (a->ub_flits || b->ub_flits) {
+    emit_heading(&w, "UB flits");
+    emit(&w, "ub.flits", "flits", 2, a->ub_flits, b->ub_flits);
+    emit(&w, "ub.bcrc_bad", "BCRC bad", 2, a->ub_bcrc_bad, b->ub_bcrc_bad);
+    emit_heading(&w, "UB DLLDPs by VL (count, payload bytes)");
+    for (int v = 0; v < UAL_UB_VLS; v++) {
+      if (!a->ub_dlldps[v] && !b->ub_dlldps[v]) continue;
+      snprintf(key, sizeof key, "ub.vl%d.dlldps", v);
+      snprintf(label, sizeof label, "VL%d DLLDPs", v);
+      emit(&w, key, label, 2, a->ub_dlldps[v], b->ub_dlldps[v]);
+      snprintf(key, sizeof key, "ub.vl%d.bytes", v);
+      snprintf(label, sizeof label, "VL%d bytes", v);
+      emit(&w, key, label, 4, a->ub_bytes[v], b->ub_bytes[v]);
+    }
+    emit_heading(&w, "UB DLLCBs");
+    for (int t = 0; t <= UAL_UB_CB_UNKNOWN; t++) {
+      if (!a->ub_dllcbs[t] && !b->ub_dllcbs[t]) continue;
+      const char *n = ual_ub_cb_name((enum ual_ub_cb_type)t);
+      snprintf(key, sizeof key, "ub.dllcbs.%s", n);
+      for (char *c = key; *c; c++) if (*c == ' ') *c = '_';
+      emit(&w, key, n, 2, a->ub_dllcbs[t], b->ub_dllcbs[t]);
+    }
+  }
   emit_heading(&w, "Findings by severity");
   for (int v = UAL_SEV_ERROR; v >= UAL_SEV_INFO; v--) {
     const char *n = ual_severity_name((enum ual_severity)v);
@@ -203,6 +238,36 @@ void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input
   }
 }
 
+/* "ub": {"flits", "bcrc_bad", "vl0": {"dlldps", "bytes"}, ..., "dllcbs": {...}}, keys as in the text rows */
+static void ub_json(struct dc_out *o, bool *f, const struct dc_dir_stats *d) {
+  bool g = true;
+  dc_json_key(o, f, "ub");
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &g, "flits", d->ub_flits);
+  dc_json_u64(o, &g, "bcrc_bad", d->ub_bcrc_bad);
+  for (int v = 0; v < UAL_UB_VLS; v++) {
+    char key[8];
+    bool h = true;
+    snprintf(key, sizeof key, "vl%d", v);
+    dc_json_key(o, &g, key);
+    dc_out_ch(o, '{');
+    dc_json_u64(o, &h, "dlldps", d->ub_dlldps[v]);
+    dc_json_u64(o, &h, "bytes", d->ub_bytes[v]);
+    dc_out_ch(o, '}');
+  }
+  dc_json_key(o, &g, "dllcbs");
+  dc_out_ch(o, '{');
+  bool h = true;
+  for (int t = 0; t <= UAL_UB_CB_UNKNOWN; t++) {
+    char key[32];
+    snprintf(key, sizeof key, "%s", ual_ub_cb_name((enum ual_ub_cb_type)t));
+    for (char *c = key; *c; c++) if (*c == ' ') *c = '_';
+    dc_json_u64(o, &h, key, d->ub_dllcbs[t]);
+  }
+  dc_out_ch(o, '}');
+  dc_out_ch(o, '}');
+}
+
 static void json_dir(struct dc_out *o, const struct dc_dir_stats *d, uint64_t dur) {
   bool f = true, g;
   dc_out_ch(o, '{');
@@ -243,6 +308,7 @@ static void json_dir(struct dc_out *o, const struct dc_dir_stats *d, uint64_t du
   for (int t = 0; t < UAL_MT_COUNT; t++) dc_json_u64(o, &g, ual_msg_types[t].json, d->dl_msgs[t]);
   dc_out_str(o, "}");
   dc_json_u64(o, &f, "uart_payload_dw", d->uart_payload_dw);
+  if (d->ub_flits) ub_json(o, &f, d);
   dc_json_key(o, &f, "findings");
   dc_out_ch(o, '{');
   g = true;

@@ -1,5 +1,6 @@
 /* ualink-gen: the command line. */
 #include "gen.h"
+#include "ub.h"
 #include "pcie.h"
 #include "output.h"
 
@@ -142,7 +143,7 @@ static void parse_inject(struct gen_opts *o, const char *arg) {
     }
     int r = ual_rule_lookup(tok);
     if (r < 0) { bad("--inject", tok, "is not a rule ID (see --list-injections)"); continue; }
-    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
+    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r) && !ub_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
     o->inject[o->n_inject].rule = r;
     o->inject[o->n_inject].at_frame = frame;
     o->n_inject++;
@@ -158,11 +159,15 @@ static void list_injections(void) {
     else if ((how = gen_pcie_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE), how);
+    else if ((how = ub_inject_how(r)) != NULL)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r), ual_severity_name(ual_rule_severity((enum ual_rule)r)),
+             ub_scenario_name(ub_inject_scenario(r)), how);
   }
 }
 
 static void list_scenarios(void) {
   for (int i = 0; i < GEN_SC_ALL_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
+  for (int i = 0; i < UB_SC_COUNT; i++) printf("%-12s %s\n", ub_scenario_name(i), ub_scenario_what(i));
 }
 
 int main(int argc, char **argv) {
@@ -171,12 +176,15 @@ int main(int argc, char **argv) {
   const char *wpath = NULL, *udp = NULL, *truth = NULL;
   double rate_limit = 0;
   bool quiet = false;
+  int ub_sc = -1;   /* a UB scenario (ub.h) instead of UALink's */
   int c;
   uint64_t v;
   opterr = 0; /* each problem is reported below, in one style */
   while ((c = getopt_long(argc, argv, ":s:w:c:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 's':
+      ub_sc = ub_scenario_lookup(optarg);
+      if (ub_sc >= 0) break;
       o.scenario = gen_scenario_lookup(optarg);
       if (o.scenario < 0) bad("--scenario", optarg, "is not a scenario (see --list-scenarios)");
       break;
@@ -285,6 +293,13 @@ int main(int argc, char **argv) {
   }
 
   struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .progress = out_progress };
+  if (ub_sc < 0 && o.n_inject && ub_inject_supported(o.inject[0].rule)) ub_sc = ub_inject_scenario(o.inject[0].rule);
+  if (ub_sc >= 0) {
+    int urc = ub_gen_run(ub_sc, &o, &out, err, sizeof err);
+    if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }
+    if (urc != 0) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
+    return 0;
+  }
   struct gen *g = gen_new(&o, &out, err, sizeof err);
   if (!g) { out_close(&w); die("%s", err); }
   int rc = gen_run(g, err, sizeof err);

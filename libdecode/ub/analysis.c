@@ -174,7 +174,13 @@ static void stream_error(struct ual_ub_an *a, unsigned d, const struct ual_fabri
   s->err_pending = c->ts_ns != 0;
   s->err_ns = c->ts_ns;
   s->err_frame = c->frame;
-  s->replaying = 0;
+}
+
+/* The sender's WrPtr is no longer followed: the stored hashes from here on
+ * are stale until a Retry_Ack_Set gives WrPtr again. */
+static void wr_lost(struct ual_ub_side *s) {
+  if (s->wr_known) { s->wr_lost = s->wr; s->lost_valid = 1; }
+  s->wr_known = 0;
 }
 
 static void set_reset(struct ual_ub_set *t) { memset(t, 0, sizeof *t); }
@@ -227,7 +233,13 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
     if (s->wr_known && cb->ra.wr_ptr != s->wr % depth)
       ual_findings_add(f, UAL_R_UB_REPLAY_COUNT, -1, "WrPtr %u announces %u flits to replay, %u are stored after RdPtr",
                        cb->ra.wr_ptr, (cb->ra.wr_ptr + depth - cb->ra.rd_ptr) % depth, (s->wr % depth + depth - cb->ra.rd_ptr) % depth);
-    if (!s->wr_known) { s->wr = cb->ra.wr_ptr; s->wr_known = 1; }
+    if (!s->wr_known) {
+      if (s->lost_valid && depth <= UAL_UB_HASH_RING)
+        for (uint32_t i = s->wr_lost % depth; i != cb->ra.wr_ptr % depth; i = (i + 1) % depth) s->hash[i] = 0;
+      s->wr = cb->ra.wr_ptr;
+      s->wr_known = 1;
+      s->lost_valid = 0;
+    }
     s->unacked = cb->ra.num_free_buf <= depth ? (int32_t)(depth - cb->ra.num_free_buf) : -1;
     s->rp_ptr = cb->ra.rd_ptr;
     s->rp_left = (s->wr % depth + depth - cb->ra.rd_ptr) % depth;
@@ -304,6 +316,7 @@ static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, un
   if (!s->replaying || !depth) return false;
   for (unsigned k = 0; k < n && s->rp_left; k++) {
     uint32_t h = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES), want = s->hash[(s->rp_ptr % depth) % UAL_UB_HASH_RING];
+    if (!want) s->dp_orig_unknown = 1;
     if (want && depth <= UAL_UB_HASH_RING && h != want) {
       if (s->rp_done == 0)
         ual_findings_add(f, UAL_R_UB_REPLAY_START, -1, "%c's replay does not start with the flit stored at %u", side_name(d),
@@ -343,7 +356,11 @@ static void dlldp_done(struct ual_ub_an *a, unsigned d, const struct ual_ub_unit
   s->dlldp_bytes[u->vl] += u->payload_len;
   if (a->p.known && !vl_on(a, u->vl))
     ual_findings_add(f, UAL_R_UB_VL_DISABLED, -1, "DLLDP on VL%u, enabled %04x", u->vl, a->p.vl_enable);
-  if (replay || !a->p.known) return;
+  /* credits: a DLLDP costs once, when first sent; a replay costs only when
+   * the original was never seen intact */
+  bool orig_unknown = s->dp_orig_unknown;
+  s->dp_orig_unknown = 0;
+  if ((replay && !orig_unknown) || !a->p.known) return;
   int32_t cost = (int32_t)((u->flits + a->p.flow_ctrl - 1u) / a->p.flow_ctrl);
   bool had = sum(s->cred) >= sum(s->cred_init);
   if (s->cred_known) {
@@ -431,15 +448,19 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
   static const struct ual_ub_dllcb none;
 
   if (s->discarding && type != UAL_UB_CB_RETRY_IDLE && type != UAL_UB_CB_RETRY_REQ && type != UAL_UB_CB_RETRY_ACK) {
-    ual_findings_add(f, UAL_R_UB_DISCARDED, -1, "%c's %s discarded: waiting for its Retry_Ack_Set", side_name(d),
-                     dlldb ? "DLLDB" : ual_ub_cb_name((enum ual_ub_cb_type)type));
-    if (backed && s->wr_known) {
+    if (backed)
+      ual_findings_add(f, UAL_R_UB_DISCARDED, -1, "%c's %s discarded: waiting for its Retry_Ack_Set", side_name(d),
+                       dlldb ? "DLLDB" : ual_ub_cb_name((enum ual_ub_cb_type)type));
+    bool replay = backed && replay_check(a, d, blk, n, NULL);
+    if (backed && s->wr_known && !replay) {
       unsigned depth = depth_of(a, d);
       for (unsigned k = 0; k < n; k++, s->wr++)
         if (depth) s->hash[(s->wr % depth) % UAL_UB_HASH_RING] = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES);
       if (s->unacked >= 0) s->unacked += (int32_t)n;
     }
     retry_sets(a, d, type, cb ? cb : &none, c, f);
+    /* the sender spent credits on it all the same */
+    if (u->unit.kind == UAL_UB_UNIT_DLLDP && !replay && a->p.known) s->cred[u->unit.vl] -= (int32_t)((u->unit.flits + a->p.flow_ctrl - 1u) / a->p.flow_ctrl);
     return;
   }
   mode_change(a, d, type, cb ? cb : &none, c, f);
@@ -476,7 +497,7 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
       s->flits - n - s->last_dp_flit < a->p.min_interval[d] && s->dll == UAL_UB_DLL_NORMAL)
     ual_findings_add(f, UAL_R_UB_MIN_INTERVAL, -1, "DLLDPs %llu flits apart, PACKET_MIN_INTERVAL %u",
                      (unsigned long long)(s->flits - n - s->last_dp_flit), a->p.min_interval[d]);
-  if (dlldb && u->block_index == 0) { s->last_dp_flit = s->flits - n; s->dp_seen = 1; }
+  if (dlldb && u->block_index == 0 && !replay) { s->last_dp_flit = s->flits - n; s->dp_seen = 1; }
   if (u->unit.kind == UAL_UB_UNIT_DLLDP) dlldp_done(a, d, &u->unit, replay, c, f);
   else if (cb) dllcb_done(a, d, cb, c, f);
 }
@@ -592,12 +613,30 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
   }
   ual_ub_rx_flit(&a->rx[d], r->rec.body, hint, c->frame, &r->ub, f);
   s->flits++;
-  if (r->ub.skipped) s->wr_known = 0;
+  if (r->ub.skipped) wr_lost(s);
   if (h->flags & UAL_RF_PHY_ERR) stream_error(a, d, c);
   if (!r->ub.block_end) return;
   if (r->ub.crc_checked && !r->ub.crc_ok) {
+    /* As framed, the block's flits were stored: their content is not
+     * known; the framing is confirmed when the next block follows it
+     * (skipped == 0), else WrPtr is lost. */
     stream_error(a, d, c);
-    s->wr_known = 0;   /* the block's true length is not known */
+    unsigned depth = depth_of(a, d), n = r->ub.block_flits;
+    bool backed = block_type(&r->ub, a->rx[d].blk) > UAL_UB_CB_UNKNOWN ||
+                  ual_ub_cb_backed_up((enum ual_ub_cb_type)block_type(&r->ub, a->rx[d].blk));
+    if (backed && s->replaying) {
+      /* a replayed block: the sender goes on with its replay */
+      unsigned k = n < s->rp_left ? n : s->rp_left;
+      s->rp_ptr += k;
+      s->rp_left -= k;
+      s->rp_done += k;
+      if (!s->rp_left) s->replaying = 0;
+      return;
+    }
+    if (backed && s->wr_known)
+      for (unsigned k = 0; k < n; k++, s->wr++)
+        if (depth) s->hash[(s->wr % depth) % UAL_UB_HASH_RING] = 0;
+    if (backed && s->unacked >= 0) s->unacked += (int32_t)n;
     return;
   }
   block_done(a, d, r, c);

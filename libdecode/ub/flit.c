@@ -525,8 +525,31 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
   out->error_flag = ef;
   if (good && ef && !unit_last) ual_findings_add(f, UAL_R_UB_ERROR_FLAG_POS, -1, "ERROR_FLAG on DLLDB %u of %u", rx->db, rx->ndb);
   if (!good) {
+    if (!rx->err_open) {
+      rx->err_open = 1;
+      rx->snap.in_dlldp = role == UAL_UB_FR_LPH ? 0 : rx->in_dlldp;
+      rx->snap.db = rx->db;
+      rx->snap.ndb = rx->ndb;
+      rx->snap.nlast = rx->nlast;
+      rx->snap.dp_flits = rx->dp_flits;
+      rx->snap.pay_n = rx->pay_n;
+      rx->snap.dp_frame = rx->dp_frame;
+      rx->snap.dp = rx->dp;
+      memcpy(rx->snap.lph, rx->lph, sizeof rx->lph);
+    }
+    if (role == UAL_UB_FR_LBH) {
+      /* Its length came from the LPH: the framing holds; the DLLDP is lost. */
+      rx->db++;
+      rx->blk_n = 0;
+      if (rx->db >= rx->ndb) rx->in_dlldp = 0;
+      return;
+    }
     /* The framing came from a header that may be corrupt: find the blocks again. */
+    uint8_t eo = rx->err_open;
+    __typeof__(rx->snap) sn = rx->snap;
     ual_ub_rx_resync(rx, UAL_UB_MODE_UNKNOWN);
+    rx->err_open = eo;
+    rx->snap = sn;
     return;
   }
   if (!dlldb) {
@@ -540,6 +563,7 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
     u->first_frame = rx->blk_frame;
     ual_ub_dllcb_get(b, n, &u->cb);
     if (ef) ual_findings_add(f, UAL_R_UB_ERROR_FLAG_POS, -1, "ERROR_FLAG on a %s DLLCB", ual_ub_cb_name((enum ual_ub_cb_type)u->cb.type));
+    if (u->cb.type == UAL_UB_CB_RETRY_ACK) rx->ack_seen = 1;
     dllcb_check(rx, b, n, &u->cb, f);
     rx->blk_n = 0;
     return;
@@ -670,9 +694,10 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
       /* A sealed block with a reserved CFG: a real violation, not noise. */
       ual_findings_add(f, UAL_R_UB_CFG_RESERVED, -1, "CFG %u in the block from frame %llu",
                        (unsigned)ual_field_get(UAL_F_UB_LPH_CFG, rx->blk), (unsigned long long)(frame - len + 1));
+      /* no block the protocol knows: nothing completes here */
       rx->blk_n = 0;
       out->role = UAL_UB_FR_BODY;
-      out->block_end = 1;
+      out->block_flits = 1;
       out->crc_checked = out->crc_ok = 1;
       return;
     }
@@ -696,6 +721,22 @@ void ual_ub_rx_flit(struct ual_ub_rx *rx, const uint8_t flit[UAL_UB_FLIT_BYTES],
     return;
   }
   if (rx->blk_n == 0) {
+    enum ual_ub_cb_type t = ual_field_get(UAL_F_UB_LCH_CFG, flit) ? UAL_UB_CB_UNKNOWN : ual_ub_cb_lookup(flit[2]);
+    if (rx->ack_seen && t != UAL_UB_CB_RETRY_IDLE && t != UAL_UB_CB_RETRY_ACK) {
+      /* the replay starts here: back to the DLLDP context of the first bad block */
+      if (rx->err_open) {
+        rx->in_dlldp = rx->snap.in_dlldp;
+        rx->db = rx->snap.db;
+        rx->ndb = rx->snap.ndb;
+        rx->nlast = rx->snap.nlast;
+        rx->dp_flits = rx->snap.dp_flits;
+        rx->pay_n = rx->snap.pay_n;
+        rx->dp_frame = rx->snap.dp_frame;
+        rx->dp = rx->snap.dp;
+        memcpy(rx->lph, rx->snap.lph, sizeof rx->lph);
+      }
+      rx->ack_seen = rx->err_open = 0;
+    }
     if (!block_start(rx, flit, frame)) {
       /* Length unknown: hunt with this flit as the first candidate. */
       ual_ub_rx_resync(rx, UAL_UB_MODE_UNKNOWN);

@@ -53,6 +53,10 @@ static void ub_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) 
   const unsigned flit = UAL_REC_HDR_BYTES;
   ual_tb_group(w, 0, "UB flit", flit, UAL_UB_FLIT_BYTES, "%s, flit %u of %u", role_name(u->role),
                u->flit_in_block + 1u, u->block_flits);
+  /* what the record header means for kind 6 */
+  ual_tb_field(w, 1, UAL_F_UB_GEN_HINT, 7, ual_ub_rec_mode_hint(&r->rec.h));
+  ual_tb_field(w, 1, UAL_F_UB_GEN_PRIMARY, 6, ual_ub_rec_primary(&r->rec.h));
+  ual_tb_field(w, 1, UAL_F_UB_GEN_FEC_CORR, 2, (r->rec.h.rsvd_flags & (UAL_UB_RF_FEC_CORRECTED >> 3)) != 0);
   ual_tb_field(w, 1, UAL_F_UB_GEN_MODE, flit, u->mode);
   ual_tb_field(w, 1, UAL_F_UB_GEN_ROLE, flit, u->role);
   switch (u->role) {
@@ -139,6 +143,16 @@ static void unit_summary(struct ual_text *o, const struct ual_ub_unit *n) {
 
 static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
   const struct ual_ub_flit *u = &r->ub;
+  if (u->role == UAL_UB_FR_LCH && u->unit.kind == UAL_UB_UNIT_DLLCB && u->unit.flits == 1) {
+    /* a one-flit DLLCB: the block is the unit */
+    char tmp[160];
+    struct ual_text t = { tmp, sizeof tmp, 0 };
+    tmp[0] = 0;
+    unit_summary(&t, &u->unit);   /* " | Name ..." */
+    ual_text_put(o, "ub%s", t.n > 2 ? tmp + 2 : "");
+    if (u->crc_checked && !u->crc_ok) ual_text_put(o, " BCRC:bad");
+    return;
+  }
   switch (u->role) {
   case UAL_UB_FR_UNSYNCED: ual_text_put(o, "ub unsynced"); break;
   case UAL_UB_FR_LPH: ual_text_put(o, "ub LPH VL%u", (unsigned)ual_field_get(UAL_F_UB_LPH_VL, r->rec.body)); break;

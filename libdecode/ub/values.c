@@ -18,4 +18,5 @@ const struct ual_value_name ual_vals_ub_ack_nak[] = { {0, "NAK"}, {1, "ACK"}, EN
 const struct ual_value_name ual_vals_ub_role[] = {
   {0, "unsynced"}, {1, "LPH (DLLDB 0)"}, {2, "LBH (later DLLDB)"}, {3, "LCH (DLLCB)"}, {4, "body"}, END };
 const struct ual_value_name ual_vals_ub_mode[] = { {0, "unknown"}, {1, "CRC"}, {2, "non-CRC"}, END };
+const struct ual_value_name ual_vals_ub_primary[] = { {0, "unknown"}, {1, "side A"}, {2, "side B"}, END };
 const struct ual_value_name ual_vals_ub_unit[] = { {0, "none"}, {1, "DLLDP"}, {2, "DLLCB"}, END };

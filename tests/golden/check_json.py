@@ -12,8 +12,10 @@ import sys
 
 HEX = re.compile(r'^[0-9a-f]*$')
 DIRS = {'A>B', 'B>A'}
-KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp'}
+KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp', 'ub'}
 PCIE_FC = {'P', 'NP', 'Cpl', 'MR'}
+UB_MODES = {'CRC', 'non-CRC', 'unknown'}
+UB_ROLES = {'unsynced', 'LPH (DLLDB 0)', 'LBH (later DLLDB)', 'LCH (DLLCB)', 'body'}
 SEVS = {'error', 'warning', 'info'}
 USAGE = {'payload', 'nop', 'idle', 'reserved'}
 REPLAY = {'seq', 'ack', 'nak', 'nak_selective'}
@@ -214,6 +216,18 @@ def check_record(r, w):
         check_os(need(r, 'os', w), w + '.os')
     elif kind == 'pcie_dllp':
         check_pcie_dllp(need(r, 'dllp', w), w + '.dllp')
+    elif kind == 'ub':
+        u = need(r, 'ub', w)
+        enum_key(u, 'mode', w + '.ub', UB_MODES)
+        enum_key(u, 'role', w + '.ub', UB_ROLES)
+        int_key(u, 'block_flits', w + '.ub', 0, 32)
+        int_key(u, 'flit_in_block', w + '.ub', 0, 31)
+        if 'dlldp' in u:
+            int_key(u['dlldp'], 'vl', w + '.ub.dlldp', 0, 15)
+            int_key(u['dlldp'], 'flits', w + '.ub.dlldp', 1, 512)
+            int_key(u['dlldp'], 'payload_len', w + '.ub.dlldp', 0, 10240)
+        if 'dllcb' in u and not isinstance(need(u['dllcb'], 'name', w + '.ub.dllcb'), str):
+            raise Bad(f"{w}.ub.dllcb.name: not a string")
     elif kind == 'event':
         e = need(r, 'event', w)
         if not isinstance(need(e, 'name', w + '.event'), str):

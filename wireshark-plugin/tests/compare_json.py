@@ -43,7 +43,8 @@ USAGE = {"payload": 0, "nop": 1, "idle": 2, "reserved": 3}
 REPLAY = {"seq": 0, "ack": 1, "nak": 2, "nak_selective": 3}
 FEC = {"clean": 0, "corrected": 1, "uncorrectable": 2}
 TLBEAT = {"none": 0, "tl": 0x0F, "tl_m1": 0x12, "tl_m0": 0x1B, "tl_m0m1": 0x1E}
-KIND = {"flit": 1, "os": 2, "event": 3, "pcie_dllp": 4}
+KIND = {"flit": 1, "os": 2, "event": 3, "pcie_dllp": 4, "ub": 6}
+UB_ROLE = {"unsynced": 0, "LPH (DLLDB 0)": 1, "LBH (later DLLDB)": 2, "LCH (DLLCB)": 3, "body": 4}
 ENC = {"8b10b": 0, "128b130b": 1, "1b1b": 2}
 OS_TYPE = {"ts1": 0, "ts2": 1, "eios": 2, "eieos": 3, "skp": 4, "sds": 5, "unknown": 6}
 
@@ -122,6 +123,14 @@ def check_frame(c, frame, j, t, msgs_seen):
              [int(p, 16) for m in dls for p in m.get("payload", [])])
         for m in dls:
             msgs_seen.setdefault(m["start_frame"], []).append(m)
+    elif j["kind"] == "ub":
+        u = j["ub"]
+        c.eq(frame, "ub.role", ints(t, "ualink.ub.flit.role"), [UB_ROLE[u["role"]]])
+        if "bcrc_ok" in u:
+            c.eq(frame, "ub.bcrc.ok", ints(t, "ualink.ub.bcrc.ok"), [int(u["bcrc_ok"])])
+            c.eq(frame, "ub.bcrc.crc30_calc", ints(t, "ualink.ub.bcrc.crc30_calc"), [u["crc30_calc"]])
+        unit = u.get("dlldp") or u.get("dllcb")
+        c.eq(frame, "ub.unit.flits", ints(t, "ualink.ub.unit.flits"), [unit["flits"]] if unit else [])
     elif j["kind"] == "os":
         o = j["os"]
         c.eq(frame, "os.lane", ints(t, "ualink.os.lane"), [o["lane"]])

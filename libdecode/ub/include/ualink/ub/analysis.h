@@ -83,11 +83,14 @@ struct ual_ub_side {
   /* retry buffer of this side as a sender */
   uint8_t wr_known;
   uint32_t wr;                          /* backed-up flits sent (WrPtr before mod) */
+  uint32_t wr_lost;                     /* wr when it stopped being followed */
+  uint8_t lost_valid;
   int32_t unacked;                      /* -1 unknown */
   uint32_t hash[UAL_UB_HASH_RING];      /* by pointer; 0 = unknown */
   /* the replay this side owes after its Retry_Ack_Set */
   uint8_t replaying;
   uint32_t rp_ptr, rp_left, rp_done;
+  uint8_t dp_orig_unknown;              /* a replayed DLLDP whose original was not seen intact */
   /* its stream as the partner receives it */
   uint8_t discarding;                   /* partner discards until this side's Ack set */
   uint8_t err_pending;                  /* error seen, partner's Req set awaited */

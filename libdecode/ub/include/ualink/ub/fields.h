@@ -32,7 +32,7 @@
 
 /* Value-name lists ual_vals_<name>, defined in ub/values.c. */
 #define UAL_UB_VALUE_LISTS(X) \
-  X(ub_cfg) X(ub_cb_type) X(ub_modechg) X(ub_lane_w) X(ub_ack_nak) X(ub_role) X(ub_mode) X(ub_unit)
+  X(ub_cfg) X(ub_cb_type) X(ub_modechg) X(ub_lane_w) X(ub_ack_nak) X(ub_role) X(ub_mode) X(ub_unit) X(ub_primary)
 
 /* The first two bytes of LPH and LBH (T Tables 4-1, 4-2). */
 #define UAL_UB_HDR01_(X, P, SC, PFX) \
@@ -140,6 +140,9 @@
   X(UB_INIT_MIN_INTERVAL,UAL_SC_UB_INIT3,"PACKET_MIN_INTERVAL","ub.init.packet_min_interval", 13, 1, UAL_BE, 0, 8, 0, NULL, "T Fig 4-32") \
   UAL_UB_GRAIN_(X, DATA, "data", 15, UAL_SC_UB_INIT3, 14, "T Fig 4-32") UAL_UB_GRAIN_(X, DATA, "data", 14, UAL_SC_UB_INIT3, 15, "T Fig 4-32") \
   UAL_UB_GRAIN_(X, DATA, "data", 13, UAL_SC_UB_INIT3, 16, "T Fig 4-32") UAL_UB_GRAIN_(X, DATA, "data", 12, UAL_SC_UB_INIT3, 17, "T Fig 4-32") \
+  X(UB_GEN_HINT,    UAL_SC_UB_GEN, "Mode hint (record byte 7)", "ub.rec.mode_hint", 0, 0, UAL_BE, 0, 2, 0, UAL_V_(ub_mode), "ub-dl U6") \
+  X(UB_GEN_PRIMARY, UAL_SC_UB_GEN, "PHY primary port (roles 5:4)", "ub.rec.primary", 0, 0, UAL_BE, 0, 2, 0, UAL_V_(ub_primary), "ub-dl U5") \
+  X(UB_GEN_FEC_CORR,UAL_SC_UB_GEN, "FEC corrected (flags bit 3)", "ub.rec.fec_corrected", 0, 0, UAL_BE, 0, 1, UAL_FF_BOOL, NULL, "ub-dl U2") \
   X(UB_GEN_ROLE,    UAL_SC_UB_GEN, "Flit role",        "ub.flit.role",    0, 0, UAL_BE, 0, 8, 0, UAL_V_(ub_role), "T 4.3.4.1") \
   X(UB_GEN_MODE,    UAL_SC_UB_GEN, "Mode",             "ub.mode",         0, 0, UAL_BE, 0, 8, 0, UAL_V_(ub_mode), "T 4.3.3.8") \
   X(UB_GEN_CB_TYPE, UAL_SC_UB_GEN, "DLLCB type",       "ub.dllcb.type",   0, 0, UAL_BE, 0, 8, UAL_FF_HEX, UAL_V_(ub_cb_type), "T Table 4-6") \

@@ -158,6 +158,17 @@ struct ual_ub_rx {
   uint16_t pay_n;
   uint64_t dp_frame, blk_frame;
   struct ual_ub_unit dp;        /* DLLDP being reassembled: its LPH fields */
+  /* Go-back-N: the DLLDP context at the first bad block, restored when the
+   * replay starts (after a Retry_Ack), since RcvPtr may point at a later
+   * DLLDB of a DLLDP. */
+  uint8_t err_open, ack_seen;
+  struct {
+    uint8_t in_dlldp, db, ndb, nlast;
+    uint16_t dp_flits, pay_n;
+    uint64_t dp_frame;
+    struct ual_ub_unit dp;
+    uint8_t lph[UAL_UB_LPH_BYTES];
+  } snap;
   uint8_t lph[UAL_UB_LPH_BYTES];
   uint8_t blk[UAL_UB_BLOCK_MAX_FLITS * UAL_UB_FLIT_BYTES];
   uint8_t pay[UAL_UB_PAYLOAD_MAX];
