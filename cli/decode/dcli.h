@@ -12,6 +12,7 @@
 #include "outbuf.h"
 #include "stats.h"
 #include "report.h"
+#include "filter_opts.h"
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
@@ -30,6 +31,7 @@ struct dc_opts {
   bool rule_filter;
   uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
   int min_sev;                 /* -1 none, else records with a finding >= this */
+  struct dc_fopts fo;          /* -Y, -T fields, -e, -E */
 };
 
 /* Exit codes (also in --help and the man page). */
@@ -53,6 +55,7 @@ struct dc_ctx {
   bool progress_line;          /* a progress line is on stderr */
   bool error_finding;          /* a selected record has an error finding */
   struct dc_report *rep;       /* --report */
+  struct dc_filter *flt;       /* -Y / -T fields, NULL without */
 };
 
 /* print_text.c */

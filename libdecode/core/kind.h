@@ -16,6 +16,7 @@ struct ual_tree_builder {
   void *ctx;
   const uint8_t *rec;   /* the whole record */
   size_t len;
+  bool quiet;           /* fields only: group rows and texts are left out */
 };
 
 /* A group row: label and printf-style detail text, covering record bytes

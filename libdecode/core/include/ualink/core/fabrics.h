@@ -22,5 +22,7 @@
 #define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X)
 #define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X)
 #define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X)
+/* Each fabric's display-filter hook (struct ual_filter_fabric, core/filter.h). */
+#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink)
 
 #endif
