@@ -459,11 +459,6 @@ static enum vclass opd_class(const struct operand *o) {
 
 static uint64_t uint_max(const struct ual_filter_field *fd) {
   unsigned bits = fd->type == UAL_FT_FRAMENUM ? 32 : 8u * (fd->bytes ? fd->bytes : 1);
-  if (fd->type == UAL_FT_UINT && fd->mask) {
-    uint64_t m = fd->mask;
-    while (!(m & 1)) m >>= 1;
-    return m;
-  }
   return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
 }
 
