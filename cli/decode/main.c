@@ -466,7 +466,7 @@ int main(int argc, char **argv) {
     ual_events_clear(&c->ev);
     ual_analyzer_finish(&c->an, &endf, &c->ev);
     if (opts.timeline) dc_print_events(c, &c->ev);
-    dc_print_end_findings(c, &endf);
+    if (!opts.fo.fields) dc_print_end_findings(c, &endf);   /* -T fields prints records only */
     ual_analyzer_summary(&c->an, &sum);
     if (c->rep) {
       dc_report_events(c->rep, &c->ev);
