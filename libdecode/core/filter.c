@@ -292,6 +292,10 @@ struct node {
 struct ual_fview {
   struct ual_filter *f;
   uint16_t *slot_of;        /* per field id: slot + 1; 0 = not wanted */
+  uint8_t scopes[UAL_SC_COUNT];   /* scopes of the wanted field-table rows */
+  bool table;               /* some field-table row is wanted */
+  bool fabric[N_FABRICS];   /* some field of the fabric is wanted */
+  size_t fabric_base[N_FABRICS];  /* field id of each fabric's first field */
   struct ual_fvalue *v;
   size_t n, cap;
   char *text;
@@ -327,9 +331,21 @@ static void *falloc(struct ual_filter *f, size_t n) {
   return p;
 }
 
+static void want_scope(struct ual_filter *f, int field) {
+  size_t base = FABRIC_FIRST;
+  for (size_t i = 0; i < N_FABRICS; i++) {
+    if ((size_t)field >= base && (size_t)field < base + fabrics[i]->n_fields) f->view.fabric[i] = true;
+    base += fabrics[i]->n_fields;
+  }
+  if (field < TABLE_FIRST || field >= FABRIC_FIRST) return;
+  f->view.scopes[ual_fields[field - TABLE_FIRST].scope] = 1;
+  f->view.table = true;
+}
+
 static int slot_for(struct ual_filter *f, int field) {
   uint16_t s = f->view.slot_of[field];
   if (s) return s - 1;
+  want_scope(f, field);
   f->slot_field[f->n_slots] = field;
   f->view.slot_of[field] = (uint16_t)(++f->n_slots);
   return (int)f->n_slots - 1;
@@ -1054,6 +1070,11 @@ static struct ual_filter *filter_new(void) {
   f->view.text = malloc(f->view.tcap);
   f->view.f = f;
   f->root = -1;
+  size_t base = FABRIC_FIRST;
+  for (size_t i = 0; i < N_FABRICS; i++) {
+    f->view.fabric_base[i] = base;
+    base += fabrics[i]->n_fields;
+  }
   if (!f->slot_field || !f->view.slot_of || !f->view.v || !f->view.text) {
     ual_filter_free(f);
     return NULL;
@@ -1122,6 +1143,7 @@ struct ual_filter *ual_filter_fields(const char *const *fields, size_t n, struct
      * last slot only, as in tshark. */
     f->slot_field[f->n_slots++] = id;
     f->view.slot_of[id] = (uint16_t)f->n_slots;
+    want_scope(f, id);
     if (id >= FABRIC_FIRST) f->uses_state = true;
   }
   return f;
@@ -1139,9 +1161,9 @@ size_t ual_filter_slots(const struct ual_filter *f) { return f->n_slots; }
 static int want_id(const struct ual_fview *v, size_t id) { return (int)v->slot_of[id] - 1; }
 
 int ual_fview_want(const struct ual_fview *v, const struct ual_filter_fabric *fab, size_t i) {
-  size_t base = FABRIC_FIRST;
-  for (size_t k = 0; k < N_FABRICS && fabrics[k] != fab; k++) base += fabrics[k]->n_fields;
-  return want_id(v, base + i);
+  for (size_t k = 0; k < N_FABRICS; k++)
+    if (fabrics[k] == fab) return want_id(v, v->fabric_base[k] + i);
+  return -1;
 }
 
 static struct ual_fvalue *add(struct ual_fview *v, int slot) {
@@ -1186,14 +1208,6 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
   ual_fview_add_uint(v, slot, val);
 }
 
-static bool wants_table(const struct ual_fview *v) {
-  for (size_t s = 0; s < v->f->n_slots; s++) {
-    int id = v->f->slot_field[s];
-    if (id >= TABLE_FIRST && id < FABRIC_FIRST) return true;
-  }
-  return false;
-}
-
 void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr) {
   struct ual_fview *v = &f->view;
   v->n = 0;
@@ -1204,13 +1218,14 @@ void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr
   if ((s = want_id(v, FF_LEN)) >= 0) ual_fview_add_uint(v, s, fr->wire_len ? fr->wire_len : fr->len);
   if ((s = want_id(v, FF_TIME_REL)) >= 0) ual_fview_add_uint(v, s, (uint64_t)fr->rel_ns);
   if ((s = want_id(v, FF_TIME_DELTA)) >= 0) ual_fview_add_uint(v, s, (uint64_t)fr->delta_ns);
-  if (wants_table(v)) {
+  if (v->table) {
     const uint8_t *bytes = NULL;
     for (size_t i = 0; i < N_FABRICS && !bytes; i++)
       if (fabrics[i]->tree_bytes) bytes = fabrics[i]->tree_bytes(v, fr);
-    ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, tree_row, v);
+    ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, tree_row, v);
   }
-  for (size_t i = 0; i < N_FABRICS; i++) fabrics[i]->collect(v, fr);
+  for (size_t i = 0; i < N_FABRICS; i++)
+    if (v->fabric[i]) fabrics[i]->collect(v, fr);
 }
 
 /* ------------------------------------------------------------------ */

@@ -17,6 +17,7 @@ struct ual_tree_builder {
   const uint8_t *rec;   /* the whole record */
   size_t len;
   bool quiet;           /* fields only: group rows and texts are left out */
+  const uint8_t *scopes;  /* quiet: the scopes wanted (enum ual_scope index), NULL all */
 };
 
 /* A group row: label and printf-style detail text, covering record bytes

@@ -41,6 +41,7 @@ void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label,
 void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
                   uint64_t value) {
   const struct ual_field *fd = &ual_fields[id];
+  if (w->scopes && !w->scopes[fd->scope]) return;
   struct ual_tree_row row;
   row.depth = depth;
   row.field = fd;
@@ -55,6 +56,7 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
 }
 
 void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
+  if (w->scopes && !w->scopes[sc]) return;
   enum ual_field_id ids[32];
   size_t n = ual_scope_fields(sc, ids, 32);
   for (size_t i = 0; i < n && i < 32; i++) {
@@ -68,14 +70,21 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
 
 void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                    ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, false };
+  struct ual_tree_builder w = { cb, ctx, rec, len, false, NULL };
   tree_walk(&w, r);
 }
 
-void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len, ual_tree_cb cb,
-                          void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, true };
+void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
+                          const uint8_t *scopes, ual_tree_cb cb, void *ctx) {
+  struct ual_tree_builder w = { cb, ctx, rec, len, true, scopes };
   tree_walk(&w, r);
+}
+
+/* Any scope of a record body (everything but the record header)? */
+static bool body_wanted(const uint8_t *scopes) {
+  for (unsigned sc = 0; sc < UAL_SC_COUNT; sc++)
+    if (sc != UAL_SC_REC && scopes[sc]) return true;
+  return false;
 }
 
 static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r) {
@@ -87,6 +96,7 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_group(w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
                r->dir ? "B>A" : "A>B");
   ual_tb_scope(w, 1, UAL_SC_REC, 0);
+  if (w->scopes && !body_wanted(w->scopes)) return;
   if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
     ual_tb_group(w, 0, "Malformed record", UAL_REC_HDR_BYTES, (unsigned)(len - UAL_REC_HDR_BYTES), "%s",
                  ual_rec_status_text(r->status));

@@ -182,10 +182,11 @@ static void collect(struct ual_fview *v, const struct ual_filter_record *fr) {
         ual_fview_add_bytes(v, s, b + ual_sector_offset(x), UAL_SECTOR_BYTES);
     }
   }
-  if (r->unpacked) completed(v, r->unp.n_tl, r->unp.tl, r->unp.n_msg, r->unp.msg);
-  if (st && decoded(r)) analysis(v, fr, st);
-  if (st && (st->n_tl || st->n_msg)) completed(v, st->n_tl, st->tl, st->n_msg, st->msg);
-  findings(v, r);
+  bool reassembly = wants_any(v, UAL_FU_TL_DATA, UAL_FU_DLM_PAYLOAD);
+  if (reassembly && r->unpacked) completed(v, r->unp.n_tl, r->unp.tl, r->unp.n_msg, r->unp.msg);
+  if (st && decoded(r) && wants_any(v, UAL_FU_LTSSM, UAL_FU_NEG_LATENCY)) analysis(v, fr, st);
+  if (reassembly && st && (st->n_tl || st->n_msg)) completed(v, st->n_tl, st->tl, st->n_msg, st->msg);
+  if (r->findings.n || r->status != UAL_RS_OK) findings(v, r);
 }
 
 const struct ual_filter_fabric ual_filter_ualink = {

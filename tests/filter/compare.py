@@ -114,8 +114,8 @@ eopts = [[], ['-E', 'header=y'], ['-E', 'header=n'], ['-E', 'separator=/s'], ['-
 every_e = {'errors.pcap', 'violations.pcap', 'gen-all.pcap', 'gen-uart.pcap'}
 fargs = sum((['-e', f] for f in fields), [])
 selected = {}
-for cap in caps:
-    r = tshark(['-q', '-r', cap, '-X', 'lua_script:' + os.path.join(luadir, 'filters.lua')])
+def compare_filters(cap, tshark_opts, our_opts, label):
+    r = tshark(['-q', '-r', cap] + tshark_opts + ['-X', 'lua_script:' + os.path.join(luadir, 'filters.lua')])
     got = {i: [] for i in range(1, len(filters) + 1)}
     for l in r.stdout.decode().splitlines():
         k, v = l.split()
@@ -124,13 +124,19 @@ for cap in caps:
         else:
             got[int(k)].append(int(v))
     for i, flt in enumerate(filters, 1):
-        b = ours(['-Y', flt, '-T', 'fields', '-e', 'frame.number', cap])
+        b = ours(our_opts + ['-Y', flt, '-T', 'fields', '-e', 'frame.number', cap])
         mine = [int(x) for x in b.stdout.split()]
         if b.returncode:
             fail('%s: %r: exit %d: %s' % (cap, flt, b.returncode, b.stderr.decode().strip()))
             continue
-        check('%s: -Y %r frames' % (cap, flt), got[i], mine)
+        check('%s%s: -Y %r frames' % (cap, label, flt), got[i], mine)
         selected[flt] = selected.get(flt, 0) + len(mine)
+
+
+for cap in caps:
+    compare_filters(cap, [], [], '')
+    if cap in every_e:   # the plugin without its analyzer is --stateless
+        compare_filters(cap, ['-o', 'ualink.analyze:FALSE'], ['--stateless'], ' (stateless)')
     for eo in eopts if cap in every_e else [[]]:
         a = tshark(['-r', cap, '-T', 'fields'] + fargs + eo)
         b = ours(['-T', 'fields'] + fargs + eo + [cap])
