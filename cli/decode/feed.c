@@ -68,6 +68,7 @@ void dc_feed_start(struct dc_feed *f, struct dc_input *in) {
   memset(f, 0, sizeof *f);
   f->in = in;
   if (in->is_stdin || !in->size) return; /* pipes: no read-ahead delay */
+  if (in->fb) return;                    /* read in blocks, in place: nothing to read ahead */
   f->chunks = malloc(DC_FEED_CHUNKS * sizeof *f->chunks);
   if (!f->chunks) return;
   pthread_mutex_init(&f->mu, NULL);

@@ -1,5 +1,6 @@
 /* Inputs (input.h). */
 #include "input.h"
+#include "input_file.h"
 
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -60,7 +61,8 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
     /* libpcap leaves the FILE open on failure */
     if (!in->is_stdin) fclose(in->fp);
     in->fp = NULL;
-    snprintf(in->msg, sizeof in->msg, "%s: not a readable pcap or pcapng file (%s)", in->name, err);
+    if (strstr(err, "file header bytes, only got 0")) snprintf(in->msg, sizeof in->msg, "%s: empty file", in->name);
+    else snprintf(in->msg, sizeof in->msg, "%s: not a readable pcap or pcapng file (%s)", in->name, err);
     return false;
   }
   in->pcap = p;
@@ -72,6 +74,7 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
              in->name, dlt, dlt_label(dlt, b1), o->dlt, dlt_label(o->dlt, b2));
     return false;
   }
+  dc_file_open(in);
   return true;
 }
 
@@ -198,7 +201,7 @@ static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *l
 
 enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
   switch (in->type) {
-  case DC_IN_PCAP: return next_pcap(in, rec, len, ts_ns);
+  case DC_IN_PCAP: return in->fb ? dc_file_next(in, rec, len, ts_ns) : next_pcap(in, rec, len, ts_ns);
   case DC_IN_RAW: return next_raw(in, rec, len, ts_ns);
   case DC_IN_HEX: return next_hex(in, rec, len, ts_ns);
   }
@@ -207,12 +210,14 @@ enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len
 
 uint64_t dc_input_pos(const struct dc_input *in) {
   if (in->is_stdin || !in->size) return 0;
+  if (in->fb) return dc_file_pos(in);
   FILE *fp = in->pcap ? pcap_file(in->pcap) : in->fp;
   long p = fp ? ftell(fp) : -1;
   return p > 0 ? (uint64_t)p : 0;
 }
 
 void dc_input_close(struct dc_input *in) {
+  dc_file_close(in);
   if (in->pcap) {
     pcap_close(in->pcap); /* closes the FILE, stdin included */
     in->pcap = NULL;

@@ -24,6 +24,7 @@ struct dc_input {
   const char *name;             /* for messages: the path, or "-" */
   enum dc_input_type type;
   void *pcap;                   /* pcap_t * */
+  struct dc_file *fb;           /* a regular pcap file read in blocks (input_file.c), else NULL */
   FILE *fp;
   bool is_stdin;
   int dir;                      /* raw/hex default direction */

@@ -1,0 +1,153 @@
+/* Regular pcap files read in blocks and framed in place (input_file.h).
+ * libpcap has already opened the file and checked its header and link
+ * type; from the first record on, records are framed here as libpcap 1.10
+ * frames them (sf-pcap.c, pcap_next_packet), so every problem reads the
+ * same. Why not libpcap: it copies every record out of stdio's buffer, which
+ * the kernel copied into in 4 KiB... 1 MiB steps; here one pread(2) of 1 MiB
+ * and the records are used where they lie. Why not mmap: on the development
+ * VM the first user-space touch of mapped page-cache pages costs about four
+ * times the kernel's copy (bench/README.md). */
+#include "input_file.h"
+
+#include <errno.h>
+#include <pcap/pcap.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FILE_HDR   24u
+#define REC_HDR    16u
+#define MAX_SNAP   262144u   /* libpcap's max_snaplen_for_dlt of the USER link types */
+#define MAGIC_USEC 0xa1b2c3d4u
+#define MAGIC_NSEC 0xa1b23c4du
+
+struct dc_file {
+  int fd;
+  uint64_t off;         /* file offset of the next read */
+  bool swapped, nsec, eof;
+  uint32_t snap;
+  /* dc_file_next's block: buf[at..len) not yet framed */
+  size_t at, len;
+  uint8_t buf[DC_FILE_BLOCK];
+};
+
+static uint32_t rd32(const uint8_t *p, bool swapped) {
+  uint32_t v;
+  memcpy(&v, p, 4);
+  return swapped ? __builtin_bswap32(v) : v;
+}
+
+bool dc_file_open(struct dc_input *in) {
+  if (in->is_stdin || in->size < FILE_HDR || !in->pcap || getenv("UALINK_LIBPCAP")) return false;
+  pcap_t *p = in->pcap;
+  /* pcap 2.4 only: older versions may swap caplen and len (libpcap's
+   * lengths_swapped); pcapng is framed by libpcap */
+  if (pcap_major_version(p) != 2 || pcap_minor_version(p) != 4) return false;
+  int fd = fileno(pcap_file(p));
+  uint8_t m[4];
+  if (fd < 0 || pread(fd, m, 4, 0) != 4) return false;
+  bool swapped = pcap_is_swapped(p) != 0;
+  uint32_t magic = rd32(m, swapped);
+  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false; /* a variant (Kuznetzov's) left to libpcap */
+  struct dc_file *f = malloc(sizeof *f);
+  if (!f) return false;
+  f->fd = fd;
+  f->off = FILE_HDR;
+  f->swapped = swapped;
+  f->nsec = magic == MAGIC_NSEC;
+  f->eof = false;
+  f->snap = (uint32_t)pcap_snapshot(p);
+  f->at = f->len = 0;
+  in->fb = f;
+  return true;
+}
+
+void dc_file_close(struct dc_input *in) {
+  free(in->fb); /* the descriptor is libpcap's */
+  in->fb = NULL;
+}
+
+static int trunc_msg(struct dc_input *in, const char *what, size_t want, size_t got) {
+  snprintf(in->msg, sizeof in->msg, "truncated dump file; tried to read %zu %s bytes, only got %zu", want, what, got);
+  return DC_NEXT_TRUNC;
+}
+
+int dc_file_frame(struct dc_input *in, const uint8_t *p, size_t avail, bool at_eof, size_t *used, size_t *rec_len,
+                  uint64_t *ts_ns) {
+  const struct dc_file *f = in->fb;
+  if (avail < REC_HDR) {
+    if (!at_eof) return DC_FILE_MORE;
+    return avail ? trunc_msg(in, "header", REC_HDR, avail) : DC_NEXT_EOF;
+  }
+  uint32_t caplen = rd32(p + 8, f->swapped);
+  if (caplen > MAX_SNAP) {
+    if (caplen > f->snap)
+      snprintf(in->msg, sizeof in->msg, "invalid packet capture length %u, bigger than snaplen of %d", caplen,
+               (int)f->snap);
+    else
+      snprintf(in->msg, sizeof in->msg, "invalid packet capture length %u, bigger than maximum of %u", caplen,
+               MAX_SNAP);
+    return DC_NEXT_LOST;
+  }
+  size_t body = avail - REC_HDR;
+  if (body < caplen) {
+    if (!at_eof) return DC_FILE_MORE;
+    /* libpcap reads the snapshot length first, then skips the rest */
+    if (caplen > f->snap && body < f->snap) return trunc_msg(in, "captured", f->snap, body);
+    return trunc_msg(in, "captured", caplen, body);
+  }
+  int32_t sec = (int32_t)rd32(p, f->swapped);
+  long frac = (int32_t)rd32(p + 4, f->swapped);
+  if (!f->nsec) frac *= 1000;
+  /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
+   * damaged header, counted as no timestamp (0) rather than wrapped */
+  *ts_ns = sec < 0 ? 0 : (uint64_t)sec * 1000000000u + (uint64_t)frac;
+  in->wire_len = rd32(p + 12, f->swapped);
+  *rec_len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
+  *used = REC_HDR + caplen;
+  return DC_NEXT_RECORD;
+}
+
+ssize_t dc_file_read(struct dc_input *in, uint8_t *buf, size_t cap) {
+  struct dc_file *f = in->fb;
+  size_t got = 0;
+  while (got < cap) {
+    ssize_t r = pread(f->fd, buf + got, cap - got, (off_t)f->off);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) {
+      snprintf(in->msg, sizeof in->msg, "error reading dump file: %s", strerror(errno));
+      return -1;
+    }
+    if (r == 0) break;
+    got += (size_t)r;
+    f->off += (uint64_t)r;
+  }
+  return (ssize_t)got;
+}
+
+enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  struct dc_file *f = in->fb;
+  for (;;) {
+    size_t used;
+    int nx = dc_file_frame(in, f->buf + f->at, f->len - f->at, f->eof, &used, len, ts_ns);
+    if (nx == DC_NEXT_RECORD) {
+      *rec = f->buf + f->at + REC_HDR;
+      f->at += used;
+      return DC_NEXT_RECORD;
+    }
+    if (nx != DC_FILE_MORE) {
+      f->at = f->len;
+      return (enum dc_next)nx;
+    }
+    /* the record continues past the block: its start to the front, read on */
+    memmove(f->buf, f->buf + f->at, f->len - f->at);
+    f->len -= f->at;
+    f->at = 0;
+    ssize_t r = dc_file_read(in, f->buf + f->len, DC_FILE_READ);
+    if (r < 0) return DC_NEXT_ERROR;
+    if (r == 0) f->eof = true;
+    f->len += (size_t)r;
+  }
+}
+
+uint64_t dc_file_pos(const struct dc_input *in) { return in->fb->off - (in->fb->len - in->fb->at); }
