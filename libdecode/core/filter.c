@@ -106,44 +106,38 @@ int ual_filter_field_lookup(const char *abbrev, size_t n) {
   return -1;
 }
 
+/* Wireshark's name and description of each type; integers by size. */
+static const struct { const char *name, *desc; } ft_names[] = {
+  [UAL_FT_NONE] = { "FT_NONE", "Label" },
+  [UAL_FT_PROTOCOL] = { "FT_PROTOCOL", "Protocol" },
+  [UAL_FT_BOOLEAN] = { "FT_BOOLEAN", "Boolean" },
+  [UAL_FT_FRAMENUM] = { "FT_FRAMENUM", "Frame number" },
+  [UAL_FT_BYTES] = { "FT_BYTES", "Byte sequence" },
+  [UAL_FT_STRING] = { "FT_STRING", "Character string" },
+  [UAL_FT_RELTIME] = { "FT_RELATIVE_TIME", "Time offset" },
+};
+static const char *const int_names[2][8] = {
+  { "FT_UINT8", "FT_UINT16", "FT_UINT24", "FT_UINT32", "FT_UINT40", "FT_UINT48", "FT_UINT56", "FT_UINT64" },
+  { "FT_INT8", "FT_INT16", "FT_INT24", "FT_INT32", "FT_INT40", "FT_INT48", "FT_INT56", "FT_INT64" },
+};
+static const char *const int_descs[2][8] = {
+  { "Unsigned integer (1 byte)", "Unsigned integer (2 bytes)", "Unsigned integer (3 bytes)",
+    "Unsigned integer (4 bytes)", "Unsigned integer (5 bytes)", "Unsigned integer (6 bytes)",
+    "Unsigned integer (7 bytes)", "Unsigned integer (8 bytes)" },
+  { "Signed integer (1 byte)", "Signed integer (2 bytes)", "Signed integer (3 bytes)",
+    "Signed integer (4 bytes)", "Signed integer (5 bytes)", "Signed integer (6 bytes)",
+    "Signed integer (7 bytes)", "Signed integer (8 bytes)" },
+};
+
+static bool is_int(const struct ual_filter_field *f) { return f->type == UAL_FT_UINT || f->type == UAL_FT_INT; }
+static unsigned int_index(const struct ual_filter_field *f) { return (f->bytes ? f->bytes : 1u) - 1u; }
+
 const char *ual_ft_name(const struct ual_filter_field *f) {
-  static const char *const u[] = { "FT_UINT8", "FT_UINT16", "FT_UINT24", "FT_UINT32",
-                                   "FT_UINT40", "FT_UINT48", "FT_UINT56", "FT_UINT64" };
-  static const char *const s[] = { "FT_INT8", "FT_INT16", "FT_INT24", "FT_INT32",
-                                   "FT_INT40", "FT_INT48", "FT_INT56", "FT_INT64" };
-  switch ((enum ual_ft)f->type) {
-  case UAL_FT_NONE: return "FT_NONE";
-  case UAL_FT_PROTOCOL: return "FT_PROTOCOL";
-  case UAL_FT_BOOLEAN: return "FT_BOOLEAN";
-  case UAL_FT_UINT: return u[(f->bytes ? f->bytes : 1) - 1];
-  case UAL_FT_INT: return s[(f->bytes ? f->bytes : 1) - 1];
-  case UAL_FT_FRAMENUM: return "FT_FRAMENUM";
-  case UAL_FT_BYTES: return "FT_BYTES";
-  case UAL_FT_STRING: return "FT_STRING";
-  case UAL_FT_RELTIME: return "FT_RELATIVE_TIME";
-  }
-  return "FT_NONE";
+  return is_int(f) ? int_names[f->type == UAL_FT_INT][int_index(f)] : ft_names[f->type].name;
 }
 
 const char *ual_ft_desc(const struct ual_filter_field *f) {
-  static const char *const u[] = { "Unsigned integer (1 byte)", "Unsigned integer (2 bytes)",
-    "Unsigned integer (3 bytes)", "Unsigned integer (4 bytes)", "Unsigned integer (5 bytes)",
-    "Unsigned integer (6 bytes)", "Unsigned integer (7 bytes)", "Unsigned integer (8 bytes)" };
-  static const char *const s[] = { "Signed integer (1 byte)", "Signed integer (2 bytes)",
-    "Signed integer (3 bytes)", "Signed integer (4 bytes)", "Signed integer (5 bytes)",
-    "Signed integer (6 bytes)", "Signed integer (7 bytes)", "Signed integer (8 bytes)" };
-  switch ((enum ual_ft)f->type) {
-  case UAL_FT_NONE: return "Label";
-  case UAL_FT_PROTOCOL: return "Protocol";
-  case UAL_FT_BOOLEAN: return "Boolean";
-  case UAL_FT_UINT: return u[(f->bytes ? f->bytes : 1) - 1];
-  case UAL_FT_INT: return s[(f->bytes ? f->bytes : 1) - 1];
-  case UAL_FT_FRAMENUM: return "Frame number";
-  case UAL_FT_BYTES: return "Byte sequence";
-  case UAL_FT_STRING: return "Character string";
-  case UAL_FT_RELTIME: return "Time offset";
-  }
-  return "Label";
+  return is_int(f) ? int_descs[f->type == UAL_FT_INT][int_index(f)] : ft_names[f->type].desc;
 }
 
 /* ------------------------------------------------------------------ */
