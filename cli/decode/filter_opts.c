@@ -124,8 +124,11 @@ int dc_filter_setup(struct dc_ctx *c) {
     fprintf(stderr, PROG ": Some fields aren't valid:\n\t%s\n", err.msg);
     return DC_EXIT_USAGE;
   }
-  c->ev.delivered = ual_filter_ualink_delivered;
-  c->ev.ctx = &f->st;
+  /* only a program that reads the analysis needs what replays released */
+  if ((f->y && ual_filter_uses_state(f->y)) || (f->e && ual_filter_uses_state(f->e))) {
+    c->ev.delivered = ual_filter_ualink_delivered;
+    c->ev.ctx = &f->st;
+  }
   return -1;
 }
 

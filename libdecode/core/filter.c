@@ -286,7 +286,9 @@ struct node {
 struct ual_fview {
   struct ual_filter *f;
   uint16_t *slot_of;        /* per field id: slot + 1; 0 = not wanted */
+  uint16_t *wanted_before;  /* per field id: how many ids below it are wanted */
   uint8_t scopes[UAL_SC_COUNT];   /* scopes of the wanted field-table rows */
+  uint8_t fields[UAL_F_COUNT];    /* the wanted field-table rows */
   bool table;               /* some field-table row is wanted */
   bool fabric[N_FABRICS];   /* some field of the fabric is wanted */
   size_t fabric_base[N_FABRICS];  /* field id of each fabric's first field */
@@ -333,6 +335,7 @@ static void want_scope(struct ual_filter *f, int field) {
   }
   if (field < TABLE_FIRST || field >= FABRIC_FIRST) return;
   f->view.scopes[ual_fields[field - TABLE_FIRST].scope] = 1;
+  f->view.fields[field - TABLE_FIRST] = 1;
   f->view.table = true;
 }
 
@@ -1058,6 +1061,7 @@ static struct ual_filter *filter_new(void) {
   f->n_fields = ual_filter_field_count();
   f->slot_field = calloc(f->n_fields, sizeof *f->slot_field);
   f->view.slot_of = calloc(f->n_fields, sizeof *f->view.slot_of);
+  f->view.wanted_before = calloc(f->n_fields + 1, sizeof *f->view.wanted_before);
   f->view.cap = 1024;
   f->view.v = calloc(f->view.cap, sizeof *f->view.v);
   f->view.tcap = 16384;
@@ -1069,7 +1073,7 @@ static struct ual_filter *filter_new(void) {
     f->view.fabric_base[i] = base;
     base += fabrics[i]->n_fields;
   }
-  if (!f->slot_field || !f->view.slot_of || !f->view.v || !f->view.text) {
+  if (!f->slot_field || !f->view.slot_of || !f->view.wanted_before || !f->view.v || !f->view.text) {
     ual_filter_free(f);
     return NULL;
   }
@@ -1087,9 +1091,16 @@ void ual_filter_free(struct ual_filter *f) {
   free(f->nodes);
   free(f->slot_field);
   free(f->view.slot_of);
+  free(f->view.wanted_before);
   free(f->view.v);
   free(f->view.text);
   free(f);
+}
+
+/* After compiling: the counts behind ual_fview_want_any. */
+static void count_wanted(struct ual_filter *f) {
+  for (size_t i = 0; i < f->n_fields; i++)
+    f->view.wanted_before[i + 1] = (uint16_t)(f->view.wanted_before[i] + (f->view.slot_of[i] != 0));
 }
 
 static void oom(struct ual_filter_error *err) {
@@ -1115,6 +1126,7 @@ struct ual_filter *ual_filter_compile(const char *text, struct ual_filter_error 
     ual_filter_free(f);
     return NULL;
   }
+  count_wanted(f);
   return f;
 }
 
@@ -1140,6 +1152,7 @@ struct ual_filter *ual_filter_fields(const char *const *fields, size_t n, struct
     want_scope(f, id);
     if (id >= FABRIC_FIRST) f->uses_state = true;
   }
+  count_wanted(f);
   return f;
 }
 
@@ -1158,6 +1171,12 @@ int ual_fview_want(const struct ual_fview *v, const struct ual_filter_fabric *fa
   for (size_t k = 0; k < N_FABRICS; k++)
     if (fabrics[k] == fab) return want_id(v, v->fabric_base[k] + i);
   return -1;
+}
+
+bool ual_fview_want_any(const struct ual_fview *v, const struct ual_filter_fabric *fab, size_t lo, size_t hi) {
+  for (size_t k = 0; k < N_FABRICS; k++)
+    if (fabrics[k] == fab) return v->wanted_before[v->fabric_base[k] + hi + 1] != v->wanted_before[v->fabric_base[k] + lo];
+  return false;
 }
 
 static struct ual_fvalue *add(struct ual_fview *v, int slot) {
@@ -1216,7 +1235,7 @@ void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr
     const uint8_t *bytes = NULL;
     for (size_t i = 0; i < N_FABRICS && !bytes; i++)
       if (fabrics[i]->tree_bytes) bytes = fabrics[i]->tree_bytes(v, fr);
-    ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, tree_row, v);
+    ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, v->fields, tree_row, v);
   }
   for (size_t i = 0; i < N_FABRICS; i++)
     if (v->fabric[i]) fabrics[i]->collect(v, fr);

@@ -41,7 +41,7 @@ void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label,
 void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
                   uint64_t value) {
   const struct ual_field *fd = &ual_fields[id];
-  if (w->scopes && !w->scopes[fd->scope]) return;
+  if (w->fields && !w->fields[id]) return;
   struct ual_tree_row row;
   row.depth = depth;
   row.field = fd;
@@ -60,6 +60,7 @@ void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc,
   enum ual_field_id ids[32];
   size_t n = ual_scope_fields(sc, ids, 32);
   for (size_t i = 0; i < n && i < 32; i++) {
+    if (w->fields && !w->fields[ids[i]]) continue;
     const struct ual_field *fd = &ual_fields[ids[i]];
     if (base + fd->offset + fd->size > w->len) continue;
     ual_tb_field(w, depth, ids[i], base, ual_field_get(ids[i], w->rec + base));
@@ -70,13 +71,13 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
 
 void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                    ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, false, NULL };
+  struct ual_tree_builder w = { cb, ctx, rec, len, false, NULL, NULL };
   tree_walk(&w, r);
 }
 
 void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
-                          const uint8_t *scopes, ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, true, scopes };
+                          const uint8_t *scopes, const uint8_t *fields, ual_tree_cb cb, void *ctx) {
+  struct ual_tree_builder w = { cb, ctx, rec, len, true, scopes, fields };
   tree_walk(&w, r);
 }
 

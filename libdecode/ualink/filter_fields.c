@@ -104,9 +104,7 @@ static void completed(struct ual_fview *v, unsigned n_tl, const struct ual_tl_fl
 }
 
 static bool wants_any(const struct ual_fview *v, enum ual_fu lo, enum ual_fu hi) {
-  for (unsigned i = lo; i <= hi; i++)
-    if (want(v, (enum ual_fu)i) >= 0) return true;
-  return false;
+  return ual_fview_want_any(v, &ual_filter_ualink, lo, hi);
 }
 
 /* The "Analysis" subtree: the sender's state after the record. */
@@ -173,7 +171,7 @@ static void collect(struct ual_fview *v, const struct ual_filter_record *fr) {
   const struct ual_filter_ualink *st = fr->state;
   int s;
   if ((s = want(v, UAL_FU_PROTO)) >= 0) ual_fview_add_bytes(v, s, fr->rec, fr->len);
-  if ((s = want(v, UAL_FU_SECTOR)) >= 0 && fr->len >= UAL_REC_HDR_BYTES && decoded(r) &&
+  if (wants_any(v, UAL_FU_SECTOR, UAL_FU_SECTOR) && (s = want(v, UAL_FU_SECTOR)) >= 0 && fr->len >= UAL_REC_HDR_BYTES && decoded(r) &&
       r->rec.h.kind == UAL_REC_FLIT && r->flit.kind == UAL_FK_PAYLOAD) {
     const uint8_t *b = r->flit.bytes;   /* as corrected */
     for (int k = 0; k < UAL_SEGMENTS; k++) {

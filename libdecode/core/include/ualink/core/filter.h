@@ -90,8 +90,10 @@ struct ual_filter_fabric {
   const uint8_t *(*tree_bytes)(struct ual_fview *v, const struct ual_filter_record *fr);
 };
 
-/* For a fabric's collect: the slot of its field i, or -1 when not wanted. */
+/* For a fabric's collect: the slot of its field i, or -1 when not wanted;
+ * whether any of its fields lo..hi is wanted. */
 int ual_fview_want(const struct ual_fview *v, const struct ual_filter_fabric *fab, size_t i);
+bool ual_fview_want_any(const struct ual_fview *v, const struct ual_filter_fabric *fab, size_t lo, size_t hi);
 /* Adds an occurrence; a string or bytes value must live until the record
  * is evaluated (or copy it with ual_fview_text). Full views drop values. */
 void ual_fview_add_uint(struct ual_fview *v, int slot, uint64_t u);
