@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages the build and the tests need (as root).
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config python3 libpcap-dev libncurses-dev
-      libwireshark-dev libwiretap-dev libglib2.0-dev tshark tmux
+      libwireshark-dev libwiretap-dev libglib2.0-dev libpcre2-dev tshark tmux
       clang libclang-rt-14-dev valgrind util-linux iproute2 bc chromium)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -27,6 +27,7 @@ bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap)
 }
 
 void tui_model_free(struct tui_model *m) {
+  tui_filter_free(&m->filter);
   free(m->ring);
   free(m->matches);
   m->ring = m->matches = NULL;
@@ -142,7 +143,10 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   struct ual_rec_result *r = &m->res;
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
   e->before = m->an.unpack[dir];
-  if (!m->total) m->t0_ns = m->last_ts = ts_ns;
+  if (!m->total) m->t0_ns = m->last_ts = m->prev_ts = ts_ns;
+  e->rel_ns = (int64_t)(ts_ns - m->t0_ns);
+  e->delta_ns = (int64_t)(ts_ns - m->prev_ts);
+  m->prev_ts = ts_ns;
   m->total++;
   ual_analyzer_step(&m->an, rec, len, m->total, ts_ns, r, NULL);
 
@@ -187,87 +191,53 @@ struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, u
 
 /* Filters */
 
-static int lookup_name(const char *s, const char *const *names, int n) {
-  for (int i = 0; i < n; i++)
-    if (strcasecmp(s, names[i]) == 0) return i;
-  return -1;
+bool tui_filter_compile(struct tui_filter *f, const char *text, struct ual_filter_error *err) {
+  memset(f, 0, sizeof *f);
+  snprintf(f->text, sizeof f->text, "%s", text);
+  const char *p = text;
+  while (*p == ' ' || *p == '\t') p++;
+  if (!*p) return true;
+  f->prog = ual_filter_compile(text, err);
+  f->active = f->prog != NULL;
+  return f->active;
 }
-
-static int msg_type_by_name(const char *s) {
-  for (int t = 0; t < UAL_MT_RESERVED; t++)
-    if (strcasecmp(s, ual_msg_types[t].json) == 0) return t;
-  return -1;
-}
-
-static int rule_by_name(const char *s) {
-  char up[40];
-  size_t i = 0;
-  for (; s[i] && i + 1 < sizeof up; i++) up[i] = (char)(s[i] >= 'a' && s[i] <= 'z' ? s[i] - 32 : s[i]);
-  up[i] = 0;
-  return ual_rule_lookup(up);
-}
-
-#define SET_ERR(...) do { if (err) snprintf(err, errcap, __VA_ARGS__); } while (0)
 
 bool tui_filter_parse(struct tui_filter *f, const char *text, char *err, size_t errcap) {
-  static const char *const kinds[] = { "payload", "nop", "idle", "reserved" };
-  static const char *const sevs[] = { "info", "warning", "error" };
-  struct tui_filter nf;
-  memset(&nf, 0, sizeof nf);
-  nf.dir = nf.flit_kind = nf.msg_type = nf.rule = nf.min_sev = -1;
-  nf.frame_hi = UINT64_MAX;
-  snprintf(nf.text, sizeof nf.text, "%s", text);
+  struct ual_filter_error e;
+  if (tui_filter_compile(f, text, &e)) return true;
+  if (err && e.pos >= 0) snprintf(err, errcap, "%s (at column %d)", e.msg, e.pos + 1);
+  else if (err) snprintf(err, errcap, "%s", e.msg);
+  return false;
+}
 
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", text);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-    char *val = strchr(tok, '=');
-    if (val) *val++ = 0;
-    const char *key = val ? tok : NULL;
-    const char *v = val ? val : tok;
-    nf.active = true;
-    if ((!key || !strcasecmp(key, "dir")) && (!strcasecmp(v, "A") || !strcasecmp(v, "B"))) {
-      nf.dir = (v[0] == 'B' || v[0] == 'b');
-    } else if ((!key || !strcasecmp(key, "usage")) && lookup_name(v, kinds, 4) >= 0) {
-      nf.flit_kind = lookup_name(v, kinds, 4);
-    } else if ((!key || !strcasecmp(key, "msg")) && msg_type_by_name(v) >= 0) {
-      nf.msg_type = msg_type_by_name(v);
-    } else if ((!key || !strcasecmp(key, "rule")) && rule_by_name(v) >= 0) {
-      nf.rule = rule_by_name(v);
-    } else if (key && !strcasecmp(key, "sev") && lookup_name(v, sevs, 3) >= 0) {
-      nf.min_sev = lookup_name(v, sevs, 3);
-    } else if (key && !strcasecmp(key, "frame")) {
-      char *end;
-      nf.frame_lo = strtoull(v, &end, 10);
-      nf.frame_hi = *end == '-' ? (end[1] ? strtoull(end + 1, &end, 10) : UINT64_MAX) : nf.frame_lo;
-      if (*end) { SET_ERR("bad frame range '%s'", v); return false; }
-    } else {
-      SET_ERR("unknown filter term '%s%s%s'", key ? key : "", key ? "=" : "", v);
-      return false;
-    }
-  }
-  *f = nf;
-  return true;
+void tui_filter_free(struct tui_filter *f) {
+  ual_filter_free(f->prog);
+  f->prog = NULL;
+  f->active = false;
 }
 
 bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e) {
   if (!f->active) return true;
-  if (f->dir >= 0 && e->dir != f->dir) return false;
-  if (f->flit_kind >= 0 && (e->kind != UAL_REC_FLIT || e->flit_kind != f->flit_kind)) return false;
-  if (f->msg_type >= 0 && !(e->msg_types & (1u << f->msg_type))) return false;
-  if (f->min_sev >= 0 && e->sev < f->min_sev) return false;
-  if (e->frame < f->frame_lo || e->frame > f->frame_hi) return false;
-  if (f->rule >= 0) {
-    bool hit = false;
-    for (unsigned i = 0; i < e->n_rules; i++) hit |= e->rules[i] == f->rule;
-    if (!hit) return false;
+  struct ual_rec_result r;
+  tui_entry_decode(e, &r);
+  /* the analyzer's findings, as far as the entry keeps them */
+  ual_findings_clear(&r.findings);
+  for (unsigned i = 0; i < e->n_rules; i++) {
+    r.findings.v[i].rule = e->rules[i];
+    r.findings.v[i].segment = -1;
+    r.findings.v[i].msg[0] = 0;
   }
-  return true;
+  r.findings.n = e->n_rules;
+  struct ual_filter_record fr = { e->rec, e->len, e->len, e->frame, e->rel_ns, e->delta_ns, &r, NULL };
+  ual_filter_collect(f->prog, &fr);
+  return ual_filter_match(f->prog);
 }
 
 void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f) {
-  m->filter = *f;
+  struct ual_filter_error err;
+  tui_filter_free(&m->filter);
+  if (!tui_filter_compile(&m->filter, f->text, &err)) tui_filter_free(&m->filter);
+  f = &m->filter;
   m->n_matches = 0;
   if (!f->active) return;
   size_t n = tui_model_count(m);

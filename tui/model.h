@@ -11,6 +11,7 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
+#include "ualink/core/filter.h"
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
 #define TUI_MAX_RULES 6
@@ -30,18 +31,16 @@ struct tui_entry {
   uint8_t rec[TUI_REC_MAX];
   struct ual_unpack before;  /* unpacker of this direction before the record: re-decodes it exactly */
   char line[112];           /* content summary */
+  int64_t rel_ns, delta_ns; /* frame.time_relative, frame.time_delta */
 };
 
-/* Filter terms, all of which must match. */
+/* A Wireshark display filter (libdecode's engine, ualink/core/filter.h),
+ * evaluated on each record decoded again from the entry as
+ * ualink-decode --stateless does, with the findings the analyzer raised. */
 struct tui_filter {
   bool active;
-  int dir;                  /* -1 any */
-  int flit_kind;            /* -1 any */
-  int msg_type;             /* -1 any */
-  int rule;                 /* -1 any */
-  int min_sev;              /* -1 any */
-  uint64_t frame_lo, frame_hi;
-  char text[96];
+  char text[256];
+  struct ual_filter *prog;  /* owned; NULL when not active */
 };
 
 /* crc_bad, crc_inverted: as ualink-decode --stats counts them (a flit whose
@@ -85,6 +84,7 @@ struct tui_model {
   uint64_t first_rule_frame[UAL_R_COUNT];
   uint64_t t0_ns;           /* time of frame 1: times are relative to it */
   uint64_t last_ts;
+  uint64_t prev_ts;         /* of the record before: frame.time_delta */
   struct tui_rate sum;      /* totals of what the rates count */
   struct tui_link_rates link;
   struct tui_wall_rates wall;
@@ -112,12 +112,17 @@ const struct tui_entry *tui_model_at(const struct tui_model *m, size_t i);
 /* Index of the entry with this frame number, or -1 when it is no longer held. */
 long tui_model_find_frame(const struct tui_model *m, uint64_t frame);
 
-/* Parses "dir=A usage=payload msg=link_width rule=PL-CRC sev=error frame=10-20",
- * bare A/B, bare rule IDs and bare usage names. An empty string clears the
- * filter. Returns false and writes a message to err when a term is unknown. */
+/* Compiles a display filter ('ualink.rec.dir == 1 && ualink.rule');
+ * an empty text clears the filter. Returns false with *err (tshark's
+ * message and the offending token's span) when it is not a filter. The
+ * caller frees f with tui_filter_free. */
+bool tui_filter_compile(struct tui_filter *f, const char *text, struct ual_filter_error *err);
+/* The same, the error as one line "message (at column N)". */
 bool tui_filter_parse(struct tui_filter *f, const char *text, char *err, size_t errcap);
+void tui_filter_free(struct tui_filter *f);
 bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e);
-/* Makes f the model's filter and refills the match ring from the records held. */
+/* Makes a copy of f the model's filter and refills the match ring from
+ * the records held (f stays the caller's). */
 void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f);
 /* Next (step +1) or previous (-1) matching index from i (exclusive), or -1. */
 long tui_model_next_match(const struct tui_model *m, long i, int step);

@@ -219,10 +219,12 @@ static void footer_line(struct app *a) {
   mvhline(LINES - 1, 0, ' ', COLS);
   if (a->status[0])
     mvprintw(LINES - 1, 0, " %s", a->status);
-  else
-    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens%s%s%s",
-             a->model.filter.active ? "  filter: " : "", a->model.filter.text,
+  else if (a->model.filter.active)
+    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens  filter: %s  "
+             "(%" PRIu64 " records match)%s", a->model.filter.text, a->model.n_matches,
              a->only_matches ? " (only matches)" : "");
+  else
+    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens");
   attroff(A_REVERSE);
 }
 
@@ -252,7 +254,7 @@ static void set_only_matches(struct app *a, bool only) {
 
 /* Sets the filter and selects a match: the first one held (first), or the
  * first at or after the selected record. */
-static void set_filter(struct app *a, const struct tui_filter *f, bool first) {
+static void set_filter(struct app *a, const struct tui_filter *f, bool first, int rule) {
   const struct tui_entry *e = view_at(a, a->sel);
   uint64_t frame = first || !e ? 0 : e->frame;
   tui_model_set_filter(&a->model, f);
@@ -267,14 +269,14 @@ static void set_filter(struct app *a, const struct tui_filter *f, bool first) {
   long from = frame ? tui_model_find_frame(&a->model, frame) : -1;
   long i = tui_model_next_match(&a->model, from < 0 ? -1 : from - 1, +1);
   if (i < 0) {
-    snprintf(a->status, sizeof a->status, "no record held matches '%s'", f->text);
+    snprintf(a->status, sizeof a->status, "no record held matches '%.200s'", f->text);
     a->sel = a->only_matches ? 0 : from < 0 ? 0 : from;
     return;
   }
   uint64_t hit = tui_model_at(&a->model, (size_t)i)->frame;
-  if (first && f->rule >= 0 && hit != a->model.first_rule_frame[f->rule])
-    snprintf(a->status, sizeof a->status, "%s: the first occurrence (frame %" PRIu64 ") is no longer in the ring",
-             f->text, a->model.first_rule_frame[f->rule]);
+  if (first && rule >= 0 && hit != a->model.first_rule_frame[rule])
+    snprintf(a->status, sizeof a->status, "%.120s: the first occurrence (frame %" PRIu64 ") is no longer in the ring",
+             f->text, a->model.first_rule_frame[rule]);
   a->sel = a->only_matches ? (long)tui_view_find(&a->model, true, hit) : i;
 }
 
@@ -634,11 +636,12 @@ static bool findings_key(struct app *a, int ch) {
   case KEY_DOWN: case 'j': if (a->findings_sel + 1 < n) a->findings_sel++; return true;
   case '\n': case KEY_ENTER: {
     if (!n) return true;
-    char expr[48];
-    snprintf(expr, sizeof expr, "rule=%s", ual_rule_id((enum ual_rule)rules[a->findings_sel]));
+    char expr[64];
+    snprintf(expr, sizeof expr, "ualink.rule == \"%s\"", ual_rule_id((enum ual_rule)rules[a->findings_sel]));
     struct tui_filter f;
     tui_filter_parse(&f, expr, NULL, 0);
-    set_filter(a, &f, true);
+    set_filter(a, &f, true, rules[a->findings_sel]);
+    tui_filter_free(&f);
     a->screen = &list_screen;
     return true;
   }
@@ -654,8 +657,8 @@ static void help_draw(struct app *a) {
     "1 flit list   2 link state   3 statistics   4 findings   ? help   Tab next screen",
     "Up/Down j/k, PgUp/PgDn, Home/End g/G   move",
     "Enter        detail of the selected record (Esc or q back)",
-    "/            filter: dir=A|B usage=payload|nop|idle|reserved msg=<mtype> rule=<ID>",
-    "             sev=info|warning|error frame=A-B (bare A, B, payload, PL-CRC ... work too)",
+    "/            display filter, as in Wireshark: ualink.rec.dir == \"B>A\" && ualink.rule == \"RP-NAK\",",
+    "             ualink.flit.kind == NOP, ualink.severity == \"error\", frame.number in {10..20} (ualink-decode -G fields)",
     "             the old filter is selected: typing replaces it, Enter keeps it, an empty one clears it",
     "             editing: Left/Right Home/End (Ctrl-B/F/A/E), Alt-B/F words, Backspace, Delete,",
     "             Ctrl-U/Ctrl-K delete to the start/end, Ctrl-W the word before, Ctrl-Y puts it back, Esc cancels",
@@ -705,7 +708,30 @@ static enum tui_lkey line_key(int ch, bool *alt) {
 }
 
 /* Edits a line at the bottom, starting from buf; returns false when cancelled. */
-static bool prompt(const char *label, char *buf, size_t cap) {
+/* Checks the filter being typed: the message and a caret under the token
+ * on the two lines above the prompt (col: where the text starts). */
+static void filter_live(const char *text, int col) {
+  struct tui_filter f;
+  struct ual_filter_error err;
+  bool ok = tui_filter_compile(&f, text, &err);
+  tui_filter_free(&f);
+  mvhline(LINES - 3, 0, ' ', COLS);
+  mvhline(LINES - 2, 0, ' ', COLS);
+  if (ok) {
+    mvprintw(LINES - 2, 0, "%s", f.text[0] ? "valid filter (Enter sets it)" : "empty: Enter clears the filter");
+    return;
+  }
+  attron(A_BOLD);
+  mvprintw(LINES - 3, 0, "%.*s", COLS, err.msg);
+  attroff(A_BOLD);
+  if (err.pos >= 0 && col + err.pos < COLS) {
+    move(LINES - 2, col + err.pos);
+    addch('^');
+    for (int i = 1; i < err.len && col + err.pos + i < COLS; i++) addch('~');
+  }
+}
+
+static bool prompt(const char *label, char *buf, size_t cap, bool live) {
   struct tui_line l;
   tui_line_start(&l, buf, cap);
   timeout(-1);
@@ -720,6 +746,7 @@ static bool prompt(const char *label, char *buf, size_t cap) {
     if (l.selected) attroff(A_REVERSE); /* the old text shows selected: typing replaces it */
     printw("%.*s", w, l.buf + from);
     attroff(A_REVERSE);
+    if (live) filter_live(l.buf, (int)strlen(label) - from);
     move(LINES - 1, (int)strlen(label) + (int)l.cur - from);
     refresh();
     int ch = getch();
@@ -762,14 +789,15 @@ static bool global_key(struct app *a, int ch) {
     pthread_mutex_unlock(&a->lock);
     return true;
   case '/': {
-    char buf[96];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", a->model.filter.text);
-    if (!prompt("filter: ", buf, sizeof buf)) return true;
-    char err[128];
+    if (!prompt("filter: ", buf, sizeof buf, true)) return true;
+    char err[300];
     struct tui_filter f;
     pthread_mutex_lock(&a->lock);
-    if (tui_filter_parse(&f, buf, err, sizeof err)) set_filter(a, &f, false);
-    else snprintf(a->status, sizeof a->status, "%s (the filter stays '%s')", err, a->model.filter.text);
+    if (tui_filter_parse(&f, buf, err, sizeof err)) set_filter(a, &f, false, -1);
+    else snprintf(a->status, sizeof a->status, "%.150s (the filter stays '%.80s')", err, a->model.filter.text);
+    tui_filter_free(&f);
     pthread_mutex_unlock(&a->lock);
     a->screen = &list_screen;
     return true;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ualink/ualink.h"
+#include "ualink/ualink/filter.h"
 #include "packet-ualink.h"
 
 static int proto_ualink = -1;
@@ -26,31 +27,22 @@ static dissector_handle_t uw_handle;
 /* One hf per field-table row, indexed by enum ual_field_id. */
 static int hf_field[UAL_F_COUNT];
 
-/* Reassembly results: they have no fixed wire location, so they are not
- * rows of the field table. */
-static int hf_sector = -1;
-static int hf_tl_data = -1;
-static int hf_tl_m0 = -1;
-static int hf_tl_m1 = -1;
-static int hf_tl_start_frame = -1;
-static int hf_tl_start_segment = -1;
-static int hf_dlm_summary = -1;
-static int hf_dlm_start_frame = -1;
-static int hf_dlm_segment = -1;
-static int hf_dlm_payload = -1;
-
-static hf_register_info hf_extra[] = {
-  { &hf_sector, { "Sector", "ualink.sector", FT_BYTES, BASE_NONE, NULL, 0, "4-byte sector of a segment", HFILL } },
-  { &hf_tl_data, { "TL flit data", "ualink.tl.data", FT_BYTES, BASE_NONE, NULL, 0, "Reassembled 64-byte TL flit", HFILL } },
-  { &hf_tl_m0, { "M0", "ualink.tl.m0", FT_UINT8, BASE_DEC, NULL, 0, "Metadata bit of the lower half", HFILL } },
-  { &hf_tl_m1, { "M1", "ualink.tl.m1", FT_UINT8, BASE_DEC, NULL, 0, "Metadata bit of the upper half", HFILL } },
-  { &hf_tl_start_frame, { "Started in frame", "ualink.tl.start_frame", FT_FRAMENUM, BASE_NONE, NULL, 0, NULL, HFILL } },
-  { &hf_tl_start_segment, { "Started in segment", "ualink.tl.start_segment", FT_UINT8, BASE_DEC, NULL, 0, NULL, HFILL } },
-  { &hf_dlm_summary, { "DL message", "ualink.dlm.summary", FT_STRING, BASE_NONE, NULL, 0, "DL message completed in this flit", HFILL } },
-  { &hf_dlm_start_frame, { "Started in frame", "ualink.dlm.start_frame", FT_FRAMENUM, BASE_NONE, NULL, 0, NULL, HFILL } },
-  { &hf_dlm_segment, { "Started in segment", "ualink.dlm.segment", FT_UINT8, BASE_DEC, NULL, 0, NULL, HFILL } },
-  { &hf_dlm_payload, { "UART payload DWord", "ualink.dlm.payload", FT_UINT32, BASE_HEX, NULL, 0, NULL, HFILL } },
-};
+/* The plugin's other fields (reassembly results, the analysis subtree,
+ * findings as strings) come from libdecode's UALink filter table, the same
+ * one ualink-decode -Y reads; indexed by enum ual_fu. */
+int ual_ws_hf_fu[UAL_FU_COUNT];
+#define hf_sector ual_ws_hf_fu[UAL_FU_SECTOR]
+#define hf_tl_data ual_ws_hf_fu[UAL_FU_TL_DATA]
+#define hf_tl_m0 ual_ws_hf_fu[UAL_FU_TL_M0]
+#define hf_tl_m1 ual_ws_hf_fu[UAL_FU_TL_M1]
+#define hf_tl_start_frame ual_ws_hf_fu[UAL_FU_TL_START_FRAME]
+#define hf_tl_start_segment ual_ws_hf_fu[UAL_FU_TL_START_SEGMENT]
+#define hf_dlm_summary ual_ws_hf_fu[UAL_FU_DLM_SUMMARY]
+#define hf_dlm_start_frame ual_ws_hf_fu[UAL_FU_DLM_START_FRAME]
+#define hf_dlm_segment ual_ws_hf_fu[UAL_FU_DLM_SEGMENT]
+#define hf_dlm_payload ual_ws_hf_fu[UAL_FU_DLM_PAYLOAD]
+#define hf_rule ual_ws_hf_fu[UAL_FU_RULE]
+#define hf_severity ual_ws_hf_fu[UAL_FU_SEVERITY]
 
 static gint ett_ualink = -1;
 static gint ett_tl = -1;
@@ -130,7 +122,40 @@ static void uw_register_fields(void) {
     HFILL_INIT(hf[i]);
   }
   proto_register_field_array(proto_ualink, hf, UAL_F_COUNT);
-  proto_register_field_array(proto_ualink, hf_extra, array_length(hf_extra));
+}
+
+/* One hf of the UALink filter table (ualink/filter.h). */
+static void uw_hf_from_table(hf_register_info *h, int *id, const struct ual_filter_field *f) {
+  static const enum ftenum uints[] = { FT_UINT8, FT_UINT16, FT_UINT24, FT_UINT32, FT_UINT40, FT_UINT48, FT_UINT56, FT_UINT64 };
+  static const enum ftenum ints[] = { FT_INT8, FT_INT16, FT_INT24, FT_INT32, FT_INT40, FT_INT48, FT_INT56, FT_INT64 };
+  header_field_info *hi = &h->hfinfo;
+  unsigned bytes = f->bytes ? f->bytes : 1;
+  *id = -1;
+  h->p_id = id;
+  hi->name = f->name;
+  hi->abbrev = f->abbrev;
+  hi->display = BASE_NONE;
+  switch ((enum ual_ft)f->type) {
+  case UAL_FT_BYTES: hi->type = FT_BYTES; break;
+  case UAL_FT_STRING: hi->type = FT_STRING; break;
+  case UAL_FT_FRAMENUM: hi->type = FT_FRAMENUM; break;
+  case UAL_FT_BOOLEAN: hi->type = FT_BOOLEAN; hi->display = 8 * f->bytes; break;
+  case UAL_FT_INT: hi->type = ints[bytes - 1]; break;
+  default: hi->type = uints[bytes - 1]; break;
+  }
+  if (f->type == UAL_FT_UINT || f->type == UAL_FT_INT) hi->display = f->base == UAL_FB_HEX ? BASE_HEX : BASE_DEC;
+  if (f->vals && bytes <= 4) hi->strings = VALS(ual_ws_vals(f->vals));
+  hi->bitmask = f->mask;
+  hi->blurb = f->blurb;
+  HFILL_INIT(*h);
+}
+
+static void uw_register_table_fields(void) {
+  const int n = UAL_FU_SEVERITY - UAL_FU_SECTOR + 1;
+  hf_register_info *hf = g_new0(hf_register_info, n);
+  for (int i = 0; i < n; i++)
+    uw_hf_from_table(&hf[i], &ual_ws_hf_fu[UAL_FU_SECTOR + i], &ual_filter_ualink_fields[UAL_FU_SECTOR + i]);
+  proto_register_field_array(proto_ualink, hf, n);
 }
 
 /* Expert group of a rule, from its layer prefix. */
@@ -310,11 +335,15 @@ static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo
   }
 }
 
-static void uw_add_findings(packet_info *pinfo, proto_item *top, const struct uw_build *b,
+static void uw_add_findings(packet_info *pinfo, proto_item *top, proto_tree *root, const struct uw_build *b,
                             const struct ual_rec_result *r) {
   for (unsigned i = 0; i < r->findings.n; i++) {
     const struct ual_finding *f = &r->findings.v[i];
     if (f->rule >= UAL_R_COUNT) continue;
+    enum ual_rule rule = (enum ual_rule)f->rule;
+    proto_item_set_generated(proto_tree_add_string(root, hf_rule, b->tvb, 0, 0, ual_rule_id(rule)));
+    proto_item_set_generated(proto_tree_add_string(root, hf_severity, b->tvb, 0, 0,
+                                                   ual_severity_name(ual_rule_severity(rule))));
     proto_item *at = f->segment >= 0 && f->segment < UAL_SEGMENTS && b->seg[f->segment] ? b->seg[f->segment] : top;
     expert_add_info_format(pinfo, at, &ei_rule[f->rule], "%s: %s", ual_rule_id((enum ual_rule)f->rule), f->msg);
   }
@@ -381,7 +410,7 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   ual_ws_state_tree(root, tvb, pinfo, r, &rel);
   if (tree && rel && (rel->n_tl || rel->n_msg))
     uw_add_completed(root, tvb, pinfo, r->unpacked ? r->unp.n_tl : 0, rel->n_tl, rel->tl, rel->n_msg, rel->msg);
-  uw_add_findings(pinfo, top, &b, r);
+  uw_add_findings(pinfo, top, root, &b, r);
 
   tap_queue_packet(uw_tap, pinfo, r);
   return (int)len;
@@ -428,6 +457,7 @@ static gboolean dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tre
 void proto_register_ualink(void) {
   proto_ualink = proto_register_protocol("UALink 128G DL/PL", "UALink", "ualink");
   uw_register_fields();
+  uw_register_table_fields();
   uw_register_etts();
   uw_register_expert();
   ual_ws_state_register(proto_ualink);

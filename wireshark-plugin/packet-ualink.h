@@ -25,6 +25,10 @@ void proto_reg_handoff_ualink(void);
 /* Registers the statistics (stats tree and "-z ualink,stat"). */
 void ual_ws_register_stats(void);
 
+/* packet-ualink.c: hf ids of the UALink filter table's fields, by enum
+ * ual_fu (ualink/ualink/filter.h). */
+extern int ual_ws_hf_fu[];
+
 /* packet-ualink.c: value_string of a libdecode value list (kept for the run). */
 const value_string *ual_ws_vals(const struct ual_value_name *v);
 

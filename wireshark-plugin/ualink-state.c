@@ -20,6 +20,7 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
+#include "ualink/ualink/filter.h"
 #include "packet-ualink.h"
 
 /* State of one side after the frame (from struct ual_analysis_summary). */
@@ -200,67 +201,30 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
 
 /* ---- analysis tree ---- */
 
-static int hf_ltssm = -1;
-static int hf_ltssm_peer = -1;
-static int hf_role = -1;
-static int hf_ch0 = -1;
-static int hf_ch4 = -1;
-static int hf_neg_width = -1;
-static int hf_neg_speed = -1;
-static int hf_neg_state = -1;
-static int hf_tl_rate = -1;
-static int hf_unacked = -1;
-static int hf_duplicate = -1;
-static int hf_tev_kind = -1;
-static int hf_tev_text = -1;
-static int hf_tev_value = -1;
-static int hf_neg_mtype = -1;
-static int hf_neg_outcome = -1;
-static int hf_neg_latency = -1;
+/* The analysis fields are rows of libdecode's UALink filter table,
+ * registered in packet-ualink.c. */
+#define hf_ltssm ual_ws_hf_fu[UAL_FU_LTSSM]
+#define hf_ltssm_peer ual_ws_hf_fu[UAL_FU_LTSSM_PEER]
+#define hf_role ual_ws_hf_fu[UAL_FU_ROLE]
+#define hf_ch0 ual_ws_hf_fu[UAL_FU_CH0]
+#define hf_ch4 ual_ws_hf_fu[UAL_FU_CH4]
+#define hf_neg_width ual_ws_hf_fu[UAL_FU_NEG_WIDTH]
+#define hf_neg_speed ual_ws_hf_fu[UAL_FU_NEG_SPEED]
+#define hf_neg_state ual_ws_hf_fu[UAL_FU_NEG_STATE]
+#define hf_tl_rate ual_ws_hf_fu[UAL_FU_TL_RATE]
+#define hf_unacked ual_ws_hf_fu[UAL_FU_UNACKED]
+#define hf_duplicate ual_ws_hf_fu[UAL_FU_DUPLICATE]
+#define hf_tev_kind ual_ws_hf_fu[UAL_FU_TEV_KIND]
+#define hf_tev_text ual_ws_hf_fu[UAL_FU_TEV_TEXT]
+#define hf_tev_value ual_ws_hf_fu[UAL_FU_TEV_VALUE]
+#define hf_neg_mtype ual_ws_hf_fu[UAL_FU_NEG_MTYPE]
+#define hf_neg_outcome ual_ws_hf_fu[UAL_FU_NEG_OUTCOME]
+#define hf_neg_latency ual_ws_hf_fu[UAL_FU_NEG_LATENCY]
 static gint ett_analysis = -1;
 static gint ett_event = -1;
 
-/* value_string from a libdecode name function over 0..n-1. */
-static value_string *uw_names(const char *(*name)(unsigned), unsigned n) {
-  value_string *vs = g_new0(value_string, n + 1);
-  for (unsigned i = 0; i < n; i++) {
-    vs[i].value = i;
-    vs[i].strptr = name(i);
-  }
-  return vs;
-}
-
-static const char *uw_msg_type_display(unsigned t) { return ual_msg_types[t].display; }
-
-void ual_ws_state_register(int proto) {
-  const value_string *lt = uw_names(ual_lt_state_name, UAL_LT_COUNT);
-  /* The field table's value lists for the negotiated codes and roles. */
-  static const struct ual_value_name *const lists[] = {
-    ual_vals_role, ual_vals_width, ual_vals_speed, ual_vals_state,
-  };
-  const value_string *vs[array_length(lists)];
-  for (size_t i = 0; i < array_length(lists); i++) vs[i] = ual_ws_vals(lists[i]);
-  hf_register_info hf[] = {
-    { &hf_ltssm, { "LTSSM state", "ualink.ltssm.state", FT_UINT8, BASE_DEC, VALS(lt), 0, "State of the sender's port after this record", HFILL } },
-    { &hf_ltssm_peer, { "Partner LTSSM state", "ualink.ltssm.peer_state", FT_UINT8, BASE_DEC, VALS(lt), 0, "State of the other port after this record", HFILL } },
-    { &hf_role, { "Sender role", "ualink.analysis.role", FT_UINT8, BASE_DEC, VALS(vs[0]), 0, NULL, HFILL } },
-    { &hf_ch0, { "Channel 0 (TL) online", "ualink.chan.ch0", FT_BOOLEAN, BASE_NONE, NULL, 0, "As the sender holds it; absent while unknown", HFILL } },
-    { &hf_ch4, { "Channel 4 (UART) online", "ualink.chan.ch4", FT_BOOLEAN, BASE_NONE, NULL, 0, "As the sender holds it; absent while unknown", HFILL } },
-    { &hf_neg_width, { "Negotiated link width", "ualink.neg.width", FT_UINT8, BASE_DEC, VALS(vs[1]), 0, NULL, HFILL } },
-    { &hf_neg_speed, { "Negotiated link speed", "ualink.neg.speed", FT_UINT8, BASE_DEC, VALS(vs[2]), 0, NULL, HFILL } },
-    { &hf_neg_state, { "Negotiated link state", "ualink.neg.state", FT_UINT8, BASE_DEC, VALS(vs[3]), 0, NULL, HFILL } },
-    { &hf_tl_rate, { "Sender TL rate (50 kHz units)", "ualink.tl_rate.current", FT_UINT32, BASE_DEC, NULL, 0, NULL, HFILL } },
-    { &hf_unacked, { "Unacknowledged payload flits", "ualink.replay.unacked", FT_UINT16, BASE_DEC, NULL, 0, "Sent by the sender and not yet acknowledged", HFILL } },
-    { &hf_duplicate, { "Duplicate (discarded)", "ualink.replay.is_duplicate", FT_BOOLEAN, BASE_NONE, NULL, 0, "Payload flit already delivered", HFILL } },
-    { &hf_tev_kind, { "Event", "ualink.tev.kind", FT_UINT8, BASE_DEC, VALS(uw_names(ual_tev_kind_name, UAL_TEV_COUNT)), 0, "Timeline event", HFILL } },
-    { &hf_tev_text, { "Event text", "ualink.tev.text", FT_STRING, BASE_NONE, NULL, 0, NULL, HFILL } },
-    { &hf_tev_value, { "Event value", "ualink.tev.value", FT_INT32, BASE_DEC, NULL, 0, NULL, HFILL } },
-    { &hf_neg_mtype, { "Negotiation", "ualink.neg.mtype", FT_UINT8, BASE_DEC, VALS(uw_names(uw_msg_type_display, UAL_MT_COUNT)), 0, NULL, HFILL } },
-    { &hf_neg_outcome, { "Negotiation outcome", "ualink.neg.outcome", FT_UINT8, BASE_DEC, VALS(uw_names(ual_neg_outcome_name, UAL_NEG_COUNT)), 0, NULL, HFILL } },
-    { &hf_neg_latency, { "Negotiation latency (ns)", "ualink.neg.latency_ns", FT_UINT64, BASE_DEC, NULL, 0, "Since the request", HFILL } },
-  };
+void ual_ws_state_register(int proto _U_) {
   static gint *ett[] = { &ett_analysis, &ett_event };
-  proto_register_field_array(proto, g_memdup2(hf, sizeof hf), array_length(hf));
   proto_register_subtree_array(ett, array_length(ett));
 }
 

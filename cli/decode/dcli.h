@@ -12,6 +12,7 @@
 #include "outbuf.h"
 #include "stats.h"
 #include "report.h"
+#include "filter_opts.h"
 #include "timefmt.h"
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
@@ -31,6 +32,7 @@ struct dc_opts {
   bool rule_filter;
   uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
   int min_sev;                 /* -1 none, else records with a finding >= this */
+  struct dc_fopts fo;          /* -Y, -T fields, -e, -E */
   enum dc_tfmt tfmt;           /* -t */
   const char *save;            /* -w FILE: the selected records as a pcap, "-" = stdout; NULL none */
   bool print_saved;            /* -P: print the records while saving them */
@@ -60,6 +62,7 @@ struct dc_ctx {
   uint64_t last_flit_ts[2];    /* time of each direction's last flit */
   bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */
   struct dc_report *rep;       /* --report */
+  struct dc_filter *flt;       /* -Y / -T fields, NULL without */
 };
 
 /* print_text.c */

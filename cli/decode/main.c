@@ -65,6 +65,12 @@ static void usage(FILE *fp) {
         "                       flits without a prefix)\n"
         "  --rule ID[,ID...]    records with a finding of one of these rule IDs\n"
         "  --severity LEVEL     records with a finding of at least LEVEL (info, warning, error)\n"
+        "  -Y FILTER            Wireshark display filter over the plugin's fields (ualink.*,\n"
+        "                       frame.number/len/time_relative/time_delta)\n"
+        "\n"
+        "Fields (like tshark): -T fields -e FIELD [-e FIELD ...] one line per selected record;\n"
+        "  -E header=y|n, separator=/t|/s|C, occurrence=f|l|a, aggregator=C, quote=d|s|n;\n"
+        "  -G fields lists the fields\n"
         "\n"
         "  --strict             exit 1 on findings of severity error or malformed input records\n"
         "  --list-rules         the rule IDs with their severity and meaning\n"
@@ -218,6 +224,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   o->frame_hi = UINT64_MAX;
   o->sel_dir = -1;
   o->min_sev = -1;
+  dc_fopts_init(&o->fo);
   o->tfmt = DC_T_REL;
   const char *input = NULL;
   int n_inputs = 0;
@@ -225,7 +232,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   char opt[64];
   opterr = 0;
   arg_errors = 0;
-  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nP", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPY:T:e:E:G:", long_opts, NULL)) != -1) {
     uint64_t v;
     switch (c) {
     case 'V': o->verbose = true; break;
@@ -279,6 +286,11 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_VERSION:
       printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
       return DC_EXIT_OK;
+    case 'Y': case 'T': case 'e': case 'E': case 'G': {
+      int frc = dc_fopts_arg(&o->fo, c, optarg);
+      if (frc >= 0) return frc;
+      break;
+    }
     case ':':
       name_option(opt, sizeof opt, argv, true);
       arg_error("option '%s' needs an argument", opt);
@@ -294,6 +306,8 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     n_inputs++;
     o->in_type = DC_IN_PCAP;
   }
+  if (o->fo.fields && (o->json || o->timeline || o->report))
+    arg_error("%s", "-T fields is an output format of its own: not with --json, --timeline or --report");
   if (n_inputs > 1) arg_error("%s", "one input at a time");
   if (n_inputs == 0 && !arg_errors) arg_error("%s", "no input: give a capture file, '-', --raw FILE or --hex FILE");
   o->path = input;
@@ -373,6 +387,7 @@ static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
     return;
   }
   ual_events_clear(&c->ev);
+  dc_filter_begin(c, frame);
   ual_analyzer_step(&c->an, rec, len, frame, ts_ns, &c->res, &c->ev);
   if (c->o->timeline) dc_print_events(c, &c->ev);
   if (c->rep) dc_report_events(c->rep, &c->ev);
@@ -418,7 +433,7 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
   }
   if (!c->tref.first && ts_ns) c->tref.first = ts_ns;
   check_resolution(c, r, ts_ns);
-  bool sel = selected(o, r);
+  bool sel = selected(o, r) && dc_filter_pass(c, rec, len, r->frame, ts_ns, wire_len);
   if (c->rep) dc_report_record(c->rep, &c->an, r, ts_ns, sel);
   if (sel) show(c, rec, len, ts_ns, wire_len);
   c->tref.prev = ts_ns;
@@ -432,7 +447,9 @@ static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_n
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
   if (o->stats || o->report) dc_stats_add(&c->st, r, ts_ns);
   if (o->quiet || o->timeline || o->report) return;
-  if (o->json) {
+  if (o->fo.fields) {
+    dc_fields_line(c);
+  } else if (o->json) {
     dc_print_json(c, rec, len, ts_ns);
   } else {
     if (o->verbose) dc_print_tree(c, rec, len, ts_ns);
@@ -510,6 +527,11 @@ int main(int argc, char **argv) {
   ual_analyzer_init(&c->an);
   if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
   ual_events_init(&c->ev);
+  if ((rc = dc_filter_setup(c)) >= 0) {
+    exit_code = rc;
+    goto done;
+  }
+  if (!opts.quiet) dc_fields_header(c);
 
   struct progress pg = { 0 };
   pg.size = in->size;
@@ -574,7 +596,7 @@ int main(int argc, char **argv) {
       select_end_findings(&opts, &endf);
     }
     if (opts.timeline) dc_print_events(c, &c->ev);
-    dc_print_end_findings(c, &endf);
+    if (!opts.fo.fields) dc_print_end_findings(c, &endf);   /* -T fields prints records only */
     ual_analyzer_summary(&c->an, &sum);
     if (c->rep) {
       dc_report_events(c->rep, &c->ev);
@@ -615,6 +637,7 @@ done:
   if (in) dc_input_close(in);
   if (c) dc_out_free(&c->out);
   if (c) dc_report_free(c->rep);
+  if (c) dc_filter_free(c);
   if (c) dc_save_close(c->save);
   free(in);
   free(c);

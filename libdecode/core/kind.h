@@ -16,6 +16,9 @@ struct ual_tree_builder {
   void *ctx;
   const uint8_t *rec;   /* the whole record */
   size_t len;
+  bool quiet;           /* fields only: group rows and texts are left out */
+  const uint8_t *scopes;  /* quiet: the scopes wanted (enum ual_scope index), NULL all */
+  const uint8_t *fields;  /* quiet: the fields wanted (enum ual_field_id index), NULL all */
 };
 
 /* A group row: label and printf-style detail text, covering record bytes

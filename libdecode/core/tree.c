@@ -25,6 +25,7 @@ void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap) {
 
 void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label, unsigned off,
                   unsigned len, const char *fmt, ...) {
+  if (w->quiet) return;
   struct ual_tree_row row = {0};
   row.depth = depth;
   row.label = label;
@@ -40,7 +41,8 @@ void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label,
 void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
                   uint64_t value) {
   const struct ual_field *fd = &ual_fields[id];
-  struct ual_tree_row row = {0};
+  if (w->fields && !w->fields[id]) return;
+  struct ual_tree_row row;
   row.depth = depth;
   row.field = fd;
   row.id = id;
@@ -48,45 +50,69 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   row.value = value;
   row.offset = base + fd->offset;
   row.length = fd->size;
-  ual_field_format(id, value, row.text, sizeof row.text);
+  row.text[0] = 0;
+  if (!w->quiet) ual_field_format(id, value, row.text, sizeof row.text);
   w->cb(w->ctx, &row);
 }
 
 void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
+  if (w->scopes && !w->scopes[sc]) return;
   enum ual_field_id ids[32];
   size_t n = ual_scope_fields(sc, ids, 32);
   for (size_t i = 0; i < n && i < 32; i++) {
+    if (w->fields && !w->fields[ids[i]]) continue;
     const struct ual_field *fd = &ual_fields[ids[i]];
     if (base + fd->offset + fd->size > w->len) continue;
     ual_tb_field(w, depth, ids[i], base, ual_field_get(ids[i], w->rec + base));
   }
 }
 
+static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r);
+
 void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                    ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len };
+  struct ual_tree_builder w = { cb, ctx, rec, len, false, NULL, NULL };
+  tree_walk(&w, r);
+}
+
+void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
+                          const uint8_t *scopes, const uint8_t *fields, ual_tree_cb cb, void *ctx) {
+  struct ual_tree_builder w = { cb, ctx, rec, len, true, scopes, fields };
+  tree_walk(&w, r);
+}
+
+/* Any scope of a record body (everything but the record header)? */
+static bool body_wanted(const uint8_t *scopes) {
+  for (unsigned sc = 0; sc < UAL_SC_COUNT; sc++)
+    if (sc != UAL_SC_REC && scopes[sc]) return true;
+  return false;
+}
+
+static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  size_t len = w->len;
   if (len < UAL_REC_HDR_BYTES) {
-    ual_tb_group(&w, 0, "Malformed record", 0, (unsigned)len, "%s", ual_rec_status_text(r->status));
+    ual_tb_group(w, 0, "Malformed record", 0, (unsigned)len, "%s", ual_rec_status_text(r->status));
     return;
   }
-  ual_tb_group(&w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
+  ual_tb_group(w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
                r->dir ? "B>A" : "A>B");
   if (r->rec.h.roles_pcie) {
     /* the roles byte in the PCIe encoding replaces the UALink role rows */
     enum ual_field_id ids[32];
     size_t n = ual_scope_fields(UAL_SC_REC, ids, 32);
     for (size_t i = 0; i < n && i < 32; i++) {
-      if (ids[i] == UAL_F_REC_ROLE_A) ual_tb_scope(&w, 1, UAL_SC_REC_PCIE_ROLES, 0);
+      if (ids[i] == UAL_F_REC_ROLE_A) ual_tb_scope(w, 1, UAL_SC_REC_PCIE_ROLES, 0);
       if (ids[i] == UAL_F_REC_ROLE_A || ids[i] == UAL_F_REC_ROLE_B || ids[i] == UAL_F_REC_ROLES_RSVD) continue;
-      ual_tb_field(&w, 1, ids[i], 0, ual_field_get(ids[i], rec));
+      ual_tb_field(w, 1, ids[i], 0, ual_field_get(ids[i], w->rec));
     }
   } else {
-    ual_tb_scope(&w, 1, UAL_SC_REC, 0);
+    ual_tb_scope(w, 1, UAL_SC_REC, 0);
   }
+  if (w->scopes && !body_wanted(w->scopes)) return;
   if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) {
-    ual_tb_group(&w, 0, "Malformed record", UAL_REC_HDR_BYTES, (unsigned)(len - UAL_REC_HDR_BYTES), "%s",
+    ual_tb_group(w, 0, "Malformed record", UAL_REC_HDR_BYTES, (unsigned)(len - UAL_REC_HDR_BYTES), "%s",
                  ual_rec_status_text(r->status));
     return;
   }
-  ual_kind_of(r->rec.h.kind)->tree(&w, r);
+  ual_kind_of(r->rec.h.kind)->tree(w, r);
 }

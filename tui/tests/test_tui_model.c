@@ -111,28 +111,29 @@ static void test_filter(void) {
 
   struct tui_filter f;
   char err[128];
-  CHECK(tui_filter_parse(&f, "dir=B", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(tui_filter_parse(&f, "msg=link_width", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.dlm.summary contains \"LinkWidth\"", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 0)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 3)));
-  CHECK(tui_filter_parse(&f, "PL-CRC", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.rule == \"PL-CRC\"", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(tui_filter_parse(&f, "B idle", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.rec.dir == 1 && ualink.flit.kind == IDLE", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
-  CHECK(tui_filter_parse(&f, "frame=2-3 sev=error", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "frame.number in {2..3} and ualink.severity == \"error\"", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(tui_filter_parse(&f, "usage=payload", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.flit.kind == Payload", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 3)));
-  CHECK(!tui_filter_parse(&f, "colour=red", err, sizeof err));
+  CHECK(!tui_filter_parse(&f, "colour == red", err, sizeof err));
   CHECK(strstr(err, "colour") != NULL);
-  CHECK(!tui_filter_parse(&f, "frame=x", err, sizeof err));
+  CHECK(!tui_filter_parse(&f, "frame.number == x", err, sizeof err));
+  CHECK_STR(err, "\"x\" is not a valid number. (at column 17)");
 
-  CHECK(tui_filter_parse(&f, "dir=A", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.rec.dir == 0", err, sizeof err));
   tui_model_set_filter(&m, &f);
   CHECK_EQ(tui_model_next_match(&m, -1, +1), 0);
   CHECK_EQ(tui_model_next_match(&m, 0, +1), 3);
@@ -155,7 +156,7 @@ static void test_full_ring(void) {
   CHECK(tui_model_init(&m, 4));
   struct tui_filter f;
   char err[128];
-  CHECK(tui_filter_parse(&f, "dir=B", err, sizeof err));
+  CHECK(tui_filter_parse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
   tui_model_set_filter(&m, &f);
   uint8_t rec[TUI_REC_MAX], flit[UAL_FLIT_BYTES];
   ual_flit_build_idle(flit);

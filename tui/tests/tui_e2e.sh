@@ -62,12 +62,15 @@ check "status bar counts the screens there are" "1-4 screens"
 check_not "no screen 5 in the status bar" "1-5 screens" "45"
 check "rows are listed" "A>B"
 check "rows of the other side" "B>A"
-keys "/" ; keys "dir=B" Enter
-check "filter shown in the footer" "filter: dir=B"
+keys "/" ; keys "ualink.rec.dir == 1"
+check "the prompt checks the filter as it is typed" "valid filter (Enter sets it)"
+keys Enter
+check "filter shown in the footer" "filter: ualink.rec.dir == 1"
+check "the footer counts the matches" "records match"
 keys f
 check_not "only B>A rows after 'f'" " A>B "
 keys f
-keys "/" ; keys "usage=payload" Enter
+keys "/" ; keys "ualink.flit.kind == Payload" Enter
 keys Enter
 check "detail pane shows the flit header" "Flit header"
 check "detail shows a decoded field" "Flit Sequence Number"
@@ -93,25 +96,28 @@ keys clear Enter
 # The / prompt: the old filter is selected, typing replaces it; readline keys
 keys "$TUI $SAMPLE" Enter
 check "prompt test starts" "ualink-tui | Flits | file"
-keys / ; keys "dir=A" Enter
-check "first filter" "filter: dir=A"
-keys / ; keys "usage=payload" Enter
-check "typing replaces the old filter" "filter: usage=payload"
-check_not "no appended filter" "dir=Ausage|unknown filter term" "45"
-keys / ; keys C-u "dir=B frame=1-10" Enter
-check "Ctrl-U clears the line" "filter: dir=B frame=1-10"
-keys / ; keys End C-w "frame=20-30" Enter
-check "Ctrl-W deletes the last word" "filter: dir=B frame=20-30"
+keys / ; keys "ualink.rec.dir==0" Enter
+check "first filter" "filter: ualink.rec.dir==0"
+keys / ; keys "ualink.flit.kind==0" Enter
+check "typing replaces the old filter" "filter: ualink.flit.kind==0"
+check_not "no appended filter" "dir==0ualink|neither a field" "45"
+keys / ; keys C-u "ualink.rec.dir==1 && frame.number<=10" Enter
+check "Ctrl-U clears the line" "filter: ualink.rec.dir==1 && frame.number<=10"
+keys / ; keys End C-w "frame.number<=30" Enter
+check "Ctrl-W deletes the last word" "filter: ualink.rec.dir==1 && frame.number<=30"
 keys / ; keys End BSpace BSpace "40" Enter
-check "Backspace deletes" "filter: dir=B frame=20-40"
-keys / ; keys "garbage" ; keys Escape
+check "Backspace deletes" "filter: ualink.rec.dir==1 && frame.number<=40"
+keys / ; keys "ualink.fh.seq == zz"
+check "a syntax error shows while typing" '"zz" is not a valid number.'
+check "with a caret under the token" "                   ^~"
+keys Escape
 sleep 0.3
-check "Esc leaves the filter as it was" "filter: dir=B frame=20-40"
-check_not "Esc applies nothing" "unknown filter term" "45"
-keys / ; keys Home C-k "dir=B" Enter
-check "Home, Ctrl-K" "filter: dir=B"
+check "Esc leaves the filter as it was" "filter: ualink.rec.dir==1 && frame.number<=40"
+check_not "Esc applies nothing" "not a valid number" "45"
+keys / ; keys Home C-k "ualink.rec.dir==1" Enter
+check "Home, Ctrl-K" "filter: ualink.rec.dir==1"
 keys / ; keys Enter
-check "Enter keeps the selected filter" "filter: dir=B"
+check "Enter keeps the selected filter" "filter: ualink.rec.dir==1"
 keys q
 keys clear Enter
 
@@ -121,7 +127,7 @@ keys "$TUI --ring 50 $SAMPLE" Enter
 keys G
 last=$("$DECODE" "$SAMPLE" | tail -1 | awk '{print $1 " +" $2}')
 check_line "last frame's time relative to frame 1, as ualink-decode gives it" 44 "^$last "
-keys / ; keys "dir=B" Enter
+keys / ; keys "ualink.rec.dir == 1" Enter
 keys f ; keys g
 want=$("$DECODE" --dir B "$SAMPLE" | tail -50 | head -1 | awk '{print $1}')
 check_line "f reaches the 50th last match, before the ring" 3 "^$want +[0-9.]+ B>A"

@@ -37,5 +37,8 @@
  * name): core/analysis.h. */
 #define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_PCIE_ANALYSES(X) UAL_UB_ANALYSES(X)
 #define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
+/* Each fabric's display-filter hook (struct ual_filter_fabric,
+ * core/filter.h): the fields its plugin registers beside the field table. */
+#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink)
 
 #endif

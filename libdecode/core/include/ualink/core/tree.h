@@ -25,6 +25,12 @@ typedef void (*ual_tree_cb)(void *ctx, const struct ual_tree_row *row);
 void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                    ual_tree_cb cb, void *ctx);
 
+/* The same field rows without group rows or texts (row.text is empty),
+ * only of the scopes with scopes[sc] != 0 and the fields with fields[id]
+ * != 0 (NULL: all): what a display filter reads. */
+void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
+                          const uint8_t *scopes, const uint8_t *fields, ual_tree_cb cb, void *ctx);
+
 /* Formats a field value as the tree shows it. */
 void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap);
 

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""ualink-decode -Y / -T fields / -G fields against tshark 4.0 running the
+UALink plugin.
+
+On every capture (the samples in captures/ and one generated capture of
+every ualink-gen scenario): every filter of filters.txt must select the
+same frames, and -T fields with the fields of fields.txt must print the
+same bytes, with each -E option. tshark evaluates all filters in one pass
+per capture through Lua tap listeners (one per filter, the same display
+filter engine as -Y). It runs unprivileged (it ignores plugin folders as
+root) from a fresh world-readable folder holding the plugin and captures.
+
+usage: compare.py BUILD_DIR SOURCE_DIR"""
+import os, shutil, subprocess, sys, tempfile
+
+build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+decode = os.path.join(build, 'cli', 'ualink-decode')
+gen = os.path.join(build, 'cli', 'gen', 'ualink-gen')
+plugin = os.path.join(build, 'plugins', '4.0', 'epan', 'ualink.so')
+
+
+def lines(path):
+    return [l.rstrip('\n') for l in open(path) if l.strip() and not l.startswith('#')]
+
+
+filters = lines(os.path.join(src, 'tests', 'filter', 'filters.txt'))
+fields = ' '.join(lines(os.path.join(src, 'tests', 'filter', 'fields.txt'))).split()
+
+tmp = tempfile.mkdtemp(prefix='ual-filter-')
+plugdir, capdir, luadir = (os.path.join(tmp, d) for d in ('plugins', 'caps', 'lua'))
+os.makedirs(os.path.join(plugdir, '4.0', 'epan'))
+os.makedirs(capdir)
+os.makedirs(luadir)
+shutil.copy(plugin, os.path.join(plugdir, '4.0', 'epan', 'ualink.so'))
+caps = []
+for name in sorted(os.listdir(os.path.join(src, 'captures'))):
+    if name.endswith('.pcap'):
+        shutil.copy(os.path.join(src, 'captures', name), capdir)
+        caps.append(name)
+scen = [l.split()[0] for l in subprocess.run([gen, '--list-scenarios'], capture_output=True, text=True,
+                                             check=True).stdout.splitlines() if l.strip()]
+for s in scen:
+    name = 'gen-%s.pcap' % s
+    subprocess.run([gen, '-s', s, '-c', '1200', '--seed', '7', '-w', os.path.join(capdir, name)], check=True,
+                   stdout=subprocess.DEVNULL)
+    caps.append(name)
+with open(os.path.join(luadir, 'filters.lua'), 'w') as f:
+    f.write('local filters = {\n')
+    for flt in filters:
+        assert ']==]' not in flt
+        f.write('  [==[%s]==],\n' % flt)
+    f.write('''}
+for i, f in ipairs(filters) do
+  local ok, l = pcall(Listener.new, nil, f)
+  if ok then
+    function l.packet(pinfo) io.write(i, " ", pinfo.number, "\\n") end
+  else
+    io.write("error ", i, "\\n")
+  end
+end
+''')
+for dp, dn, fn in os.walk(tmp):
+    os.chmod(dp, 0o755)
+    for x in fn:
+        os.chmod(os.path.join(dp, x), 0o644)
+
+as_nobody = [] if os.getuid() != 0 else ['setpriv', '--reuid=nobody', '--regid=nogroup', '--clear-groups']
+env = dict(os.environ, HOME=tmp, WIRESHARK_PLUGIN_DIR=plugdir)
+
+
+def tshark(args):
+    return subprocess.run(as_nobody + ['tshark'] + args, capture_output=True, env=env, cwd=capdir)
+
+
+def ours(args):
+    return subprocess.run([decode] + args, capture_output=True, cwd=capdir)
+
+
+# The plugin must be loaded: a missing plugin is only a warning to tshark.
+g = tshark(['-G', 'plugins']).stdout.decode()
+if 'ualink.so' not in g:
+    sys.exit('tshark did not load the plugin:\n' + g)
+
+failures = checks = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    if failures <= 60:
+        print('FAIL ' + msg)
+
+
+def check(what, a, b):
+    global checks
+    checks += 1
+    if a != b:
+        fail('%s:\n  tshark %r\n  ours   %r' % (what, a, b))
+
+
+# -G fields: our list is tshark's ualink lines, in order.
+t = [l for l in tshark(['-G', 'fields']).stdout.decode().splitlines() if '\tualink' in l]
+o = ours(['-G', 'fields']).stdout.decode().splitlines()
+check('-G fields line count', len(t), len(o))
+for a, b in zip(t, o):
+    if a != b:
+        check('-G fields', a, b)
+        break
+
+eopts = [[], ['-E', 'header=y'], ['-E', 'header=n'], ['-E', 'separator=/s'], ['-E', 'separator=;'],
+         ['-E', 'separator=/t'], ['-E', 'occurrence=f'], ['-E', 'occurrence=l'], ['-E', 'occurrence=a'],
+         ['-E', 'aggregator=;'], ['-E', 'aggregator=/s'], ['-E', 'quote=d'], ['-E', 'quote=s'], ['-E', 'quote=n'],
+         ['-E', 'header=y', '-E', 'quote=d', '-E', 'separator=,', '-E', 'occurrence=l']]
+every_e = {'errors.pcap', 'violations.pcap', 'gen-all.pcap', 'gen-uart.pcap'}
+fargs = sum((['-e', f] for f in fields), [])
+selected = {}
+def compare_filters(cap, tshark_opts, our_opts, label):
+    r = tshark(['-q', '-r', cap] + tshark_opts + ['-X', 'lua_script:' + os.path.join(luadir, 'filters.lua')])
+    got = {i: [] for i in range(1, len(filters) + 1)}
+    for l in r.stdout.decode().splitlines():
+        k, v = l.split()
+        if k == 'error':
+            fail('%s: tshark rejects %r' % (cap, filters[int(v) - 1]))
+        else:
+            got[int(k)].append(int(v))
+    for i, flt in enumerate(filters, 1):
+        b = ours(our_opts + ['-Y', flt, '-T', 'fields', '-e', 'frame.number', cap])
+        mine = [int(x) for x in b.stdout.split()]
+        if b.returncode:
+            fail('%s: %r: exit %d: %s' % (cap, flt, b.returncode, b.stderr.decode().strip()))
+            continue
+        check('%s%s: -Y %r frames' % (cap, label, flt), got[i], mine)
+        selected[flt] = selected.get(flt, 0) + len(mine)
+
+
+for cap in caps:
+    compare_filters(cap, [], [], '')
+    if cap in every_e:   # the plugin without its analyzer is --stateless
+        compare_filters(cap, ['-o', 'ualink.analyze:FALSE'], ['--stateless'], ' (stateless)')
+    for eo in eopts if cap in every_e else [[]]:
+        a = tshark(['-r', cap, '-T', 'fields'] + fargs + eo)
+        b = ours(['-T', 'fields'] + fargs + eo + [cap])
+        what = '%s: -T fields %s' % (cap, ' '.join(eo))
+        al, bl = a.stdout.decode().splitlines(), b.stdout.decode().splitlines()
+        check(what + ' exit', a.returncode, b.returncode)
+        check(what + ' lines', len(al), len(bl))
+        for x, y in zip(al, bl):
+            if x != y:
+                check(what + ' first different line', x, y)
+                break
+    print('%s: %d filters, %d fields compared' % (cap, len(filters), len(fields)))
+
+never = [f for f in filters if not selected.get(f)]
+if never:
+    print('filters that select nothing in any capture: %s' % never)
+shutil.rmtree(tmp)
+print('%d checks, %d failures' % (checks, failures))
+sys.exit(1 if failures else 0)
