@@ -125,7 +125,7 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
     c->events++;
   }
   rate_add(&m->sum, &d);
-  link_rates_add(&m->link, ts_ns > m->t0_ns ? ts_ns - m->t0_ns : 0, &d);
+  if (!m->arrival_times) link_rates_add(&m->link, ts_ns > m->t0_ns ? ts_ns - m->t0_ns : 0, &d);
   if (wall_ns) wall_rates_add(&m->wall, wall_ns, &d);
 }
 
@@ -134,7 +134,7 @@ int64_t tui_model_rel_ns(const struct tui_model *m, const struct tui_entry *e) {
 }
 
 uint64_t tui_model_span_ns(const struct tui_model *m) {
-  return m->total && m->last_ts > m->t0_ns ? m->last_ts - m->t0_ns : 0;
+  return m->total && !m->arrival_times && m->last_ts > m->t0_ns ? m->last_ts - m->t0_ns : 0;
 }
 
 const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns,
@@ -148,7 +148,7 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   e->delta_ns = (int64_t)(ts_ns - m->prev_ts);
   m->prev_ts = ts_ns;
   m->total++;
-  ual_analyzer_step(&m->an, rec, len, m->total, ts_ns, r, NULL);
+  ual_analyzer_step(&m->an, rec, len, m->total, m->arrival_times ? 0 : ts_ns, r, NULL);
 
   e->frame = m->total;
   e->ts_ns = ts_ns;

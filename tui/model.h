@@ -90,6 +90,10 @@ struct tui_model {
   struct tui_wall_rates wall;
   uint8_t last_rate, last_width, role_a, role_b;
   uint64_t dropped;         /* reported by the source */
+  /* The records' times are when they arrived (UDP export), not link time:
+   * shown, but the analyzer gets none (no deadline is judged by them) and
+   * there are no link-time rates. Set before the first record. */
+  bool arrival_times;
   struct tui_filter filter;
 };
 
@@ -144,7 +148,7 @@ size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame);
 void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r);
 /* Counts in wall-clock second now_s - ago (0 = the current second). */
 struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, unsigned ago);
-/* Capture time from the first to the last record, in ns. */
+/* Capture time from the first to the last record, in ns (0 with arrival times). */
 uint64_t tui_model_span_ns(const struct tui_model *m);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ualink/core/record.h"
+#include "ualink/core/udp.h"
 
 /* Minimal pcap reader for -F: libpcap cannot resume after a partial record
  * at the end of a file that is still being written. */
@@ -23,6 +24,25 @@ struct follow {
 static uint32_t rd32(const uint8_t *p, bool swapped) {
   uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
   return swapped ? __builtin_bswap32(v) : v;
+}
+
+/* A file of link-layer frames around the UDP export: its records are unwrapped. */
+static bool accept_udp(struct tui_source *s, int linktype) {
+  if (!ual_udp_linktype(linktype)) return false;
+  s->udp = true;
+  s->udp_lt = linktype;
+  return true;
+}
+
+/* Hands one captured packet on: as it is, or the record in its UDP datagram. */
+static void deliver(struct tui_source *s, const uint8_t *p, size_t n, uint64_t ts_ns) {
+  if (s->udp) {
+    size_t len;
+    const uint8_t *rec = ual_udp_payload(s->udp_lt, p, n, (unsigned)s->port, &len);
+    if (rec) s->cb(s->ctx, rec, len, ts_ns);
+    return;
+  }
+  s->cb(s->ctx, p, n, ts_ns);
 }
 
 static bool follow_header(struct tui_source *s, struct follow *fw) {
@@ -43,8 +63,9 @@ static bool follow_header(struct tui_source *s, struct follow *fw) {
     return false;
   }
   uint32_t dlt = rd32(gh + 20, fw->swapped) & 0x0FFFFFFF;
-  if ((int)dlt != s->dlt) {
-    snprintf(s->error, sizeof s->error, "%s: link type %u, expected %d (use --dlt)", s->path, dlt, s->dlt);
+  if ((int)dlt != s->dlt && !accept_udp(s, (int)dlt)) {
+    snprintf(s->error, sizeof s->error, "%s: link type %u, expected %d (use --dlt) or a capture of the UDP export",
+             s->path, dlt, s->dlt);
     return false;
   }
   fw->pos = 24;
@@ -64,57 +85,13 @@ static void follow_run(struct tui_source *s, struct follow *fw) {
     }
     if (fread(buf, 1, caplen, fw->f) != caplen) { clearerr(fw->f); usleep(100000); continue; }
     uint64_t sec = rd32(rh, fw->swapped), frac = rd32(rh + 4, fw->swapped);
-    s->cb(s->ctx, buf, caplen, sec * 1000000000u + (fw->nano ? frac : frac * 1000u));
+    deliver(s, buf, caplen, sec * 1000000000u + (fw->nano ? frac : frac * 1000u));
     fw->pos += 16 + (long)caplen;
   }
 }
 
 const uint8_t *tui_udp_payload(int dlt, const uint8_t *p, size_t n, int port, size_t *len) {
-  size_t off;
-  int ethertype;
-  switch (dlt) {
-  case DLT_EN10MB:
-    if (n < 14) return NULL;
-    ethertype = p[12] << 8 | p[13];
-    off = 14;
-    if (ethertype == 0x8100 && n >= 18) { ethertype = p[16] << 8 | p[17]; off = 18; }
-    break;
-  case DLT_NULL:
-    if (n < 4) return NULL;
-    ethertype = (p[0] == 2 || p[3] == 2) ? 0x0800 : 0x86DD;
-    off = 4;
-    break;
-  case DLT_LINUX_SLL:
-    if (n < 16) return NULL;
-    ethertype = p[14] << 8 | p[15];
-    off = 16;
-    break;
-  case DLT_RAW:
-    if (n < 1) return NULL;
-    ethertype = (p[0] >> 4) == 6 ? 0x86DD : 0x0800;
-    off = 0;
-    break;
-  default:
-    return NULL;
-  }
-  size_t l4;
-  if (ethertype == 0x0800) {
-    if (n < off + 20 || (p[off] >> 4) != 4 || p[off + 9] != 17) return NULL;
-    if ((p[off + 6] & 0x1F) | p[off + 7]) return NULL; /* a fragment */
-    l4 = off + (size_t)(p[off] & 0x0F) * 4;
-  } else if (ethertype == 0x86DD) {
-    if (n < off + 40 || p[off + 6] != 17) return NULL;
-    l4 = off + 40;
-  } else {
-    return NULL;
-  }
-  if (n < l4 + 8) return NULL;
-  int dport = p[l4 + 2] << 8 | p[l4 + 3];
-  size_t ulen = (size_t)(p[l4 + 4] << 8 | p[l4 + 5]);
-  if (port && dport != port) return NULL;
-  if (ulen < 8 || l4 + ulen > n) ulen = n - l4;
-  *len = ulen - 8;
-  return p + l4 + 8;
+  return ual_udp_payload(dlt, p, n, (unsigned)port, len);
 }
 
 static bool open_pcap(struct tui_source *s) {
@@ -133,8 +110,8 @@ static bool open_pcap(struct tui_source *s) {
     snprintf(s->error, sizeof s->error, "%s: %s", name, why);
     return false;
   }
-  if (pcap_datalink(p) != s->dlt) {
-    snprintf(s->error, sizeof s->error, "%s: link type %d, expected %d (use --dlt)",
+  if (pcap_datalink(p) != s->dlt && !accept_udp(s, pcap_datalink(p))) {
+    snprintf(s->error, sizeof s->error, "%s: link type %d, expected %d (use --dlt) or a capture of the UDP export",
              s->kind == TUI_SRC_STDIN ? "stdin" : s->path, pcap_datalink(p), s->dlt);
     pcap_close(p);
     return false;
@@ -177,12 +154,15 @@ static bool open_live(struct tui_source *s) {
     return false;
   }
   s->impl = p;
+  s->udp = true;
+  s->udp_lt = pcap_datalink(p);
   return true;
 }
 
 bool tui_source_open(struct tui_source *s) {
   s->error[0] = 0;
   s->done = false;
+  s->udp = false;
   switch (s->kind) {
   case TUI_SRC_FOLLOW: {
     struct follow *fw = calloc(1, sizeof *fw);
@@ -202,13 +182,11 @@ bool tui_source_open(struct tui_source *s) {
   }
 }
 
-struct live_ctx { struct tui_source *s; int dlt; uint64_t frac_ns; };
+struct live_ctx { struct tui_source *s; uint64_t frac_ns; };
 
 static void live_packet(u_char *user, const struct pcap_pkthdr *h, const u_char *pkt) {
   struct live_ctx *lc = (struct live_ctx *)user;
-  size_t len;
-  const uint8_t *pl = tui_udp_payload(lc->dlt, pkt, h->caplen, lc->s->port, &len);
-  if (pl) lc->s->cb(lc->s->ctx, pl, len, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec * lc->frac_ns);
+  deliver(lc->s, pkt, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec * lc->frac_ns);
 }
 
 static void source_read(struct tui_source *s);
@@ -225,8 +203,7 @@ static void source_read(struct tui_source *s) {
   }
   pcap_t *p = s->impl;
   if (s->kind == TUI_SRC_LIVE) {
-    struct live_ctx lc = { s, pcap_datalink(p),
-                           pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ? 1u : 1000u };
+    struct live_ctx lc = { s, pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ? 1u : 1000u };
     struct pollfd pfd = { pcap_get_selectable_fd(p), POLLIN, 0 };
     while (!s->stop) {
       if (poll(&pfd, 1, 100) < 0 && errno != EINTR) break;
@@ -247,7 +224,7 @@ static void source_read(struct tui_source *s) {
     int rc = pcap_next_ex(p, &h, &data);
     if (rc == 1) {
       frame++;
-      s->cb(s->ctx, data, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec);
+      deliver(s, data, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec);
     } else if (rc == PCAP_ERROR_BREAK) {
       break;
     } else if (rc < 0) {

@@ -19,7 +19,7 @@ struct tui_source {
   enum tui_source_kind kind;
   const char *path;         /* file, or interface for LIVE */
   int dlt;                  /* expected link type of files */
-  int port;                 /* UDP port for LIVE */
+  int port;                 /* UDP port of the export: LIVE, and captures of it */
   tui_record_cb cb;
   tui_end_cb end;           /* optional */
   void *ctx;
@@ -27,6 +27,10 @@ struct tui_source {
   volatile bool stop;
   volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
   volatile uint64_t kernel_drops;
+  /* set by open: the records come out of UDP datagrams (LIVE, or a file of
+   * Ethernet/Linux cooked/raw IP frames), so their times are arrival times */
+  bool udp;
+  int udp_lt;               /* the frames' link type when udp */
   char error[512];          /* set when the source failed */
   void *impl;
 };
@@ -37,8 +41,8 @@ bool tui_source_open(struct tui_source *s);
 void tui_source_run(struct tui_source *s);
 void tui_source_close(struct tui_source *s);
 
-/* Finds the UDP payload in a captured link-layer frame; NULL when it is not
- * UDP to port (port 0 = any). Exposed for tests. */
+/* Finds the UDP payload in a captured link-layer frame (libdecode's
+ * ual_udp_payload); NULL when it is not UDP to port. Exposed for tests. */
 const uint8_t *tui_udp_payload(int dlt, const uint8_t *pkt, size_t caplen, int port, size_t *len);
 
 #endif

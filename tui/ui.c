@@ -129,6 +129,7 @@ static void start_scan(struct app *a) {
   sc->upto = m->total - m->cap;
   sc->gen = a->filter_gen;
   tui_model_set_filter(&sc->model, &m->filter);
+  sc->model.arrival_times = m->arrival_times;
   sc->src.kind = TUI_SRC_FILE;
   sc->src.path = a->src.path;
   sc->src.dlt = a->src.dlt;
@@ -827,8 +828,10 @@ static void usage(FILE *f) {
           "       ualink-tui -                   read a pcap stream on stdin\n"
           "       ualink-tui -i IFACE [--port N] live capture of the UDP export\n"
           "options:\n"
-          "  --port N     UDP port of the export (default %d)\n"
-          "  --dlt N      link type of capture files (default %d)\n"
+          "  --port N, --udp-port N\n"
+          "               UDP port of the export, live and in captures of it (default %d)\n"
+          "  --dlt N      link type of capture files (default %d); a capture of the UDP\n"
+          "               export (Ethernet, Linux cooked, raw IP) is read as well\n"
           "  --ring N     records kept for scrolling (default 200000); counters stay exact\n"
           "  --no-color   no colours (also NO_COLOR)\n"
           "  -h, --help   this help;  --version\n"
@@ -857,7 +860,7 @@ int main(int argc, char **argv) {
   a.src.dlt = UAL_DLT_USER0;
   a.color = getenv("NO_COLOR") == NULL;
   static const struct option opts[] = {
-    { "port", required_argument, 0, 'P' }, { "dlt", required_argument, 0, 'D' },
+    { "port", required_argument, 0, 'P' }, { "udp-port", required_argument, 0, 'P' }, { "dlt", required_argument, 0, 'D' },
     { "ring", required_argument, 0, 'R' }, { "no-color", no_argument, 0, 'C' },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   int c, bad = 0;
@@ -925,6 +928,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ualink-tui: %s\n", a.src.error);
     return 2;
   }
+  a.model.arrival_times = a.src.udp;
   /* The keyboard is the terminal itself when stdin is the pcap stream or not a terminal. */
   FILE *tty = a.src.kind == TUI_SRC_STDIN || !isatty(STDIN_FILENO) ? fopen("/dev/tty", "r+") : NULL;
   if (!isatty(STDOUT_FILENO) || (!tty && !isatty(STDIN_FILENO))) {

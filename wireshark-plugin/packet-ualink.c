@@ -99,13 +99,33 @@ const value_string *ual_ws_vals(const struct ual_value_name *v) {
   return vs;
 }
 
+/* A field whose values have names: its tree text is libdecode's
+ * (ual_field_format), the same as ualink-decode -V and ualink-tui show. */
+static gboolean uw_named(const struct ual_field *fd) {
+  return fd->vals && !(fd->flags & UAL_FF_BOOL) && !uw_is64(uw_ftype(fd));
+}
+
+/* Every value of the field has a name (or the list is an enumeration whose
+ * other values are reserved): then filters and columns may use the names.
+ * A partial list (Link: 255 = unknown, any other value is a link index)
+ * would make Wireshark call the other values "Unknown". */
+static gboolean uw_names_cover(const struct ual_field *fd) {
+  if (fd->flags & UAL_FF_ENUM) return TRUE;
+  if (fd->width >= 16) return FALSE;
+  size_t n = 0;
+  while (fd->vals[n].name) n++;
+  return n >= (1u << fd->width);
+}
+
+static gboolean hf_mask(const struct ual_field *fd) { return fd->size && fd->width < 8u * fd->size; }
+
 static void uw_register_fields(void) {
   hf_register_info *hf = g_new0(hf_register_info, UAL_F_COUNT);
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     header_field_info *h = &hf[i].hfinfo;
     enum ftenum t = uw_ftype(fd);
-    gboolean masked = fd->size && fd->width < 8u * fd->size;
+    gboolean masked = hf_mask(fd);
     hf_field[i] = -1;
     hf[i].p_id = &hf_field[i];
     h->name = fd->name;
@@ -116,8 +136,7 @@ static void uw_register_fields(void) {
       h->display = masked ? 8 * fd->size : BASE_NONE;
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
-    if (fd->vals && t != FT_BOOLEAN && !uw_is64(t))
-      h->strings = VALS(ual_ws_vals(fd->vals));
+    if (uw_named(fd) && uw_names_cover(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
   }
@@ -266,7 +285,11 @@ static proto_item *uw_add_value(proto_tree *t, enum ual_field_id id, tvbuff_t *t
                                 uint64_t v) {
   enum ftenum ft = uw_ftype(&ual_fields[id]);
   proto_item *ti;
-  if (ft == FT_BOOLEAN)
+  char text[96];
+  if (uw_named(&ual_fields[id])) {
+    ual_field_format(id, v, text, sizeof text);
+    ti = proto_tree_add_uint_format_value(t, hf_field[id], tvb, off, 0, (guint32)v, "%s", text);
+  } else if (ft == FT_BOOLEAN)
     ti = proto_tree_add_boolean(t, hf_field[id], tvb, off, 0, v != 0);
   else if (uw_is64(ft))
     ti = proto_tree_add_uint64(t, hf_field[id], tvb, off, 0, v);
@@ -295,6 +318,11 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
       b->open_depth = d;
       b->open_tree = sub;
     }
+  } else if (row->field->size && uw_named(row->field)) {
+    /* a masked field takes its container's value: Wireshark masks and shifts it */
+    guint32 in_place = (guint32)(row->value << row->field->lsb) & (guint32)ual_field_mask(row->id);
+    proto_tree_add_uint_format_value(parent, hf_field[row->id], b->tvb, off, row->field->size,
+                                     hf_mask(row->field) ? in_place : (guint32)row->value, "%s", row->text);
   } else if (row->field->size) {
     proto_tree_add_item(parent, hf_field[row->id], b->tvb, off, row->field->size,
                         row->field->endian == UAL_BE ? ENC_BIG_ENDIAN : ENC_LITTLE_ENDIAN);

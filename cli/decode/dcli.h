@@ -21,6 +21,7 @@ struct dc_opts {
   const char *path;            /* input, "-" = stdin */
   enum dc_input_type in_type;
   int dlt;                     /* expected pcap link type */
+  unsigned udp_port;           /* of the UDP export inside Ethernet/IP captures */
   int raw_dir;                 /* direction of raw/hex flits without a prefix */
   bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
   bool stateless;              /* --stateless: no replay/LTSSM/protocol tracking */
@@ -58,6 +59,8 @@ struct dc_ctx {
   uint64_t reports;            /* lines written to stderr about the input */
   bool progress_line;          /* a progress line is on stderr */
   uint64_t prev_event_ts;      /* time of the last --timeline line (-t d, dd) */
+  bool arrival_times;          /* the input's times are arrival times, not link time */
+  uint64_t skipped;            /* frames of a UDP capture that held no record */
   bool error_finding;          /* a selected record has an error finding */
   uint64_t last_flit_ts[2];    /* time of each direction's last flit */
   bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */

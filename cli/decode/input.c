@@ -67,10 +67,15 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
   }
   in->pcap = p;
   int dlt = pcap_datalink(p);
-  if (dlt != o->dlt) {
+  if (dlt != o->dlt && dc_udp_input_accepts(dlt)) {
+    in->udp_lt = dlt;
+    in->udp_port = o->udp_port;
+    in->arrival_times = true;
+  } else if (dlt != o->dlt) {
     char b1[16], b2[16];
     snprintf(in->msg, sizeof in->msg,
-             "%s: link type %d (%s) is not the expected %d (%s); use --dlt N (147..162) for another USER link type",
+             "%s: link type %d (%s) is neither the expected %d (%s) nor a capture of the UDP export (Ethernet, "
+             "Linux cooked, raw IP); use --dlt N (147..162) for another USER link type",
              in->name, dlt, dlt_label(dlt, b1), o->dlt, dlt_label(o->dlt, b2));
     return false;
   }
@@ -83,6 +88,7 @@ bool dc_input_open(struct dc_input *in, const struct dc_opts *o) {
   in->name = o->path;
   in->type = o->in_type;
   in->dir = o->raw_dir;
+  in->udp_lt = -1;
   if (in->type == DC_IN_PCAP) return open_pcap(in, o);
   return open_file(in, in->type == DC_IN_RAW ? "rb" : "r");
 }
@@ -106,6 +112,7 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
     /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
      * damaged header, counted as no timestamp (0) rather than wrapped */
     *ts_ns = h->ts.tv_sec < 0 ? 0 : (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+    if (in->udp_lt >= 0 && !dc_udp_unwrap(in, rec, len, &in->wire_len)) return DC_NEXT_SKIP;
     return DC_NEXT_RECORD;
   }
   if (rc == PCAP_ERROR_BREAK) return DC_NEXT_EOF;

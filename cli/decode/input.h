@@ -17,6 +17,7 @@ enum dc_next {
   DC_NEXT_TRUNC,    /* the last record is cut short: msg says how; no record */
   DC_NEXT_LOST,     /* pcap: a record header libpcap refuses; the rest cannot be framed (msg) */
   DC_NEXT_BADLINE,  /* hex: an unusable line (msg), go on reading */
+  DC_NEXT_SKIP,     /* a UDP capture's frame that holds no record: counts as a frame, go on */
   DC_NEXT_ERROR     /* read error: msg */
 };
 
@@ -34,6 +35,9 @@ struct dc_input {
   uint64_t size;                /* input size in bytes when known, else 0 */
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
   uint32_t wire_len;            /* pcap: original length of the last record */
+  int udp_lt;                   /* a capture of the UDP export: its link type, else -1 */
+  unsigned udp_port;            /* and the export's port */
+  bool arrival_times;           /* times are when records arrived, not link time */
   char msg[320];
 };
 
@@ -44,5 +48,12 @@ enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len
 /* Bytes consumed so far (for progress), 0 when unknown. */
 uint64_t dc_input_pos(const struct dc_input *in);
 void dc_input_close(struct dc_input *in);
+
+/* udp_input.c: a capture of the UDP export (Ethernet, Linux cooked, raw IP
+ * frames): true when link type dlt can carry it. */
+bool dc_udp_input_accepts(int dlt);
+/* The record in a captured frame; false when the frame holds none (another
+ * protocol, port or a fragment). *wire_len becomes the record's. */
+bool dc_udp_unwrap(const struct dc_input *in, const uint8_t **rec, size_t *len, uint32_t *wire_len);
 
 #endif

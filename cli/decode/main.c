@@ -30,6 +30,9 @@ static void usage(FILE *fp) {
         "Input:\n"
         "  FILE, -r FILE        pcap or pcapng file; '-' reads a pcap stream from stdin\n"
         "  --dlt N              expected link type, 147..162 (USER0..USER15; default 147)\n"
+        "                       A capture of the UDP export (Ethernet, Linux cooked, raw IP;\n"
+        "                       tcpdump -w, dumpcap) is read as well: one record per datagram\n"
+        "  --udp-port N         the export's UDP port in such captures (default 17762)\n"
         "  --raw FILE           bare concatenated 256-byte flits of one direction\n"
         "  --hex FILE           hex text: one flit per line, optional A>/B> prefix, # comments\n"
         "\n"
@@ -168,7 +171,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
-       OPT_REPORT, OPT_LIST_RULES };
+       OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -193,6 +196,7 @@ static const struct option long_opts[] = {
   { "timeline", no_argument, NULL, OPT_TIMELINE },
   { "report", required_argument, NULL, OPT_REPORT },
   { "list-rules", no_argument, NULL, OPT_LIST_RULES },
+  { "udp-port", required_argument, NULL, OPT_UDP_PORT },
   { "write", required_argument, NULL, 'w' },
   { NULL, 0, NULL, 0 },
 };
@@ -226,6 +230,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   o->min_sev = -1;
   dc_fopts_init(&o->fo);
   o->tfmt = DC_T_REL;
+  o->udp_port = UAL_UDP_PORT;
   const char *input = NULL;
   int n_inputs = 0;
   int c;
@@ -273,6 +278,10 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_DLT:
       if (!parse_u64(optarg, &v) || v < 147 || v > 162) arg_error("--dlt needs a USER link type 147..162, not '%s'", optarg);
       else o->dlt = (int)v;
+      break;
+    case OPT_UDP_PORT:
+      if (!parse_u64(optarg, &v) || v < 1 || v > 65535) arg_error("--udp-port needs a UDP port 1..65535, not '%s'", optarg);
+      else o->udp_port = (unsigned)v;
       break;
     case OPT_RAW: input = optarg; n_inputs++; o->in_type = DC_IN_RAW; break;
     case OPT_HEX: input = optarg; n_inputs++; o->in_type = DC_IN_HEX; break;
@@ -379,6 +388,11 @@ static void report(struct dc_ctx *c, uint64_t frame, const char *what, const cha
   if (c->reports == MAX_REPORTS) fprintf(stderr, PROG ": %s: further problems are counted, not shown\n", c->o->path);
 }
 
+/* The time of a record on the link: none when the input's times are when
+ * the records arrived (a capture of the UDP export): they are shown, and
+ * nothing is judged or measured by them. */
+static uint64_t link_ts(const struct dc_ctx *c, uint64_t ts_ns) { return c->arrival_times ? 0 : ts_ns; }
+
 /* The one place a record's result is produced. The stateful analyzer, when
  * present, steps here and adds its findings to c->res.findings. */
 static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns) {
@@ -388,7 +402,7 @@ static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
   }
   ual_events_clear(&c->ev);
   dc_filter_begin(c, frame);
-  ual_analyzer_step(&c->an, rec, len, frame, ts_ns, &c->res, &c->ev);
+  ual_analyzer_step(&c->an, rec, len, frame, link_ts(c, ts_ns), &c->res, &c->ev);
   if (c->o->timeline) dc_print_events(c, &c->ev);
   if (c->rep) dc_report_events(c->rep, &c->ev);
 }
@@ -432,9 +446,9 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     report(c, r->frame, "reserved record header bits set (decoded anyway)", NULL, false);
   }
   if (!c->tref.first && ts_ns) c->tref.first = ts_ns;
-  check_resolution(c, r, ts_ns);
+  check_resolution(c, r, link_ts(c, ts_ns));
   bool sel = selected(o, r) && dc_filter_pass(c, rec, len, r->frame, ts_ns, wire_len);
-  if (c->rep) dc_report_record(c->rep, &c->an, r, ts_ns, sel);
+  if (c->rep) dc_report_record(c->rep, &c->an, r, link_ts(c, ts_ns), sel);
   if (sel) show(c, rec, len, ts_ns, wire_len);
   c->tref.prev = ts_ns;
 }
@@ -445,7 +459,7 @@ static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_n
   c->shown++;
   if (c->save) dc_save_record(c->save, rec, len, wire_len, ts_ns);
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
-  if (o->stats || o->report) dc_stats_add(&c->st, r, ts_ns);
+  if (o->stats || o->report) dc_stats_add(&c->st, r, link_ts(c, ts_ns));
   if (o->quiet || o->timeline || o->report) return;
   if (o->fo.fields) {
     dc_fields_line(c);
@@ -509,7 +523,8 @@ int main(int argc, char **argv) {
   }
   if (opts.save) {
     char err[320];
-    if (!(c->save = dc_save_open(opts.save, in->type == DC_IN_PCAP ? opts.dlt : UAL_DLT_USER0, err, sizeof err))) {
+    int dlt = in->type == DC_IN_PCAP && in->udp_lt < 0 ? opts.dlt : UAL_DLT_USER0;
+    if (!(c->save = dc_save_open(opts.save, dlt, err, sizeof err))) {
       fprintf(stderr, PROG ": %s\n", err);
       exit_code = DC_EXIT_USAGE;
       goto done;
@@ -523,6 +538,7 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
+  c->arrival_times = in->arrival_times;
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
   if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
@@ -553,6 +569,11 @@ int main(int argc, char **argv) {
     if (nx == DC_NEXT_EOF) {
       ended = true;
       break;
+    }
+    if (nx == DC_NEXT_SKIP) {
+      frame++; /* frames keep the capture's numbers */
+      c->skipped++;
+      continue;
     }
     if (nx == DC_NEXT_BADLINE) {
       report(c, 0, feed.msg, NULL, true);
@@ -629,6 +650,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
     exit_code = DC_EXIT_USAGE;
   }
+  if (c->skipped)
+    fprintf(stderr, PROG ": %s: %llu frame%s without a record skipped: not UDP datagrams to port %u (--udp-port N)\n",
+            opts.path, (unsigned long long)c->skipped, c->skipped == 1 ? "" : "s", opts.udp_port);
   if (c->reports > MAX_REPORTS)
     fprintf(stderr, PROG ": %s: %llu problems in all\n", opts.path, (unsigned long long)c->problems);
   if (exit_code == DC_EXIT_OK && opts.strict && (c->error_finding || c->problems)) exit_code = DC_EXIT_STRICT;

@@ -83,8 +83,12 @@ static void flit(struct dc_out *o, const struct ual_rec_result *r) {
   dc_json_str(o, &f, "replay_cmd", ual_replay_cmd_name((enum ual_replay_cmd)fi->fh.replay_cmd));
   dc_json_u64(o, &f, "seq", fi->fh.seq);
   dc_json_bool(o, &f, "crc_ok", fi->crc_ok);
-  dc_json_hex(o, &f, "crc_rx", fi->crc_rx, UAL_CRC_BYTES);
-  dc_json_hex(o, &f, "crc_calc", fi->crc_calc, UAL_CRC_BYTES);
+  /* the CRC-64 value as -V, the TUI and Wireshark show it (ual_crc64_value) */
+  char crc[24];
+  ual_field_format(UAL_F_FLIT_CRC, ual_crc64_value(fi->crc_rx), crc, sizeof crc);
+  dc_json_str(o, &f, "crc_rx", crc);
+  ual_field_format(UAL_F_GEN_CRC_CALC, ual_crc64_value(fi->crc_calc), crc, sizeof crc);
+  dc_json_str(o, &f, "crc_calc", crc);
   dc_json_str(o, &f, "fec", ual_fec_status_name((enum ual_fec_status)fi->fec.status));
   dc_json_key(o, &f, "fec_groups");
   dc_out_ch(o, '[');

@@ -57,7 +57,48 @@ struct tree_ctx {
   struct dc_out *o;
   const struct dc_colors *k;
   bool flit;            /* the record is a flit: show flit byte offsets too */
+  const uint8_t *flit_bytes;  /* the flit after FEC correction */
+  int open_seg;         /* payload flit: the segment whose rows are being printed, -1 none */
+  unsigned open_depth;
 };
+
+/* The offset columns of a row at record offset off. */
+static void offsets(struct tree_ctx *t, unsigned off) {
+  struct dc_out *o = t->o;
+  dc_out_str(o, t->k->dim);
+  dc_out_str(o, "0x");
+  dc_out_hexu(o, off, 3);
+  if (t->flit && off >= UAL_REC_HDR_BYTES && off < UAL_REC_HDR_BYTES + UAL_FLIT_BYTES) {
+    dc_out_str(o, " 0x");
+    dc_out_hexu(o, off - UAL_REC_HDR_BYTES, 2);
+  } else {
+    dc_out_pad(o, 5);
+  }
+  dc_out_str(o, t->k->off);
+}
+
+/* Segment k starts at its header byte. */
+static int segment_at(unsigned off) {
+  for (int k = 0; k < UAL_SEGMENTS; k++)
+    if (off == UAL_REC_HDR_BYTES + (unsigned)ual_segment_map[k].sh_byte) return k;
+  return -1;
+}
+
+/* The sectors of the open segment, after its header rows, as Wireshark's
+ * tree has them: the flit's bytes after FEC correction, which every field
+ * of the tree is read from. */
+static void flush_sectors(struct tree_ctx *t) {
+  if (t->open_seg < 0) return;
+  const struct ual_segment_def *sd = &ual_segment_map[t->open_seg];
+  for (unsigned s = sd->first_sector; s < (unsigned)sd->first_sector + sd->n_sectors; s++) {
+    offsets(t, UAL_REC_HDR_BYTES + ual_sector_offset(s));
+    dc_out_pad(t->o, 2 + 2 * (t->open_depth + 1));
+    dc_out_str(t->o, "Sector: ");
+    dc_out_hexbytes(t->o, t->flit_bytes + ual_sector_offset(s), UAL_SECTOR_BYTES);
+    dc_out_fmt(t->o, " (sector %u)\n", s);
+  }
+  t->open_seg = -1;
+}
 
 /* ".... 01.. = " for a field narrower than its container of at most 4 bytes. */
 static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
@@ -74,16 +115,12 @@ static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
 static void tree_row(void *ctx, const struct ual_tree_row *row) {
   struct tree_ctx *t = ctx;
   struct dc_out *o = t->o;
-  dc_out_str(o, t->k->dim);
-  dc_out_str(o, "0x");
-  dc_out_hexu(o, row->offset, 3);
-  if (t->flit && row->offset >= UAL_REC_HDR_BYTES && row->offset < UAL_REC_HDR_BYTES + UAL_FLIT_BYTES) {
-    dc_out_str(o, " 0x");
-    dc_out_hexu(o, row->offset - UAL_REC_HDR_BYTES, 2);
-  } else {
-    dc_out_pad(o, 5);
+  if (t->open_seg >= 0 && row->depth <= t->open_depth) flush_sectors(t);
+  if (t->flit && !row->field && strcmp(row->label, "Segment") == 0) {
+    t->open_seg = segment_at(row->offset);
+    t->open_depth = row->depth;
   }
-  dc_out_str(o, t->k->off);
+  offsets(t, row->offset);
   dc_out_pad(o, 2 + 2 * row->depth);
   if (!row->field) {
     dc_out_str(o, t->k->bold);
@@ -101,6 +138,41 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
     if (rsvd) dc_out_str(o, t->k->off);
   }
   dc_out_ch(o, '\n');
+}
+
+/* What the unpacker completed in this flit, as --json's tl_flits and
+ * dl_msgs have it: each TL flit with where it started and its 64 bytes,
+ * each DL message with where it started (a UART transport with its payload). */
+static void unpacked_block(struct dc_out *o, const struct dc_colors *k, const struct ual_rec_result *r) {
+  if (!r->unpacked) return;
+  const struct ual_unpack_out *u = &r->unp;
+  dc_out_str(o, k->bold);
+  dc_out_fmt(o, "          Unpacked: %u TL flit%s and %u DL message%s completed; %u TL flit%s started, %u sector%s owed\n",
+             u->n_tl, u->n_tl == 1 ? "" : "s", u->n_msg, u->n_msg == 1 ? "" : "s", u->tl_started,
+             u->tl_started == 1 ? "" : "s", u->tl_owed, u->tl_owed == 1 ? "" : "s");
+  dc_out_str(o, k->off);
+  for (unsigned i = 0; i < u->n_tl; i++) {
+    const struct ual_tl_flit *tl = &u->tl[i];
+    dc_out_fmt(o, "            TL flit %u (started in frame %llu segment %u, M0=%u M1=%u)\n", i + 1,
+               (unsigned long long)tl->start_frame, tl->start_segment, tl->m0, tl->m1);
+    for (unsigned b = 0; b < UAL_TL_FLIT_BYTES; b += 16) {
+      dc_out_fmt(o, "              %02x  ", b);
+      dc_out_hexbytes(o, tl->data + b, 16);
+      dc_out_ch(o, '\n');
+    }
+  }
+  for (unsigned i = 0; i < u->n_msg; i++) {
+    const struct ual_dl_item *it = &u->msg[i];
+    char s[128];
+    ual_dlmsg_summary(&it->msg, s, sizeof s);
+    dc_out_fmt(o, "            DL message completed: %s (started in frame %llu segment %u)\n", s,
+               (unsigned long long)it->start_frame, it->segment);
+    if (it->n_payload) {
+      dc_out_str(o, "              Payload:");
+      for (unsigned p = 0; p < it->n_payload; p++) dc_out_fmt(o, " %08x", it->payload[p]);
+      dc_out_ch(o, '\n');
+    }
+  }
 }
 
 static void findings_block(struct dc_out *o, const struct dc_colors *k, const struct ual_findings *fs) {
@@ -138,8 +210,11 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_out_str(o, k->off);
   dc_out_ch(o, '\n');
   struct tree_ctx t = { o, k,
-                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) && r->rec.h.kind == UAL_REC_FLIT };
+                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) && r->rec.h.kind == UAL_REC_FLIT,
+                        r->flit.bytes, -1, 0 };
   ual_tree_walk(r, rec, len, tree_row, &t);
+  flush_sectors(&t);
+  unpacked_block(o, k, r);
   findings_block(o, k, &r->findings);
 }
 

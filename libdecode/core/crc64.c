@@ -147,6 +147,12 @@ void ual_crc64(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]) {
   for (int k = 0; k < UAL_CRC_BYTES; k++) crc[k] = (uint8_t)(r >> (8 * k));
 }
 
+uint64_t ual_crc64_value(const uint8_t crc[UAL_CRC_BYTES]) {
+  uint64_t v = 0;
+  for (int k = UAL_CRC_BYTES - 1; k >= 0; k--) v = v << 8 | crc[k];
+  return v;
+}
+
 bool ual_crc64_check(const uint8_t *flit) {
   return ual_gfni_usable() ? ual_crc_ok_gfni(flit) : ual_crc_ok_portable(flit);
 }

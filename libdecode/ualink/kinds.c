@@ -77,9 +77,7 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
                fi->valid ? "valid" : "not valid");
   ual_tb_scope(w, 2, UAL_SC_FLIT, flit);
-  uint64_t calc = 0;
-  for (int i = UAL_CRC_BYTES - 1; i >= 0; i--) calc = calc << 8 | fi->crc_calc[i];
-  ual_tb_field(w, 2, UAL_F_GEN_CRC_CALC, flit + UAL_CRC_OFFSET, calc);
+  ual_tb_field(w, 2, UAL_F_GEN_CRC_CALC, flit + UAL_CRC_OFFSET, ual_crc64_value(fi->crc_calc));
   ual_tb_field(w, 2, UAL_F_GEN_CRC_OK, flit + UAL_CRC_OFFSET, fi->crc_ok);
   ual_tb_field(w, 2, UAL_F_GEN_FEC, flit + UAL_FEC_OFFSET, fi->fec.status);
 }

@@ -18,6 +18,7 @@
 #include "ualink/core/fields.h"
 #include "core/field_access.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *ual_lt_state_name(unsigned s) {
@@ -90,14 +91,23 @@ static void check_alt_protocol(struct step *s) {
   }
 }
 
+/* Timeline texts write an unknown value as "?", whatever its kind. */
+static const char *state_text(unsigned st) { return st == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(st); }
+static const char *rate_text(unsigned code) { return ual_rate_name(code) ? ual_rate_name(code) : "?"; }
+static const char *width_text(unsigned lanes, char buf[16]) {
+  if (!lanes) return "?";
+  snprintf(buf, 16, "x%u", lanes);
+  return buf;
+}
+
 static void set_state(struct step *s, unsigned st) {
   struct ual_ltssm *lt = s->lt;
   struct ual_ltssm_port *p = &lt->p[s->dir];
   unsigned old = p->state;
   if (old == st) return;
   p->state = (uint8_t)st;
-  ual_events_add(s->ev, s->w, UAL_TEV_LTSSM, s->dir, (int32_t)st, (int32_t)old, "%c LTSSM %s -> %s",
-                 side_name(s->dir), ual_lt_state_name(old), ual_lt_state_name(st));
+  ual_events_add(s->ev, s->w, UAL_TEV_LTSSM, s->dir, (int32_t)st, old == UAL_LT_UNKNOWN ? UAL_UNKNOWN : (int32_t)old,
+                 "%c LTSSM %s -> %s", side_name(s->dir), state_text(old), state_text(st));
 
   if (in_reset(st) && !in_reset(old)) {
     s->o->dl_reset = 1;
@@ -117,8 +127,9 @@ static void set_state(struct step *s, unsigned st) {
       if (!lt->trained_width && p->width) lt->trained_width = p->width;
       if (!lt->up) {
         lt->up = 1;
-        ual_events_add(s->ev, s->w, UAL_TEV_LINK, UAL_PARTNER_LINK, 1, 0, "link up (x%u, %s GT/s)", p->width,
-                       ual_rate_name(p->rate) ? ual_rate_name(p->rate) : "?");
+        char wb[16];
+        ual_events_add(s->ev, s->w, UAL_TEV_LINK, UAL_PARTNER_LINK, 1, 0, "link up (%s, %s GT/s)",
+                       width_text(p->width, wb), rate_text(p->rate));
       }
     }
     if (p->from_l1) {
@@ -143,8 +154,7 @@ static void rate_seen(struct step *s, unsigned code) {
   unsigned old = p->rate;
   p->rate = (uint8_t)code;
   ual_events_add(s->ev, s->w, UAL_TEV_RATE, s->dir, (int32_t)code, old ? (int32_t)old : UAL_UNKNOWN,
-                 "%c data rate %s -> %s GT/s", side_name(s->dir), old ? ual_rate_name(old) : "?",
-                 ual_rate_name(code) ? ual_rate_name(code) : "?");
+                 "%c data rate %s -> %s GT/s", side_name(s->dir), rate_text(old), rate_text(code));
   if (code < 2 || s->ctx->speed_allowed == UAL_UNKNOWN || code <= s->lt->speed_flagged) return;
   if (ual_speed_of_rate(code) > s->ctx->speed_allowed) {
     s->lt->speed_flagged = (uint8_t)code;
@@ -158,8 +168,9 @@ static void width_seen(struct step *s, unsigned lanes) {
   if (!lanes || lanes == p->width) return;
   unsigned old = p->width;
   p->width = (uint8_t)lanes;
+  char ob[16], nb[16];
   ual_events_add(s->ev, s->w, UAL_TEV_WIDTH, s->dir, (int32_t)lanes, old ? (int32_t)old : UAL_UNKNOWN,
-                 "%c width x%u -> x%u", side_name(s->dir), old, lanes);
+                 "%c width %s -> %s", side_name(s->dir), width_text(old, ob), width_text(lanes, nb));
 }
 
 /* ---- ordered sets ---- */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ualink/ualink.h"
+#include "ualink/core/udp.h"
 
 #define TS_BASE 1700000000000000000ull  /* 2023-11-14T22:13:20Z, in ns */
 
@@ -602,6 +603,52 @@ static void to_microseconds(const char *src, const char *dst) {
   pcap_close(in);
 }
 
+static void dump_at(pcap_dumper_t *d, const uint8_t *frame, size_t len, uint64_t *t, bool micro) {
+  struct pcap_pkthdr o;
+  memset(&o, 0, sizeof o);
+  o.ts.tv_sec = (time_t)(*t / 1000000000u);
+  o.ts.tv_usec = (suseconds_t)(micro ? *t % 1000000000u / 1000u : *t % 1000000000u);
+  o.caplen = o.len = (bpf_u_int32)len;
+  pcap_dump((u_char *)d, &o, frame);
+  *t += 50000;
+}
+
+/* src's records as a capture of the UDP export on an interface would hold
+ * them (tcpdump -w, dumpcap): one frame of linktype per record, IPv4 or IPv6,
+ * to port 17762, at arrival times 50 us apart (far beyond every DL
+ * deadline, so a tool that took them for link time would report late
+ * responses), at microsecond or nanosecond resolution; with junk, an ARP
+ * frame and a datagram to another port before every fourth record. */
+static void to_udp_capture(const char *src, const char *dst, int linktype, bool ipv6, bool micro, bool junk) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t *in = pcap_open_offline_with_tstamp_precision(path_of(src), PCAP_TSTAMP_PRECISION_NANO, err);
+  if (!in) die(src, err);
+  int prec = micro ? PCAP_TSTAMP_PRECISION_MICRO : PCAP_TSTAMP_PRECISION_NANO;
+  pcap_t *dead = pcap_open_dead_with_tstamp_precision(linktype, 65535, prec);
+  pcap_dumper_t *d = dead ? pcap_dump_open(dead, path_of(dst)) : NULL;
+  if (!d) die(dst, dead ? pcap_geterr(dead) : "pcap_open_dead failed");
+  struct pcap_pkthdr *h;
+  const u_char *b;
+  uint8_t frame[600];
+  uint64_t t = 1735689600000000000ull + 123456789u, n = 0;
+  while (pcap_next_ex(in, &h, &b) == 1) {
+    if (junk && n % 4 == 0) {
+      size_t len = ual_udp_frame_build(linktype, ipv6, UAL_UDP_PORT, b, h->caplen, frame, sizeof frame);
+      frame[12] = 0x08, frame[13] = 0x06; /* an Ethernet frame of ARP */
+      dump_at(d, frame, len, &t, micro);
+      len = ual_udp_frame_build(linktype, ipv6, 53, b, h->caplen, frame, sizeof frame);
+      dump_at(d, frame, len, &t, micro);
+    }
+    size_t len = ual_udp_frame_build(linktype, ipv6, UAL_UDP_PORT, b, h->caplen, frame, sizeof frame);
+    if (!len) die(dst, "frame too long");
+    dump_at(d, frame, len, &t, micro);
+    n++;
+  }
+  pcap_dump_close(d);
+  pcap_close(dead);
+  pcap_close(in);
+}
+
 /* ---- hostile framing and bodies (hostile_cases.txt) ----------------------- */
 
 /* Around every bad record a beacon: a link event whose value counts the
@@ -829,6 +876,10 @@ int main(int argc, char **argv) {
   truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
 
   to_microseconds("basic.pcap", "basic_us.pcap");
+  to_udp_capture("basic.pcap", "udp_eth.pcap", UAL_LT_EN10MB, false, true, true);
+  to_udp_capture("basic.pcap", "udp_sll_v6.pcap", UAL_LT_LINUX_SLL, true, false, false);
+  to_udp_capture("errors.pcap", "udp_errors_sll2.pcap", UAL_LT_LINUX_SLL2, false, true, false);
+  to_udp_capture("basic.pcap", "udp_raw.pcap", UAL_LT_RAW_DLT, false, true, false);  /* LINKTYPE_RAW in the file */
 
   cap_open(&c, "tlcut.pcap", UAL_DLT_USER0);
   tl_cut(&c);
@@ -840,6 +891,10 @@ int main(int argc, char **argv) {
 
   cap_open(&c, "ethernet.pcap", 1);
   uint8_t eth[60] = { 0 };
+  cap_bytes(&c, eth, sizeof eth, sizeof eth);
+  cap_close(&c);
+
+  cap_open(&c, "wifi.pcap", 105);   /* IEEE 802.11: neither records nor the UDP export */
   cap_bytes(&c, eth, sizeof eth, sizeof eth);
   cap_close(&c);
 

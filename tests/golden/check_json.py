@@ -83,6 +83,17 @@ def enum_key(obj, key, where, values):
     return v
 
 
+CRC = re.compile(r'^0x[0-9a-f]{16}$')
+
+
+def crc_key(obj, key, where):
+    """A CRC-64 value: 0x and 16 lower-case hex digits, as -V shows it."""
+    v = need(obj, key, where)
+    if not isinstance(v, str) or not CRC.match(v):
+        raise Bad(f"{where}.{key}: {v!r} is not 0x and 16 hex digits")
+    return v
+
+
 def hex_key(obj, key, where, digits=None):
     v = need(obj, key, where)
     if not isinstance(v, str) or not HEX.match(v) or len(v) % 2:
@@ -120,16 +131,21 @@ def check_msg(m, w):
             raise Bad(f"{w}: {len(payload)} payload DWords for length {m['length']}")
 
 
-def check_flit(f, w):
+def check_flit(f, w, raw=None):
     usage = enum_key(f, 'usage', w, USAGE)
     int_key(f, 'usage_raw', w, 0, 7)
     bool_key(f, 'prior_payload', w)
     enum_key(f, 'replay_cmd', w, REPLAY)
     int_key(f, 'seq', w, 0, 1023)
     crc_ok = bool_key(f, 'crc_ok', w)
-    rx, calc = hex_key(f, 'crc_rx', w, 16), hex_key(f, 'crc_calc', w, 16)
+    rx, calc = crc_key(f, 'crc_rx', w), crc_key(f, 'crc_calc', w)
     if crc_ok != (rx == calc):
         raise Bad(f"{w}: crc_ok {crc_ok} but crc_rx {rx} crc_calc {calc}")
+    if raw is not None and len(raw) == 2 * 264 and f.get('fec') == 'clean':
+        # the value of flit bytes 242..249 read little-endian (record bytes 250..257)
+        want = int.from_bytes(bytes.fromhex(raw[500:516]), 'little')
+        if int(rx, 16) != want:
+            raise Bad(f"{w}: crc_rx {rx} is not flit bytes 242..249 as a little-endian value ({want:#018x})")
     enum_key(f, 'fec', w, FEC)
     for i, g in enumerate(list_key(f, 'fec_groups', w, 3)):
         enum_key(g, 'status', f"{w}.fec_groups[{i}]", FEC)
@@ -211,7 +227,7 @@ def check_record(r, w):
         if not isinstance(need(f, 'msg', wf), str):
             raise Bad(f"{wf}.msg: not a string")
     if kind == 'flit':
-        check_flit(need(r, 'flit', w), w + '.flit')
+        check_flit(need(r, 'flit', w), w + '.flit', r.get('raw'))
     elif kind == 'os':
         check_os(need(r, 'os', w), w + '.os')
     elif kind == 'pcie_dllp':
@@ -272,7 +288,8 @@ def main():
     args = [capture if a == '{}' else a for a in extra]
     if '{}' not in extra:
         args.append(capture)
-    p = subprocess.run([binary, '--json', '--stats'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # -x: each record's bytes, against which the CRC value is checked
+    p = subprocess.run([binary, '--json', '-x', '--stats'] + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         sys.exit(f"{capture}: exit {p.returncode}: {p.stderr.decode(errors='replace')}")
     lines = p.stdout.decode().splitlines()

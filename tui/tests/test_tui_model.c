@@ -310,11 +310,13 @@ static void add_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
 static int print_counts(const char *path) {
   static struct tui_model m;
   if (!tui_model_init(&m, 16)) return 2;
-  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .cb = add_cb, .ctx = &m };
+  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT,
+                            .cb = add_cb, .ctx = &m };
   if (!tui_source_open(&src)) {
     fprintf(stderr, "%s\n", src.error);
     return 2;
   }
+  m.arrival_times = src.udp;
   tui_source_run(&src);
   tui_source_close(&src);
   static const char *const usage[] = { "payload", "nop", "idle", "reserved" };

@@ -167,6 +167,16 @@ json)
     check "$(basename "$p"): tshark fields equal ualink-decode --json" compare_json "$p"
   done
   ;;
+text)
+  # The tree texts: every row of ualink-decode -V as tshark -V shows it.
+  [ -n "$decode" ] || { echo "text: needs ualink-decode" >&2; exit 2; }
+  for p in "$work/cap/clean.pcap" "$work/cap/bad.pcap" "${samples[@]}"; do
+    "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
+    ts -r "$p" -V > "$work/tshark-V.txt"
+    check "$(basename "$p"): tshark -V shows every ualink-decode -V row" \
+      python3 "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
+  done
+  ;;
 gen)
   # Captures of every ualink-gen scenario, and one per injectable rule.
   [ -n "$decode" ] && [ -n "$gen" ] || { echo "gen: needs ualink-decode and ualink-gen" >&2; exit 2; }

@@ -6,10 +6,15 @@ unreachable of one datagram must not drop the next), and the run must end
 cleanly. Then a destination every send fails for (broadcast without
 SO_BROADCAST): the failures are reported, the run gives up, exit status 1.
 
-  udp_export.py GEN WORKDIR
+  udp_export.py GEN WORKDIR [DECODER]
+
+With DECODER, the capture of lo is saved as tcpdump would (Ethernet,
+microseconds) and decoded directly: the records and findings of the
+generator's own pcap.
 
 Captures with an AF_PACKET socket on lo: needs root or CAP_NET_RAW (exit 77,
 skipped, without)."""
+import json
 import os
 import select
 import socket
@@ -64,7 +69,32 @@ def udp_payload(frame, port):
     return bytes(udp[8:ulen])
 
 
-def no_listener(gen, work):
+def write_eth_pcap(path, frames):
+    """frames: [(arrival ns, bytes)] as a microsecond Ethernet pcap."""
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for t, b in frames:
+            f.write(struct.pack("<IIII", t // 1000000000, t % 1000000000 // 1000, len(b), len(b)))
+            f.write(b)
+
+
+def decoded(dec, path, args=()):
+    """The records and findings ualink-decode finds, without frame numbers and times."""
+    p = subprocess.run([dec, "--json"] + list(args) + [path], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        fail("%s: exit %d: %s" % (path, p.returncode, p.stderr))
+    out = []
+    for line in p.stdout.splitlines():
+        o = json.loads(line)
+        for k in ("frame", "ts_ns"):
+            o.pop(k, None)
+        for t in o.get("flit", {}).get("tl_flits", []) + o.get("flit", {}).get("dl_msgs", []):
+            t.pop("start_frame", None)
+        out.append(o)
+    return out
+
+
+def no_listener(gen, work, dec):
     try:
         cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     except PermissionError:
@@ -80,7 +110,7 @@ def no_listener(gen, work):
     p = subprocess.Popen([gen, "-q", "-s", "traffic", "-c", "2000", "--seed", "5",
                           "--udp", "127.0.0.1:%d" % port, "-w", pcap],
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    got = []
+    got, frames = [], []
     quiet_since = None
     while True:
         r, _, _ = select.select([cap], [], [], 0.2)
@@ -92,6 +122,7 @@ def no_listener(gen, work):
             pl = udp_payload(frame, port)
             if pl is not None:
                 got.append(pl)
+                frames.append((time.time_ns(), frame))
             continue
         if p.poll() is None:
             continue
@@ -113,6 +144,14 @@ def no_listener(gen, work):
     for i, (a, b) in enumerate(zip(got, want)):
         if a != b:
             fail("datagram %d differs from record %d of the pcap" % (i + 1, i + 1))
+    if dec:
+        lo = os.path.join(work, "udp-export-lo.pcap")
+        write_eth_pcap(lo, frames)
+        a, b = decoded(dec, lo, ["--udp-port", str(port)]), decoded(dec, pcap)
+        if a != b:
+            fail("ualink-decode of the capture of lo differs from the decode of the records")
+        print("ualink-decode of the capture of lo: %d records as in the pcap" % len(a))
+        os.unlink(lo)
     os.unlink(pcap)
 
 
@@ -134,8 +173,9 @@ def every_send_fails(gen):
 
 def main():
     gen, work = sys.argv[1], sys.argv[2]
+    dec = sys.argv[3] if len(sys.argv) > 3 else None
     every_send_fails(gen)
-    no_listener(gen, work)
+    no_listener(gen, work, dec)
     print("ok")
 
 

@@ -16,6 +16,11 @@ void ual_crc64(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]);
 /* Plain byte-serial reference of the same code (the digest's pseudo-code), for tests. */
 void ual_crc64_ref(const uint8_t *flit, uint8_t crc[UAL_CRC_BYTES]);
 bool ual_crc64_check(const uint8_t *flit);
+/* The CRC-64 as one number, the one way every front-end shows it (-V, JSON,
+ * ualink-tui, Wireshark: 0x and 16 hex digits): flit byte 242+k holds the
+ * coefficient of x^k, so byte 242 is the lowest byte of the value (read
+ * little-endian, as the field table's CRC-64 field is). */
+uint64_t ual_crc64_value(const uint8_t crc[UAL_CRC_BYTES]);
 
 /* FEC group status. */
 enum ual_fec_status { UAL_FEC_CLEAN = 0, UAL_FEC_CORRECTED = 1, UAL_FEC_UNCORRECTABLE = 2 };
