@@ -206,6 +206,9 @@ static void pcie_dllp(struct dc_out *o, const struct ual_rec_result *r) {
   dc_json_u64(o, &f, "crc_calc", p->crc_calc);
   dc_json_key(o, &f, "crc_ok");
   dc_out_str(o, p->crc_ok ? "true" : "false");
+  dc_out_ch(o, '}');
+}
+
 /* A UB flit (kind 6): where it sits, its block check and what completed. */
 static void ub_flit(struct dc_out *o, const struct ual_rec_result *r) {
   const struct ual_ub_flit *u = &r->ub;
