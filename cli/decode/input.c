@@ -79,7 +79,8 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
              in->name, dlt, dlt_label(dlt, b1), o->dlt, dlt_label(o->dlt, b2));
     return false;
   }
-  dc_file_open(in);
+  /* captures of the UDP export are unwrapped on libpcap's path */
+  if (in->udp_lt < 0) dc_file_open(in);
   return true;
 }
 

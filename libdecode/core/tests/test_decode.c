@@ -50,7 +50,7 @@ static void test_names(void) {
 #define UAL_X_(code, kind) +1
   CHECK_EQ(n, 0 UAL_KINDS(UAL_X_));   /* the core's and every fabric's kinds */
 #undef UAL_X_
-  CHECK_EQ(n, 6);   /* UALink 1, 2; events 3; PCIe DLLP 4; UB 6 */
+  CHECK_EQ(n, 5);   /* UALink 1, 2; events 3; PCIe DLLP 4; UB 6 */
 }
 
 /* The kinds of the fabrics to come, with the body their digests give them. */
