@@ -15,6 +15,8 @@
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
+struct progress;
+
 struct dc_opts {
   const char *path;            /* input, "-" = stdin */
   enum dc_input_type in_type;
@@ -30,6 +32,7 @@ struct dc_opts {
   bool rule_filter;
   uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
   int min_sev;                 /* -1 none, else records with a finding >= this */
+  unsigned jobs;               /* -j: threads; 0 = the cores for a regular file, else 1 */
 };
 
 /* Exit codes (also in --help and the man page). */
@@ -53,7 +56,11 @@ struct dc_ctx {
   bool progress_line;          /* a progress line is on stderr */
   bool error_finding;          /* a selected record has an error finding */
   struct dc_report *rep;       /* --report */
+  uint64_t frame;              /* records read so far */
+  bool read_error;             /* the input ended on a read error */
+  struct progress *pg;
 };
+
 
 /* print_text.c */
 void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
