@@ -12,6 +12,7 @@
 #include "outbuf.h"
 #include "stats.h"
 #include "report.h"
+#include "timefmt.h"
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
@@ -33,6 +34,9 @@ struct dc_opts {
   uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
   int min_sev;                 /* -1 none, else records with a finding >= this */
   unsigned jobs;               /* -j: threads; 0 = the cores for a regular file, else 1 */
+  enum dc_tfmt tfmt;           /* -t */
+  const char *save;            /* -w FILE: the selected records as a pcap, "-" = stdout; NULL none */
+  bool print_saved;            /* -P: print the records while saving them */
 };
 
 /* Exit codes (also in --help and the man page). */
@@ -48,21 +52,28 @@ struct dc_ctx {
   struct ual_rec_result res;
   struct dc_stats st;
   struct dc_out out;
-  uint64_t first_ts;
-  bool have_first;
+  struct dc_tref tref;         /* what record times are measured from (-t) */
+  struct dc_save *save;        /* -w */
   uint64_t shown;              /* records that passed the selection */
   uint64_t problems;           /* malformed/truncated records and unreadable lines */
   uint64_t reports;            /* lines written to stderr about the input */
   bool progress_line;          /* a progress line is on stderr */
+  uint64_t prev_event_ts;      /* time of the last --timeline line (-t d, dd) */
   bool error_finding;          /* a selected record has an error finding */
+  uint64_t last_flit_ts[2];    /* time of each direction's last flit */
+  bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */
   struct dc_report *rep;       /* --report */
   uint64_t frame;              /* records read so far */
   bool read_error;             /* the input ended on a read error */
+  bool ended;                  /* the input was read to its real end */
+  bool sel_stop;               /* -c or --frames stopped reading: ended if nothing follows */
   struct progress *pg;
 };
 
-
 /* print_text.c */
+/* The time of a record (or event) at ts in the -t format, padded to 13
+ * characters for the spans. */
+size_t dc_rec_time(const struct dc_ctx *c, uint64_t ts_ns, char buf[DC_TIME_MAX]);
 void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
 void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
 void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n);

@@ -61,7 +61,8 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
     /* libpcap leaves the FILE open on failure */
     if (!in->is_stdin) fclose(in->fp);
     in->fp = NULL;
-    snprintf(in->msg, sizeof in->msg, "%s: not a readable pcap or pcapng file (%s)", in->name, err);
+    if (strstr(err, "file header bytes, only got 0")) snprintf(in->msg, sizeof in->msg, "%s: empty file", in->name);
+    else snprintf(in->msg, sizeof in->msg, "%s: not a readable pcap or pcapng file (%s)", in->name, err);
     return false;
   }
   in->pcap = p;

@@ -8,6 +8,7 @@
 #include "input.h"
 #include "json.h"
 #include "par.h"
+#include "save.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -47,6 +48,15 @@ static void usage(FILE *fp) {
         "                       link-state ladders, findings, totals); '-' to stdout\n"
         "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
         "                       protocol tracking (every valid payload flit is unpacked)\n"
+        "  -t FORMAT            record times as tshark -t: r since the first record (default),\n"
+        "                       d since the previous record, dd since the previous one shown,\n"
+        "                       e seconds since 1970, a/ad/adoy local time of day (with date,\n"
+        "                       with year/day of year), u/ud/udoy the same in UTC; tcpdump's\n"
+        "                       -tt, -ttt, -tttt, -ttttt work too (e, d, ad, r)\n"
+        "  -w FILE              write the selected records to a pcap ('-' to stdout) and print\n"
+        "                       none of them (like tshark -w); --stats still prints the totals\n"
+        "  -P                   with -w: print the records too\n"
+        "  -n                   accepted and ignored (there are no names to resolve)\n"
         "  -l                   flush output after every record\n"
         "  --color, --no-color  force colour on/off (default: on a terminal unless NO_COLOR is set)\n"
         "\n"
@@ -61,6 +71,7 @@ static void usage(FILE *fp) {
         "  -j, --jobs N         decode with N threads (default: the cores for a regular\n"
         "                       file, 1 otherwise); the output is the same for every N\n"
         "  --strict             exit 1 on findings of severity error or malformed input records\n"
+        "  --list-rules         the rule IDs with their severity and meaning\n"
         "  -h, --help           this help\n"
         "  --version            version\n"
         "\n"
@@ -73,11 +84,15 @@ static void usage(FILE *fp) {
         fp);
 }
 
-static int usage_error(const char *fmt, const char *arg) {
+/* Every problem with the command line is one line; all are reported, then
+ * one hint. */
+static unsigned arg_errors;
+
+static void arg_error(const char *fmt, const char *arg) {
   fprintf(stderr, PROG ": ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
-  return DC_EXIT_USAGE;
+  fputc('\n', stderr);
+  arg_errors++;
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
@@ -151,7 +166,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
-       OPT_REPORT };
+       OPT_REPORT, OPT_LIST_RULES };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -175,9 +190,29 @@ static const struct option long_opts[] = {
   { "stateless", no_argument, NULL, OPT_STATELESS },
   { "timeline", no_argument, NULL, OPT_TIMELINE },
   { "report", required_argument, NULL, OPT_REPORT },
+  { "list-rules", no_argument, NULL, OPT_LIST_RULES },
+  { "write", required_argument, NULL, 'w' },
   { "jobs", required_argument, NULL, 'j' },
   { NULL, 0, NULL, 0 },
 };
+
+/* The rule catalog: ID, severity, what the rule says. */
+static void list_rules(void) {
+  for (int r = 0; r < UAL_R_COUNT; r++)
+    printf("%-24s %-8s %s\n", ual_rule_id((enum ual_rule)r), ual_severity_name(ual_rule_severity((enum ual_rule)r)),
+           ual_rule_what((enum ual_rule)r));
+}
+
+/* The option getopt stopped at, as the user wrote it: "-Z" of "-qZ",
+ * "--bogus" of "--bogus=1". An option missing its value ends its argument,
+ * so argv[optind - 1] holds it; an unknown short one may sit inside a
+ * cluster that optind has not passed yet, but then optopt names it. */
+static void name_option(char *buf, size_t cap, char **argv, bool missing) {
+  const char *arg = argv[optind - 1];
+  bool is_long = missing ? strncmp(arg, "--", 2) == 0 : optopt == 0;
+  if (is_long) snprintf(buf, cap, "%.*s", (int)strcspn(arg, "="), arg);
+  else snprintf(buf, cap, "-%c", optopt);
+}
 
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct dc_opts *o) {
@@ -188,51 +223,58 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   o->frame_hi = UINT64_MAX;
   o->sel_dir = -1;
   o->min_sev = -1;
+  o->tfmt = DC_T_REL;
   const char *input = NULL;
   int n_inputs = 0;
   int c;
+  char opt[64];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:j:", long_opts, NULL)) != -1) {
+  arg_errors = 0;
+  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPj:", long_opts, NULL)) != -1) {
     uint64_t v;
     switch (c) {
     case 'V': o->verbose = true; break;
     case 'x': o->hexdump = true; break;
     case 'q': o->quiet = true; break;
     case 'l': o->line_buffered = true; break;
+    case 'n': break; /* tshark's "no name resolution": there are no names to resolve */
     case 'c':
-      if (!parse_u64(optarg, &v) || v == 0) return usage_error("-c needs a positive count, not '%s'", optarg);
-      o->count = v;
+      if (!parse_u64(optarg, &v) || v == 0) arg_error("-c needs a positive count, not '%s'", optarg);
+      else o->count = v;
       break;
+    case 't':
+      if (!dc_tfmt_parse(optarg, &o->tfmt)) arg_error("-t needs a time format: " DC_TFMT_NAMES ", not '%s'", optarg);
+      break;
+    case 'w': o->save = optarg; break;
+    case 'P': o->print_saved = true; break;
     case 'h': usage(stdout); return DC_EXIT_OK;
     case 'j':
-      if (!parse_u64(optarg, &v) || v == 0 || v > DC_MAX_JOBS)
-        return usage_error("-j needs a thread count 1..64, not '%s'", optarg);
-      o->jobs = (unsigned)v;
+      if (!parse_u64(optarg, &v) || v == 0 || v > DC_MAX_JOBS) arg_error("-j needs a thread count 1..64, not '%s'", optarg);
+      else o->jobs = (unsigned)v;
       break;
     case 'r': input = optarg; n_inputs++; o->in_type = DC_IN_PCAP; break;
     case OPT_JSON: o->json = true; break;
     case OPT_STATS: o->stats = true; break;
     case OPT_FRAMES:
       if (!parse_frames(optarg, &o->frame_lo, &o->frame_hi))
-        return usage_error("--frames needs A-B, A-, -B or N (frames count from 1), not '%s'", optarg);
+        arg_error("--frames needs A-B, A-, -B or N (frames count from 1), not '%s'", optarg);
       break;
     case OPT_DIR:
       o->sel_dir = parse_dir(optarg);
-      if (o->sel_dir < 0) return usage_error("--dir needs A or B, not '%s'", optarg);
+      if (o->sel_dir < 0) arg_error("--dir needs A or B, not '%s'", optarg);
       break;
     case OPT_RULE: {
       const char *bad = parse_rules(o, optarg);
-      if (bad) return usage_error("unknown rule ID '%s' (see rules.md)", bad);
+      if (bad) arg_error("unknown rule ID '%s' (see --list-rules)", bad);
       break;
     }
     case OPT_SEVERITY:
       o->min_sev = parse_severity(optarg);
-      if (o->min_sev < 0) return usage_error("--severity needs info, warning or error, not '%s'", optarg);
+      if (o->min_sev < 0) arg_error("--severity needs info, warning or error, not '%s'", optarg);
       break;
     case OPT_DLT:
-      if (!parse_u64(optarg, &v) || v < 147 || v > 162)
-        return usage_error("--dlt needs a USER link type 147..162, not '%s'", optarg);
-      o->dlt = (int)v;
+      if (!parse_u64(optarg, &v) || v < 147 || v > 162) arg_error("--dlt needs a USER link type 147..162, not '%s'", optarg);
+      else o->dlt = (int)v;
       break;
     case OPT_RAW: input = optarg; n_inputs++; o->in_type = DC_IN_RAW; break;
     case OPT_HEX: input = optarg; n_inputs++; o->in_type = DC_IN_HEX; break;
@@ -242,11 +284,18 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_STATELESS: o->stateless = true; break;
     case OPT_TIMELINE: o->timeline = true; break;
     case OPT_REPORT: o->report = optarg; break;
+    case OPT_LIST_RULES: list_rules(); return DC_EXIT_OK;
     case OPT_VERSION:
       printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
       return DC_EXIT_OK;
-    case ':': return usage_error("option '%s' needs an argument", argv[optind - 1]);
-    default: return usage_error("unknown option '%s'", argv[optind - 1]);
+    case ':':
+      name_option(opt, sizeof opt, argv, true);
+      arg_error("option '%s' needs an argument", opt);
+      break;
+    default:
+      name_option(opt, sizeof opt, argv, false);
+      arg_error("unknown option '%s'", opt);
+      break;
     }
   }
   for (int i = optind; i < argc; i++) {
@@ -254,12 +303,25 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     n_inputs++;
     o->in_type = DC_IN_PCAP;
   }
-  if (n_inputs == 0) return usage_error("%s", "no input: give a capture file, '-', --raw FILE or --hex FILE");
-  if (n_inputs > 1) return usage_error("%s", "one input at a time");
+  if (n_inputs > 1) arg_error("%s", "one input at a time");
+  if (n_inputs == 0 && !arg_errors) arg_error("%s", "no input: give a capture file, '-', --raw FILE or --hex FILE");
   o->path = input;
-  if (o->report && o->stateless) return usage_error("%s", "--report draws the analysis: not with --stateless");
+  if (o->report && o->stateless) arg_error("%s", "--report draws the analysis: not with --stateless");
   if (o->report && strcmp(o->report, "-") == 0 && (o->stats || o->timeline))
-    return usage_error("%s", "--report - writes the page to standard output: no --stats or --timeline with it");
+    arg_error("%s", "--report - writes the page to standard output: no --stats or --timeline with it");
+  if (o->save && strcmp(o->save, "-") == 0) {
+    if (o->stats || o->timeline || o->print_saved || (o->report && strcmp(o->report, "-") == 0))
+      arg_error("%s", "-w - writes the pcap to standard output: no --stats, --timeline, -P or --report - with it");
+    else if (isatty(STDOUT_FILENO))
+      arg_error("%s", "-w -: standard output is a terminal, not writing a binary pcap to it (redirect it or give -w FILE)");
+  }
+  if (o->print_saved && !o->save) arg_error("%s", "-P prints the records while -w saves them: give -w FILE");
+  if (arg_errors) {
+    fprintf(stderr, "Try '" PROG " --help' for more information.\n");
+    return DC_EXIT_USAGE;
+  }
+  /* saving, like tshark -w, prints no records unless -P asks for them */
+  if (o->save && !o->print_saved) o->quiet = true;
   o->raw_dir = o->sel_dir > 0 ? 1 : 0;
   if (color < 0) {
     const char *nc = getenv("NO_COLOR");
@@ -281,6 +343,19 @@ static bool selected(const struct dc_opts *o, const struct ual_rec_result *r) {
     if (!r->findings.n || (int)ual_findings_max_severity(&r->findings) < o->min_sev) return false;
   }
   return true;
+}
+
+/* Findings at the end of the capture belong to no record: --rule and
+ * --severity choose among them as among a record's. */
+static void select_end_findings(const struct dc_opts *o, struct ual_findings *f) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < f->n; i++) {
+    enum ual_rule r = (enum ual_rule)f->v[i].rule;
+    if (o->rule_filter && !o->rules[r]) continue;
+    if (o->min_sev >= 0 && (int)ual_rule_severity(r) < o->min_sev) continue;
+    f->v[n++] = f->v[i];
+  }
+  f->n = n;
 }
 
 /* One line on stderr naming the input and frame. problem: counts for
@@ -316,6 +391,31 @@ static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
   if (c->rep) dc_report_events(c->rep, &c->ev);
 }
 
+/* A capture at microsecond resolution (editcap -F pcap, tcpdump's default)
+ * puts flits 2 ns apart onto the same microsecond: said once, when a flit
+ * has the time of the one before it in its direction and every time so far
+ * is a whole microsecond. */
+static void check_resolution(struct dc_ctx *c, const struct ual_rec_result *r, uint64_t ts_ns) {
+  if (!ts_ns || c->ts_res_said) return;
+  if (ts_ns % 1000) {
+    c->ts_res_said = true; /* finer than a microsecond */
+    return;
+  }
+  if (r->status != UAL_RS_OK || r->rec.h.kind != UAL_REC_FLIT) return;
+  unsigned d = r->dir & 1;
+  if (c->last_flit_ts[d] == ts_ns) {
+    char what[160];
+    snprintf(what, sizeof what, "timestamps have microsecond resolution: this %s flit has the time of the one before it",
+             d ? "B>A" : "A>B");
+    report(c, r->frame, what, "times, rates and latencies are rounded to the microsecond", false);
+    c->ts_res_said = true;
+  }
+  c->last_flit_ts[d] = ts_ns;
+}
+
+static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len);
+
+/* A record after its decode: problems reported, then selected, then shown. */
 static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
   const struct dc_opts *o = c->o;
   const struct ual_rec_result *r = &c->res;
@@ -329,14 +429,19 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
   } else if (r->status == UAL_RS_RESERVED) {
     report(c, r->frame, "reserved record header bits set (decoded anyway)", NULL, false);
   }
-  if (!c->have_first && ts_ns) {
-    c->first_ts = ts_ns;
-    c->have_first = true;
-  }
+  if (!c->tref.first && ts_ns) c->tref.first = ts_ns;
+  check_resolution(c, r, ts_ns);
   bool sel = selected(o, r);
   if (c->rep) dc_report_record(c->rep, &c->an, r, ts_ns, sel);
-  if (!sel) return;
+  if (sel) show(c, rec, len, ts_ns, wire_len);
+  c->tref.prev = ts_ns;
+}
+
+static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns, uint32_t wire_len) {
+  const struct dc_opts *o = c->o;
+  const struct ual_rec_result *r = &c->res;
   c->shown++;
+  if (c->save) dc_save_record(c->save, rec, len, wire_len, ts_ns);
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
   if (o->stats || o->report) dc_stats_add(&c->st, r, ts_ns);
   if (o->quiet || o->timeline || o->report) return;
@@ -348,6 +453,7 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
     if (o->hexdump) dc_print_hexdump(&c->out, rec, len);
     if (o->verbose || o->hexdump) dc_out_ch(&c->out, '\n');
   }
+  c->tref.prev_shown = ts_ns;
   if (o->line_buffered) {
     dc_out_flush(&c->out);
     fflush(stdout);
@@ -377,9 +483,12 @@ static void progress_tick(struct progress *p, struct dc_ctx *c, uint64_t pos, ui
 bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *rec, size_t len, uint64_t ts_ns,
              uint32_t wire_len, bool pre) {
   switch (nx) {
-  case DC_NEXT_EOF: return false;
+  case DC_NEXT_EOF: c->ended = true; return false;
   case DC_NEXT_BADLINE: report(c, 0, msg, NULL, true); return true;
-  case DC_NEXT_TRUNC: report(c, c->frame + 1, "truncated record", msg, true); return false;
+  case DC_NEXT_TRUNC:
+    report(c, c->frame + 1, "truncated record", msg, true);
+    c->ended = true;
+    return false;
   case DC_NEXT_LOST:
     report(c, c->frame + 1, "bad pcap record header, decoding stops here: the pcap framing is lost", msg, true);
     return false;
@@ -393,7 +502,10 @@ bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *
   produce(c, rec, len, c->frame, ts_ns, pre);
   consume(c, rec, len, ts_ns, wire_len);
   const struct dc_opts *o = c->o;
-  if ((o->count && c->shown >= o->count) || c->frame >= o->frame_hi) return false;
+  if ((o->count && c->shown >= o->count) || c->frame >= o->frame_hi) {
+    c->sel_stop = true;
+    return false;
+  }
   return !c->out.failed;
 }
 
@@ -423,6 +535,14 @@ int main(int argc, char **argv) {
     exit_code = DC_EXIT_USAGE;
     goto done;
   }
+  if (opts.save) {
+    char err[320];
+    if (!(c->save = dc_save_open(opts.save, in->type == DC_IN_PCAP ? opts.dlt : UAL_DLT_USER0, err, sizeof err))) {
+      fprintf(stderr, PROG ": %s\n", err);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
+  }
   if (opts.report) {
     char err[256];
     if (!(c->rep = dc_report_open(opts.report, err, sizeof err))) {
@@ -446,6 +566,8 @@ int main(int argc, char **argv) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     opts.jobs = in->size && !in->is_stdin && n > 1 ? (unsigned)(n < DC_MAX_JOBS ? n : DC_MAX_JOBS) : 1;
   }
+  /* c->ended: the input was read to its real end: only then are the
+   * end-of-capture checks made. Selection (-c, --frames) stops reading early. */
   if (opts.jobs > 1) {
     if (!dc_par_run(c, in)) {
       fprintf(stderr, PROG ": out of memory or no threads for -j %u\n", opts.jobs);
@@ -460,7 +582,11 @@ int main(int argc, char **argv) {
       size_t len = 0;
       uint64_t ts_ns = 0;
       enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
-      if (!dc_step(c, nx, feed.msg, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0, false)) break;
+      if (!dc_step(c, nx, feed.msg, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0, false)) {
+        /* the last record selectable was the input's last one: a real end */
+        if (c->sel_stop) c->ended = dc_feed_next(&feed, &rec, &len, &ts_ns) == DC_NEXT_EOF;
+        break;
+      }
       if (pg.on && (c->frame & 0x3fff) == 0) progress_tick(&pg, c, dc_feed_pos(&feed), c->frame);
     }
     dc_feed_stop(&feed);
@@ -473,7 +599,10 @@ int main(int argc, char **argv) {
     struct ual_findings endf;
     ual_findings_clear(&endf);
     ual_events_clear(&c->ev);
-    ual_analyzer_finish(&c->an, &endf, &c->ev);
+    if (c->ended) {
+      ual_analyzer_finish(&c->an, &endf, &c->ev);
+      select_end_findings(&opts, &endf);
+    }
     if (opts.timeline) dc_print_events(c, &c->ev);
     dc_print_end_findings(c, &endf);
     ual_analyzer_summary(&c->an, &sum);
@@ -495,6 +624,15 @@ int main(int argc, char **argv) {
     fprintf(stderr, PROG ": error writing the report %s: %s\n", opts.report, strerror(errno));
     exit_code = DC_EXIT_USAGE;
   }
+  if (c->save) {
+    bool ok = dc_save_close(c->save);
+    c->save = NULL;
+    if (!ok) {
+      fprintf(stderr, PROG ": error writing %s: %s\n", strcmp(opts.save, "-") ? opts.save : "the pcap to standard output",
+              strerror(errno));
+      exit_code = DC_EXIT_USAGE;
+    }
+  }
   if (fflush(stdout) != 0 || c->out.failed) {
     fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
     exit_code = DC_EXIT_USAGE;
@@ -507,6 +645,7 @@ done:
   if (in) dc_input_close(in);
   if (c) dc_out_free(&c->out);
   if (c) dc_report_free(c->rep);
+  if (c) dc_save_close(c->save);
   free(in);
   free(c);
   return exit_code;

@@ -283,24 +283,38 @@ static void par_free(struct par *P) {
   free(P);
 }
 
-/* Runs the records of batch b through dc_step; false when decoding stops. */
-static bool run_batch(struct dc_ctx *c, struct batch *b) {
+enum { RUN_ON, RUN_STOP, RUN_PEEK };
+
+/* Runs the records of batch b through dc_step. RUN_PEEK: -c or --frames
+ * stopped at the batch's last record, and whether the input ended there is
+ * the next batch's to say. */
+static int run_batch(struct dc_ctx *c, struct batch *b) {
   for (size_t i = 0; i < b->n; i++) {
     const struct item *it = &b->it[i];
     const uint8_t *p = b->buf + it->off;
+    bool more;
     if (it->next != DC_NEXT_RECORD) {
-      if (!dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false)) return false;
-      continue;
+      more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
+    } else {
+      if (it->pre) unpack_pre(&c->res, b, i);
+      more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->pre);
     }
-    if (it->pre) unpack_pre(&c->res, b, i);
-    if (!dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->pre)) return false;
+    if (more) continue;
+    if (!c->sel_stop) return RUN_STOP;
+    /* as -j 1: the input ended if the next thing it gives is its end */
+    if (i + 1 < b->n) return RUN_STOP;
+    if (b->end != DC_NEXT_RECORD) {
+      c->ended = b->end == DC_NEXT_EOF;
+      return RUN_STOP;
+    }
+    return RUN_PEEK;
   }
   if (b->end != DC_NEXT_RECORD) {
     dc_step(c, (enum dc_next)b->end, b->msg, NULL, 0, 0, 0, false);
-    return false;
+    return RUN_STOP;
   }
   dc_par_progress(c, b->pos);
-  return true;
+  return RUN_ON;
 }
 
 bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
@@ -345,7 +359,7 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
   }
 
   uint64_t fill_seq = 0;
-  bool input_done = false;
+  bool input_done = false, peek = false;
   for (uint64_t seq = 0;; seq++) {
     struct batch *b = &P->b[seq % P->nb];
     if (!P->blocks) { /* read ahead into every free batch, then wait for the next one in order */
@@ -367,13 +381,20 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
     pthread_mutex_lock(&P->mu);
     while (!(b->state == B_READY && b->seq == seq)) pthread_cond_wait(&P->cv, &P->mu);
     pthread_mutex_unlock(&P->mu);
-    bool more = run_batch(c, b);
+    int run = peek ? RUN_PEEK : run_batch(c, b);
+    if (peek) { /* the batch after a selection stop: is it the input's end? */
+      if (b->n) c->ended = false;
+      else if (b->end != DC_NEXT_RECORD) c->ended = b->end == DC_NEXT_EOF;
+      else run = RUN_PEEK + 1; /* empty: look further */
+      run = run == RUN_PEEK + 1 ? RUN_PEEK : RUN_STOP;
+    }
+    peek = run == RUN_PEEK;
     pthread_mutex_lock(&P->mu);
     b->state = B_FREE;
-    if (!more) P->stop = true;
+    if (run == RUN_STOP) P->stop = true;
     pthread_cond_broadcast(&P->cv);
     pthread_mutex_unlock(&P->mu);
-    if (!more) break;
+    if (run == RUN_STOP) break;
   }
   for (unsigned i = 0; i < started; i++) pthread_join(P->th[i], NULL);
   par_free(P);

@@ -10,8 +10,13 @@ const struct dc_colors *dc_colors(bool on) {
   return on ? &ansi : &off;
 }
 
-static int64_t rel_ns(const struct dc_ctx *c, uint64_t ts_ns) {
-  return c->have_first ? (int64_t)(ts_ns - c->first_ts) : 0;
+size_t dc_rec_time(const struct dc_ctx *c, uint64_t ts_ns, char buf[DC_TIME_MAX]) {
+  char t[DC_TIME_MAX];
+  size_t n = dc_fmt_time(t, c->o->tfmt, ts_ns, &c->tref);
+  size_t pad = n < 13 ? 13 - n : 0;
+  memset(buf, ' ', pad);
+  memcpy(buf + pad, t, n);
+  return pad + n;
 }
 
 void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
@@ -24,10 +29,8 @@ void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   ual_rec_summary(r, sum, sizeof sum);
   dc_out_u64w(o, r->frame, 6);
   dc_out_ch(o, ' ');
-  char t[DC_SECS_MAX];
-  size_t tn = dc_fmt_secs(t, rel_ns(c, ts_ns));
-  if (tn < 13) dc_out_pad(o, (unsigned)(13 - tn));
-  dc_out_mem(o, t, tn);
+  char t[DC_TIME_MAX];
+  dc_out_mem(o, t, dc_rec_time(c, ts_ns, t));
   dc_out_ch(o, ' ');
   dc_out_str(o, dir_name[r->dir & 1]);
   dc_out_ch(o, ' ');
@@ -124,8 +127,9 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   struct dc_out *o = &c->out;
   dc_out_str(o, k->bold);
   dc_out_fmt(o, "Frame %llu: %zu bytes, %s, ", (unsigned long long)r->frame, len, dir_name[r->dir & 1]);
-  dc_out_secs(o, rel_ns(c, ts_ns));
-  dc_out_str(o, " s");
+  char tm[DC_TIME_MAX];
+  dc_out_mem(o, tm, dc_fmt_time(tm, c->o->tfmt, ts_ns, &c->tref));
+  if (dc_tfmt_is_span(c->o->tfmt)) dc_out_str(o, " s");
   if (ts_ns) {
     dc_out_str(o, " (");
     dc_out_secs(o, (int64_t)ts_ns);

@@ -7,9 +7,6 @@
 
 static const char *partner_name(unsigned p) { return p == 0 ? "A" : p == 1 ? "B" : "link"; }
 
-static int64_t rel_ns(const struct dc_ctx *c, uint64_t ts) {
-  return c->have_first && ts ? (int64_t)(ts - c->first_ts) : 0;
-}
 
 void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
   struct dc_out *o = &c->out;
@@ -38,7 +35,12 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
     } else {
       dc_out_u64w(o, e->frame, 6);
       dc_out_ch(o, ' ');
-      dc_out_secs(o, rel_ns(c, e->ts_ns));
+      /* deltas (-t d, dd) are to the previous line */
+      struct dc_tref ref = { c->tref.first, c->prev_event_ts, c->prev_event_ts };
+      char t[DC_TIME_MAX];
+      size_t tn = dc_fmt_time(t, c->o->tfmt, e->ts_ns, &ref);
+      dc_out_mem(o, t, tn);
+      c->prev_event_ts = e->ts_ns;
       dc_out_fmt(o, " %-4s %-11s %s\n", partner_name(e->partner), ual_tev_kind_name(e->kind), e->text);
     }
   }

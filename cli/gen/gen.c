@@ -2,6 +2,7 @@
  * partners emit records in time order, the sequencer steers them through
  * the scenario's steps, every record goes out through gen_out. */
 #include "dl.h"
+#include "pcie.h"
 #include "inject.h"
 #include "replay.h"
 #include "scenario.h"
@@ -34,6 +35,15 @@ void gen_opts_default(struct gen_opts *o) {
 
 struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *err, size_t cap) {
   if (!out || !out->record) { snprintf(err, cap, "no output"); return NULL; }
+  if (o->scenario == GEN_SC_PCIE || (o->scenario < 0 && o->n_inject && gen_pcie_inject_supported(o->inject[0].rule))) {
+    struct gen *g = calloc(1, sizeof *g);
+    if (!g) { snprintf(err, cap, "out of memory"); return NULL; }
+    g->o = *o;
+    g->out = *out;
+    g->pcie = true;
+    g->scenario = GEN_SC_PCIE;
+    return g;
+  }
   unsigned rate = o->rate ? o->rate : 7;
   unsigned width = o->width ? o->width : 8;
   if (!ual_rate_name(rate)) { snprintf(err, cap, "unknown rate code %u", rate); return NULL; }
@@ -129,6 +139,7 @@ static bool limit_reached(const struct gen *g) {
 }
 
 int gen_run(struct gen *g, char *err, size_t cap) {
+  if (g->pcie) return gen_pcie_run(&g->o, &g->out, &g->st.records, err, cap);
   uint64_t stall = 0, last_frame = 0;
   while (!g->finished && !g->stop_error) {
     uint64_t ta = g->s[0].t_next, tb = g->s[1].t_next, tw = seq_wake(g);

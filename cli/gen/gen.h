@@ -28,6 +28,20 @@ enum gen_scenario {
   GEN_SC_COUNT
 };
 
+/* Scenarios of the other fabrics, numbered after the UALink ones and run by
+ * their own producers (not by the UALink link model, so the UALink suites
+ * that loop to GEN_SC_COUNT leave them out). X(enum suffix, "name", "what") */
+#define GEN_FABRIC_SCENARIOS(X) \
+  X(PCIE, "pcie", "PCIe non-flit link (kind-4 DLLPs): FC init of VC0-2 on both sides, Acks, UpdateFC with wrapping credits, NOPs, PM L1 entry")
+
+enum gen_fabric_scenario {
+  GEN_SC_FABRIC_BASE_ = GEN_SC_COUNT - 1,
+#define GEN_X_(e, n, w) GEN_SC_##e,
+  GEN_FABRIC_SCENARIOS(GEN_X_)
+#undef GEN_X_
+  GEN_SC_ALL_COUNT
+};
+
 const char *gen_scenario_name(int sc);
 const char *gen_scenario_what(int sc);
 int gen_scenario_lookup(const char *name); /* -1 when unknown */

@@ -1,5 +1,6 @@
 /* ualink-gen: the command line. */
 #include "gen.h"
+#include "pcie.h"
 #include "output.h"
 
 #include <errno.h>
@@ -73,54 +74,75 @@ static void die(const char *fmt, const char *arg) {
   exit(2);
 }
 
-static uint64_t parse_u64(const char *s, const char *what) {
+/* Every bad option is reported on a line of its own, then the run stops. */
+static unsigned bad_args;
+
+static bool bad(const char *opt, const char *val, const char *why) {
+  fprintf(stderr, "ualink-gen: %s: '%s' %s\n", opt, val, why);
+  bad_args++;
+  return false;
+}
+
+static bool parse_u64(const char *s, const char *opt, uint64_t *v) {
   char *end;
   errno = 0;
-  unsigned long long v = strtoull(s, &end, 0);
-  if (errno || end == s || *end) die("bad number for %s", what);
-  return v;
+  unsigned long long x = strtoull(s, &end, 0);
+  if (errno || end == s || *end || *s == '-') return bad(opt, s, "is not a number");
+  *v = x;
+  return true;
 }
 
-static double parse_double(const char *s, const char *what) {
+static bool parse_double(const char *s, const char *opt, double lo, double hi, const char *range, double *v) {
   char *end;
-  double v = strtod(s, &end);
-  if (end == s || *end) die("bad number for %s", what);
-  return v;
+  double x = strtod(s, &end);
+  if (end == s || *end || x != x) return bad(opt, s, "is not a number");
+  if (x < lo || x > hi) return bad(opt, s, range);
+  *v = x;
+  return true;
 }
 
-static uint64_t parse_duration_ps(const char *s) {
+static bool parse_duration_ps(const char *s, uint64_t *ps) {
   char *end;
   double v = strtod(s, &end);
-  if (end == s || v < 0) die("bad --duration %s", s);
+  if (end == s || !(v >= 0)) return bad("--duration", s, "is not a duration (a number with ps, ns, us, ms or s)");
   double mult = 1e3;                          /* plain numbers are ns */
   if (!strcmp(end, "ps")) mult = 1;
   else if (!strcmp(end, "ns") || !*end) mult = 1e3;
   else if (!strcmp(end, "us")) mult = 1e6;
   else if (!strcmp(end, "ms")) mult = 1e9;
   else if (!strcmp(end, "s")) mult = 1e12;
-  else die("bad --duration unit in %s (ns, us, ms, s)", s);
-  return (uint64_t)(v * mult);
+  else return bad("--duration", s, "has an unknown unit (ps, ns, us, ms, s)");
+  *ps = (uint64_t)(v * mult);
+  return true;
 }
 
-static unsigned parse_rate(const char *s) {
+static bool parse_rate(const char *s, unsigned *rate) {
   static const char *const names[] = { NULL, "2.5", "32", "64", "104", "112", "120", "128" };
   for (unsigned i = 1; i < 8; i++)
-    if (!strcmp(s, names[i]) || (ual_rate_name(i) && !strcmp(s, ual_rate_name(i)))) return i;
-  die("unknown --rate %s (2.5, 32, 64, 104, 112, 120, 128)", s);
-  return 0;
+    if (!strcmp(s, names[i]) || (ual_rate_name(i) && !strcmp(s, ual_rate_name(i)))) {
+      *rate = i;
+      return true;
+    }
+  return bad("--rate", s, "is not 2.5, 32, 64, 104, 112, 120 or 128");
 }
 
 static void parse_inject(struct gen_opts *o, const char *arg) {
   char buf[1024];
   snprintf(buf, sizeof buf, "%s", arg);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    if (o->n_inject >= GEN_MAX_INJECT) die("too many injections (at most 16)%s", "");
+    if (o->n_inject >= GEN_MAX_INJECT) {
+      bad("--inject", tok, "is one too many (at most 16 injections)");
+      return;
+    }
     char *at = strchr(tok, '@');
     uint64_t frame = GEN_AT_DEFAULT;
-    if (at) { *at = 0; frame = parse_u64(at + 1, "--inject RULE@N"); }
+    if (at) {
+      *at = 0;
+      if (!parse_u64(at + 1, "--inject RULE@N", &frame)) continue;
+    }
     int r = ual_rule_lookup(tok);
-    if (r < 0) die("unknown rule %s", tok);
-    if (!gen_inject_supported(r)) die("%s cannot be injected (see --list-injections)", tok);
+    if (r < 0) { bad("--inject", tok, "is not a rule ID (see --list-injections)"); continue; }
+    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
     o->inject[o->n_inject].rule = r;
     o->inject[o->n_inject].at_frame = frame;
     o->n_inject++;
@@ -133,11 +155,14 @@ static void list_injections(void) {
     if (how)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_inject_scenario(r)), how);
+    else if ((how = gen_pcie_inject_how(r)) != NULL)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE), how);
   }
 }
 
 static void list_scenarios(void) {
-  for (int i = 0; i < GEN_SC_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
+  for (int i = 0; i < GEN_SC_ALL_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
 }
 
 int main(int argc, char **argv) {
@@ -147,48 +172,88 @@ int main(int argc, char **argv) {
   double rate_limit = 0;
   bool quiet = false;
   int c;
-  while ((c = getopt_long(argc, argv, "s:w:c:qh", longopts, NULL)) != -1) {
+  uint64_t v;
+  opterr = 0; /* each problem is reported below, in one style */
+  while ((c = getopt_long(argc, argv, ":s:w:c:qh", longopts, NULL)) != -1) {
     switch (c) {
     case 's':
       o.scenario = gen_scenario_lookup(optarg);
-      if (o.scenario < 0) die("unknown scenario %s (see --list-scenarios)", optarg);
+      if (o.scenario < 0) bad("--scenario", optarg, "is not a scenario (see --list-scenarios)");
       break;
     case 'w': wpath = optarg; break;
-    case 'c': o.count = parse_u64(optarg, "--count"); break;
+    case 'c': if (parse_u64(optarg, "--count", &v)) o.count = v; break;
     case O_UDP: udp = optarg; break;
-    case O_RATE_LIMIT: rate_limit = parse_double(optarg, "--rate-limit"); break;
-    case O_DURATION: o.duration_ps = parse_duration_ps(optarg); break;
-    case O_SEED: o.seed = parse_u64(optarg, "--seed"); break;
-    case O_LOAD: o.load = parse_double(optarg, "--load"); if (o.load < 0 || o.load > 1) die("--load must be 0..1%s", ""); break;
-    case O_BER: o.ber = parse_double(optarg, "--ber"); if (o.ber < 0) die("--ber must not be negative%s", ""); break;
-    case O_RATE: o.rate = parse_rate(optarg); break;
-    case O_WIDTH: o.width = (unsigned)parse_u64(optarg, "--width"); break;
+    case O_RATE_LIMIT: parse_double(optarg, "--rate-limit", 0, 1e12, "is negative", &rate_limit); break;
+    case O_DURATION: parse_duration_ps(optarg, &o.duration_ps); break;
+    case O_SEED: if (parse_u64(optarg, "--seed", &v)) o.seed = v; break;
+    case O_LOAD: parse_double(optarg, "--load", 0, 1, "is not in 0..1", &o.load); break;
+    case O_BER:
+      if (parse_double(optarg, "--ber", 0, 1, "is not a bit error rate below 0.01", &o.ber) && o.ber >= 0.01)
+        bad("--ber", optarg, "is not a bit error rate below 0.01");
+      break;
+    case O_RATE: parse_rate(optarg, &o.rate); break;
+    case O_WIDTH:
+      if (!strcmp(optarg, "1") || !strcmp(optarg, "2") || !strcmp(optarg, "4") || !strcmp(optarg, "8"))
+        o.width = (unsigned)(optarg[0] - '0');
+      else bad("--width", optarg, "is not 1, 2, 4 or 8");
+      break;
     case O_PEER:
       if (!strcmp(optarg, "switch")) o.peer = GEN_PEER_SWITCH;
       else if (!strcmp(optarg, "accel") || !strcmp(optarg, "accelerator")) o.peer = GEN_PEER_ACCEL;
-      else die("--peer must be switch or accel, not %s", optarg);
+      else bad("--peer", optarg, "is not switch or accel");
       break;
     case O_NAK:
       if (!strcmp(optarg, "standard")) o.nak = GEN_NAK_STANDARD;
       else if (!strcmp(optarg, "selective")) o.nak = GEN_NAK_SELECTIVE;
       else if (!strcmp(optarg, "alternate")) o.nak = GEN_NAK_ALTERNATE;
-      else die("--nak must be standard, selective or alternate, not %s", optarg);
+      else bad("--nak", optarg, "is not standard, selective or alternate");
       break;
     case O_INJECT: parse_inject(&o, optarg); break;
     case O_TRUTH: truth = optarg; break;
     case O_LIST_INJ: list_injections(); return 0;
     case O_LIST_SC: list_scenarios(); return 0;
-    case O_LATENCY: o.latency_ns = (uint32_t)parse_u64(optarg, "--latency"); break;
-    case O_TRAIN_OS: o.train_os = (unsigned)parse_u64(optarg, "--train-os"); break;
-    case O_START: o.start_ns = parse_u64(optarg, "--start-ns"); break;
-    case O_RUN_SCALE: o.run_scale = parse_double(optarg, "--run-scale"); break;
+    case O_LATENCY:
+      if (parse_u64(optarg, "--latency", &v)) {
+        if (v > UINT32_MAX) bad("--latency", optarg, "is too long");
+        else o.latency_ns = (uint32_t)v;
+      }
+      break;
+    case O_TRAIN_OS:
+      if (parse_u64(optarg, "--train-os", &v)) {
+        if (v > 1u << 20) bad("--train-os", optarg, "is too many");
+        else o.train_os = (unsigned)v;
+      }
+      break;
+    case O_START: if (parse_u64(optarg, "--start-ns", &v)) o.start_ns = v; break;
+    case O_RUN_SCALE:
+      if (parse_double(optarg, "--run-scale", 0, 100, "is not in (0, 100]", &o.run_scale) && o.run_scale <= 0)
+        bad("--run-scale", optarg, "is not in (0, 100]");
+      break;
     case 'q': quiet = true; break;
     case 'h': fputs(usage, stdout); return 0;
     case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return 0;
-    default: fputs(usage, stderr); return 2;
+    case ':': /* the option ends its argument: a long one is all of it */
+      if (!strncmp(argv[optind - 1], "--", 2)) fprintf(stderr, "ualink-gen: option '%s' needs a value\n", argv[optind - 1]);
+      else fprintf(stderr, "ualink-gen: option '-%c' needs a value\n", optopt);
+      bad_args++;
+      break;
+    default:
+      if (optopt) fprintf(stderr, "ualink-gen: unknown option '-%c'\n", optopt);
+      else fprintf(stderr, "ualink-gen: unknown option '%.*s'\n", (int)strcspn(argv[optind - 1], "="), argv[optind - 1]);
+      bad_args++;
+      break;
     }
   }
-  if (optind < argc) die("unexpected argument %s", argv[optind]);
+  for (int i = optind; i < argc; i++) {
+    fprintf(stderr, "ualink-gen: extra operand '%s' (the output is -w FILE or --udp HOST)\n", argv[i]);
+    bad_args++;
+  }
+  if (bad_args) {
+    fputs("Try 'ualink-gen --help' for more information.\n", stderr);
+    return 2;
+  }
+  if (wpath && !strcmp(wpath, "-") && isatty(STDOUT_FILENO))
+    die("-w -: standard output is a terminal, not writing a binary pcap to it (redirect it or give -w FILE)%s", "");
   if (!wpath && !udp) {
     if (isatty(STDOUT_FILENO)) die("no output: give -w FILE, -w - or --udp HOST%s", "");
     wpath = "-";
@@ -212,7 +277,11 @@ int main(int argc, char **argv) {
   }
   if (truth) {
     w.truth = fopen(truth, "w");
-    if (!w.truth) die("%s: cannot write", truth);
+    if (!w.truth) {
+      fprintf(stderr, "ualink-gen: %s: %s\n", truth, strerror(errno));
+      out_close(&w);
+      return 2;
+    }
   }
 
   struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .progress = out_progress };
@@ -220,7 +289,10 @@ int main(int argc, char **argv) {
   if (!g) { out_close(&w); die("%s", err); }
   int rc = gen_run(g, err, sizeof err);
   gen_free(g);
+  int lost = out_udp_lost(&w);
   if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }
-  if (rc != 0) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
-  return 0;
+  /* a UDP export that gave up has said so */
+  if (rc != 0 && w.udp_fail_run < GEN_UDP_FAIL_RUN) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
+  if (rc != 0) return 1;
+  return lost ? 1 : 0;
 }

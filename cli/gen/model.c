@@ -9,17 +9,18 @@
 
 #define PROGRESS_EVERY    65536
 
-static const struct { const char *name, *what; } scenarios[GEN_SC_COUNT] = {
+static const struct { const char *name, *what; } scenarios[GEN_SC_ALL_COUNT] = {
 #define GEN_X_(e, n, w) { n, w },
   GEN_SCENARIOS(GEN_X_)
+  GEN_FABRIC_SCENARIOS(GEN_X_)
 #undef GEN_X_
 };
 
-const char *gen_scenario_name(int sc) { return sc >= 0 && sc < GEN_SC_COUNT ? scenarios[sc].name : "?"; }
-const char *gen_scenario_what(int sc) { return sc >= 0 && sc < GEN_SC_COUNT ? scenarios[sc].what : "?"; }
+const char *gen_scenario_name(int sc) { return sc >= 0 && sc < GEN_SC_ALL_COUNT ? scenarios[sc].name : "?"; }
+const char *gen_scenario_what(int sc) { return sc >= 0 && sc < GEN_SC_ALL_COUNT ? scenarios[sc].what : "?"; }
 
 int gen_scenario_lookup(const char *name) {
-  for (int i = 0; i < GEN_SC_COUNT; i++)
+  for (int i = 0; i < GEN_SC_ALL_COUNT; i++)
     if (strcmp(scenarios[i].name, name) == 0) return i;
   return -1;
 }

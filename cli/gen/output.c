@@ -27,7 +27,13 @@ int out_pcap_open(struct gen_writer *w, const char *path, char *err, size_t cap)
   } else {
     w->dump = pcap_dump_open(w->pd, path);
   }
-  if (!w->dump) { snprintf(err, cap, "%s: %s", path, pcap_geterr(w->pd)); return -1; }
+  if (!w->dump) {
+    const char *why = pcap_geterr(w->pd);
+    size_t n = strlen(path);
+    if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2)) why += n + 2; /* libpcap named the file */
+    snprintf(err, cap, "%s: %s", path, why);
+    return -1;
+  }
   w->fp = pcap_dump_file(w->dump);
   w->buf = malloc(OUT_BUF);
   if (!w->buf) { snprintf(err, cap, "out of memory"); return -1; }
@@ -64,14 +70,16 @@ int out_udp_open(struct gen_writer *w, const char *spec, char *err, size_t cap) 
   hints.ai_socktype = SOCK_DGRAM;
   int rc = getaddrinfo(host, port, &hints, &res);
   if (rc != 0) { snprintf(err, cap, "%s: %s", spec, gai_strerror(rc)); return -1; }
+  /* Not connected: the kernel reports a remote ICMP error (port unreachable
+   * when nothing listens) on a connected socket as the error of the next
+   * send, which then drops that datagram. sendto on an unconnected socket
+   * never sees them; every datagram goes out. */
   w->udp_fd = socket(res->ai_family, res->ai_socktype, res->ai_protocol);
   if (w->udp_fd < 0) { snprintf(err, cap, "socket: %s", strerror(errno)); freeaddrinfo(res); return -1; }
-  if (connect(w->udp_fd, res->ai_addr, res->ai_addrlen) != 0) {
-    snprintf(err, cap, "%s: %s", spec, strerror(errno));
-    freeaddrinfo(res);
-    return -1;
-  }
+  memcpy(&w->udp_addr, res->ai_addr, res->ai_addrlen);
+  w->udp_addrlen = res->ai_addrlen;
   freeaddrinfo(res);
+  snprintf(w->udp_dest, sizeof w->udp_dest, "%s", spec);
   return 0;
 }
 
@@ -99,6 +107,43 @@ static void udp_pace(struct gen_writer *w, uint64_t ts_ns) {
   }
 }
 
+/* One datagram. A full socket buffer (ENOBUFS, EAGAIN) is waited out for a
+ * while; a send that still fails is reported (the first one at once), counted
+ * and, GEN_UDP_FAIL_RUN failures in a row, ends the run. */
+static int udp_send(struct gen_writer *w, const uint8_t *rec, size_t len) {
+  int e = 0;
+  for (unsigned tries = 0; tries < 200; tries++) {
+    if (sendto(w->udp_fd, rec, len, 0, (const struct sockaddr *)&w->udp_addr, w->udp_addrlen) == (ssize_t)len) {
+      w->sent++;
+      w->udp_fail_run = 0;
+      return 0;
+    }
+    e = errno;
+    if (e != ENOBUFS && e != EAGAIN && e != EINTR) break;
+    struct timespec d = { 0, 100000 };
+    nanosleep(&d, NULL);
+  }
+  w->sent++;
+  w->udp_failed++;
+  w->udp_errno = e;
+  if (w->udp_failed == 1)
+    fprintf(stderr, "ualink-gen: udp: %s: datagram %llu not sent: %s (every failed send is counted)\n", w->udp_dest,
+            (unsigned long long)w->sent, strerror(e));
+  if (++w->udp_fail_run >= GEN_UDP_FAIL_RUN) {
+    fprintf(stderr, "ualink-gen: udp: %s: %u sends in a row failed (%s), giving up\n", w->udp_dest,
+            GEN_UDP_FAIL_RUN, strerror(e));
+    return -1;
+  }
+  return 0;
+}
+
+int out_udp_lost(const struct gen_writer *w) {
+  if (w->udp_fd < 0 || !w->udp_failed) return 0;
+  fprintf(stderr, "ualink-gen: udp: %s: %llu of %llu datagrams not sent (last error: %s)\n", w->udp_dest,
+          (unsigned long long)w->udp_failed, (unsigned long long)w->sent, strerror(w->udp_errno));
+  return -1;
+}
+
 int out_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) {
   struct gen_writer *w = ctx;
   if (w->dump) {
@@ -113,11 +158,7 @@ int out_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) {
   }
   if (w->udp_fd >= 0) {
     udp_pace(w, ts_ns);
-    if (send(w->udp_fd, rec, len, 0) < 0 && errno != ECONNREFUSED) {
-      fprintf(stderr, "ualink-gen: udp: %s\n", strerror(errno));
-      return -1;
-    }
-    w->sent++;
+    if (udp_send(w, rec, len) != 0) return -1;
   }
   return 0;
 }

@@ -26,6 +26,8 @@ const char *ual_rec_kind_key(unsigned kind) {
 void ual_decoder_init(struct ual_decoder *d) {
   ual_unpack_init(&d->unpack[0]);
   ual_unpack_init(&d->unpack[1]);
+  ual_ub_rx_init(&d->ub_rx[0]);
+  ual_ub_rx_init(&d->ub_rx[1]);
 }
 
 static bool decoded(const struct ual_rec_result *r) {

@@ -3,17 +3,19 @@
 
 #define END { 0, NULL }
 
-const struct ual_value_name ual_vals_rec_kind[] = { {1, "Flit"}, {2, "Ordered set"}, {3, "Link event"}, END };
+const struct ual_value_name ual_vals_rec_kind[] = { {1, "Flit"}, {2, "Ordered set"}, {3, "Link event"}, {4, "PCIe DLLP"}, {6, "UB flit"}, END };
 const struct ual_value_name ual_vals_dir[] = { {0, "A>B"}, {1, "B>A"}, END };
 const struct ual_value_name ual_vals_rate[] = {
   {0, "unknown"}, {1, "2.5 GT/s"}, {2, "32.0 GT/s"}, {3, "64.0 GT/s"},
-  {4, "104 GT/s"}, {5, "112 GT/s"}, {6, "120 GT/s"}, {7, "128 GT/s"}, END };
+  {4, "104 GT/s"}, {5, "112 GT/s"}, {6, "120 GT/s"}, {7, "128 GT/s"},
+  {8, "5.0 GT/s"}, {9, "8.0 GT/s"}, {10, "16.0 GT/s"}, END };   /* 8-10: PCIe, pcie.md [P5] */
 const struct ual_value_name ual_vals_role[] = { {0, "unknown"}, {1, "accelerator"}, {2, "switch"}, END };
 const struct ual_value_name ual_vals_event[] = {
   {1, "Electrical idle entered"}, {2, "Electrical idle exited"}, {3, "Receiver detected"},
   {4, "Data rate changed"}, {5, "Link width changed"}, {6, "Capture started"},
-  {7, "Capture stopped"}, {8, "Records dropped"}, END };
-const struct ual_value_name ual_vals_rec_width[] = { {0, "unknown"}, {1, "x1"}, {2, "x2"}, {4, "x4"}, {8, "x8"}, END };
+  {7, "Capture stopped"}, {8, "Records dropped"}, {9, "UB LinkUp 1"}, {10, "UB LinkUp 0"},
+  {11, "UB retrain start"}, {12, "UB retrain end"}, {13, "UB mode in force"}, END };
+const struct ual_value_name ual_vals_rec_width[] = { {0, "unknown"}, {1, "x1"}, {2, "x2"}, {4, "x4"}, {8, "x8"}, {12, "x12"}, {16, "x16"}, END };
 const struct ual_value_name ual_vals_rec_link[] = { {255, "unknown"}, END };
 
 const struct ual_field ual_fields[UAL_F_COUNT] = { UAL_FIELDS(UAL_FIELD_ROW_) };

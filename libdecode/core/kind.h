@@ -58,6 +58,9 @@ struct ual_kind {
   void (*tree)(struct ual_tree_builder *w, const struct ual_rec_result *r);
   /* The one-line summary of a decoded record. */
   void (*summary)(struct ual_text *o, const struct ual_rec_result *r);
+  /* Whether the header's reserved bits are set, for a kind that gives
+   * some of them a meaning (NULL: flags 7:3, roles 7:4 and byte 7). */
+  bool (*hdr_reserved)(const struct ual_rec_hdr *h);
 };
 
 /* The capture record's own kinds, X(kind code, struct ual_kind). */

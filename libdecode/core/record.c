@@ -30,6 +30,26 @@ static const struct { enum ual_field_id field; uint8_t flag; } rec_flags[] = {
 };
 #define REC_NFLAGS (sizeof rec_flags / sizeof rec_flags[0])
 
+/* pcie.md [P3]: roles bit 7 = 1 selects the PCIe encoding, side A in bits
+ * 2:0, side B in 5:3, bit 6 reserved. Rebuilt from the three UALink
+ * fields of the byte (bits 1:0, 3:2, 7:4). */
+#define PCIE_ROLES_SEL 0x8u   /* bit 7 of the byte = bit 3 of the reserved nibble */
+static void pcie_roles(struct ual_rec_hdr *h) {
+  if (!(h->rsvd_roles & PCIE_ROLES_SEL)) return;
+  unsigned byte = (unsigned)h->role_a | (unsigned)h->role_b << 2 | (unsigned)h->rsvd_roles << 4;
+  h->roles_pcie = 1;
+  h->role_a = (uint8_t)(byte & 7);
+  h->role_b = (uint8_t)(byte >> 3 & 7);
+  h->rsvd_roles = (uint8_t)(byte >> 6 & 1);
+}
+
+static void pcie_roles_put(const struct ual_rec_hdr *h, uint8_t *buf) {
+  unsigned byte = 0x80u | (h->role_a & 7u) | (h->role_b & 7u) << 3 | (h->rsvd_roles & 1u) << 6;
+  ual_field_put(UAL_F_REC_ROLE_A, buf, byte & 3);
+  ual_field_put(UAL_F_REC_ROLE_B, buf, byte >> 2 & 3);
+  ual_field_put(UAL_F_REC_ROLES_RSVD, buf, byte >> 4);
+}
+
 static void hdr_get(const uint8_t *buf, struct ual_rec_hdr *h) {
   h->version = (uint8_t)ual_field_get(UAL_F_REC_VERSION, buf);
   h->kind = (uint8_t)ual_field_get(UAL_F_REC_KIND, buf);
@@ -44,6 +64,7 @@ static void hdr_get(const uint8_t *buf, struct ual_rec_hdr *h) {
   h->rsvd_flags = (uint8_t)ual_field_get(UAL_F_REC_FLAGS_RSVD, buf);
   h->rsvd_roles = (uint8_t)ual_field_get(UAL_F_REC_ROLES_RSVD, buf);
   h->rsvd = (uint8_t)ual_field_get(UAL_F_REC_RSVD, buf);
+  pcie_roles(h);
 }
 
 static void hdr_put(const struct ual_rec_hdr *h, uint8_t *buf) {
@@ -60,6 +81,7 @@ static void hdr_put(const struct ual_rec_hdr *h, uint8_t *buf) {
   ual_field_put(UAL_F_REC_FLAGS_RSVD, buf, h->rsvd_flags);
   ual_field_put(UAL_F_REC_ROLES_RSVD, buf, h->rsvd_roles);
   ual_field_put(UAL_F_REC_RSVD, buf, h->rsvd);
+  if (h->roles_pcie) pcie_roles_put(h, buf);
 }
 
 enum ual_rec_status ual_record_parse(const uint8_t *buf, size_t len, struct ual_record *r) {
@@ -72,7 +94,8 @@ enum ual_rec_status ual_record_parse(const uint8_t *buf, size_t len, struct ual_
   const struct ual_kind *k = ual_kind_of(r->h.kind);
   if (!k) return UAL_RS_KIND;
   if (!k->body_ok(r->body_len)) return UAL_RS_BODY_LEN;
-  if (r->h.rsvd_flags || r->h.rsvd_roles || r->h.rsvd) return UAL_RS_RESERVED;
+  if (k->hdr_reserved ? k->hdr_reserved(&r->h) : (r->h.rsvd_flags || r->h.rsvd_roles || r->h.rsvd))
+    return UAL_RS_RESERVED;
   return UAL_RS_OK;
 }
 
@@ -143,6 +166,10 @@ static const struct rate_info {
   [5] = { "112",  1120,   1,  1, UAL_ENC_1B1B },
   [6] = { "120",  1200,   1,  1, UAL_ENC_1B1B },
   [7] = { "128",  1280,   1,  1, UAL_ENC_1B1B },
+  /* PCIe (pcie.md [P5]) */
+  [8] = { "5.0",   50,   10,  8, UAL_ENC_8B10B },
+  [9] = { "8.0",   80,  130, 128, UAL_ENC_128B130B },
+  [10] = { "16.0", 160, 130, 128, UAL_ENC_128B130B },
 };
 #define NRATES (sizeof rates / sizeof rates[0])
 

@@ -16,17 +16,18 @@ static char side_name(unsigned dir) { return dir ? 'B' : 'A'; }
 
 void ual_analyzer_init(struct ual_analyzer *a) {
   memset(a, 0, sizeof *a);
-  ual_unpack_init(&a->unpack[0]);
-  ual_unpack_init(&a->unpack[1]);
+  ual_unpack_init_midstream(&a->unpack[0]);
+  ual_unpack_init_midstream(&a->unpack[1]);
   ual_replay_init(&a->rp);
   ual_ltssm_init(&a->lt);
   ual_dlproto_init(&a->dp);
   ual_uart_init(&a->ua);
+  ual_fabric_an_init(&a->fab);
 }
 
 static void truncated(struct ual_analyzer *a, unsigned d, const char *why, struct ual_findings *f) {
   const struct ual_unpack *u = &a->unpack[d];
-  if (!a->unp_sync[d] || !u->tl_have) return;
+  if (u->tl_unknown || !u->tl_have) return;
   a->truncated++;
   ual_findings_add(f, UAL_R_DL_TRUNCATED_TL, -1, "%s with %c's TL flit from frame %llu partly received (%u of 16 sectors)",
                    why, side_name(d), (unsigned long long)u->tl_frame, u->tl_have);
@@ -39,7 +40,6 @@ static void dl_reset(struct ual_analyzer *a, unsigned d, struct ual_findings *f)
   if (a->fresh[d] && !a->seen_payload[d]) return;
   truncated(a, d, "link down", f);
   ual_unpack_init(&a->unpack[d]);
-  a->unp_sync[d] = 1;
   ual_replay_reset(&a->rp, d);
   ual_dlproto_reset(&a->dp, d);
   ual_uart_reset(&a->ua, d);
@@ -52,8 +52,9 @@ static void forget(struct ual_analyzer *a, unsigned d) {
   ual_replay_forget(&a->rp, d);
   ual_dlproto_forget(&a->dp, d);
   ual_uart_forget(&a->ua, d);
-  ual_unpack_init(&a->unpack[d]);
-  a->unp_sync[d] = 0;
+  ual_unpack_init_midstream(&a->unpack[d]);
+  a->sync[d].reported = 0;
+  a->sync[d].partial = 0;
 }
 
 static int width_code(unsigned lanes) {
@@ -83,47 +84,50 @@ static int uart_sectors(const uint8_t *flit, const struct ual_unpack_out *uo) {
   return n;
 }
 
-/* A capture that starts mid-stream does not know the carry-over at its
- * first flit. It is at most 15 sectors and ends in segment 0, so a flit
- * whose SH0 starts no TL flit is a safe start from segment 1 on. Until
- * then only the alternate sectors are unpacked (their place does not
- * depend on the carry-over): the copy in tmp keeps the segment headers'
- * DLAltSector and the alternate sectors, nothing else. Returns the bytes
- * to unpack. */
-static const uint8_t *sync_flit(struct ual_analyzer *a, unsigned d, const uint8_t *flit, uint8_t *tmp) {
-  if (a->unp_sync[d]) return flit;
-  /* The first flit delivered in the capture carrying explicit sequence
-   * number 1 starts a link's numbering: nothing is carried over into it. */
-  struct ual_fh fh;
-  ual_fh_decode(flit, &fh);
-  if (fh.replay_cmd == UAL_RC_SEQ && fh.seq == 1 && a->rp.d[d].st.delivered <= 1) {
-    a->unp_sync[d] = 1;
-    return flit;
+/* Where the direction's delivered stream became known (analysis.h): one
+ * DL-PARTIAL-TL for the TL sectors skipped before, one AN-SYNC and a
+ * timeline event when both TL flit and DL message boundaries are known. */
+static void sync_step(struct ual_analyzer *a, unsigned d, const struct ual_unpack_out *uo, const struct ual_when *w,
+                      struct ual_events *ev, struct ual_findings *f) {
+  struct ual_sync *s = &a->sync[d];
+  const struct ual_unpack *u = &a->unpack[d];
+  if (s->reported) return;
+  if (!s->flits++) s->first_frame = w->frame;
+  if (uo->partial_sectors) {
+    if (!s->partial) s->partial_frame = w->frame;
+    s->partial += uo->partial_sectors;
   }
-  struct ual_sh sh[UAL_SEGMENTS];
-  for (int k = 0; k < UAL_SEGMENTS; k++) ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh[k]);
-  bool start = sh[0].tlbeat == UAL_TB_NONE;
-  memcpy(tmp, flit, UAL_CRC_OFFSET);
-  for (int k = 0; k < UAL_SEGMENTS; k++) {
-    if (start && k > 0) break;
-    const struct ual_segment_def *sd = &ual_segment_map[k];
-    for (unsigned s = sd->first_sector + (sh[k].alt ? 1u : 0u); s < (unsigned)sd->first_sector + sd->n_sectors; s++)
-      memset(tmp + ual_sector_byte(s), 0, UAL_SECTOR_BYTES);
-    if (!start) tmp[sd->sh_byte] = ual_sh_encode(sh[k].alt, false, 0, 0);
+  if (uo->tl_synced_at >= 0) {
+    s->tl_frame = w->frame;
+    if (s->partial)
+      ual_findings_add(f, UAL_R_DL_PARTIAL_TL, uo->tl_synced_at,
+                       "%c: %u TL sector(s) from frame %llu on not unpacked: their TL flits began before the capture",
+                       side_name(d), s->partial, (unsigned long long)s->partial_frame);
   }
-  if (start) a->unp_sync[d] = 1;
-  else a->unsynced_flits[d]++;
-  return tmp;
+  if (uo->msg_synced_at >= 0) s->msg_frame = w->frame;
+  if (!ual_unpack_synced(u)) {
+    a->unsynced_flits[d]++;
+    return;
+  }
+  s->reported = 1;
+  s->frame = w->frame;
+  if (!s->tl_frame) s->tl_frame = s->first_frame;
+  if (!s->msg_frame) s->msg_frame = s->first_frame;
+  ual_findings_add(f, UAL_R_AN_SYNC, -1, "%c>%c synchronized after %llu delivered flit(s): TL flits from frame %llu, DL messages from frame %llu",
+                   side_name(d), side_name(d ^ 1), (unsigned long long)s->flits, (unsigned long long)s->tl_frame,
+                   (unsigned long long)s->msg_frame);
+  ual_events_add(ev, w, UAL_TEV_SYNC, d, 1, 0, "%c>%c synchronized: TL flit and DL message boundaries known",
+                 side_name(d), side_name(d ^ 1));
 }
 
 static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, const struct ual_when *wf, bool own,
                     struct ual_rec_result *out, struct ual_events *ev) {
   struct ual_findings *f = &out->findings;
   struct ual_unpack_out local, *uo = own ? &out->unp : &local;
-  uint8_t tmp[UAL_CRC_OFFSET];
-  const uint8_t *bytes = sync_flit(a, d, flit, tmp);
+  const uint8_t *bytes = flit;
   unsigned need_before = a->unpack[d].uart_need;
   ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
+  sync_step(a, d, uo, wf, ev, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
   int usec = alt ? uart_sectors(bytes, uo) : 0;
   a->dp.s[d].uart_open = a->unpack[d].uart_need;
@@ -152,6 +156,9 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   struct ual_replay_out ro;
   a->flits[d]++;
   ual_replay_step(&a->rp, d, fi, w, &ro, ev, &out->findings);
+  bool after_idle = a->after_idle[d];
+  a->after_idle[d] = fi->valid && fi->kind == UAL_FK_IDLE;
+  if (fi->kind == UAL_FK_NOP && fi->valid) a->after_idle[d] = after_idle;
   if (fi->kind != UAL_FK_PAYLOAD || !fi->valid || !ro.placed) return;
   a->seen_payload[d] = 1;
   w->is_new = ro.is_new;
@@ -159,6 +166,11 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
     if (ro.is_new && ro.verdict != UAL_RPV_DROPPED) ual_dlproto_flit(&a->dp, d, fi, -1, w, &out->findings);
     return;
   }
+  /* IDLE flits then explicit sequence number 1: the link's numbering
+   * starts (the sequence-number handshake after link-up), nothing is
+   * carried over into the flit. */
+  if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
+    ual_unpack_init(&a->unpack[d]);
   deliver(a, d, fi->bytes, w, true, out, ev);
   const struct ual_hold_slot *s;
   while ((s = ual_replay_release(&a->rp, d)) != NULL) {
@@ -208,6 +220,8 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
     if (!a->t_first_ns) a->t_first_ns = ts_ns;
     if (ts_ns > a->t_last_ns) a->t_last_ns = ts_ns;
   }
+  struct ual_fabric_step fs = { frame, ts_ns, ev };
+  if (ual_fabric_an_step(&a->fab, out, &fs)) return;
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
   if (h->flags & UAL_RF_LOST) forget(a, d);
@@ -232,6 +246,7 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
     a->dp.max_width = (int8_t)wc;
     for (unsigned i = 0; i < 2; i++)
       if (a->dp.s[i].width == UAL_UNKNOWN) a->dp.s[i].width = (int8_t)wc;
+    ual_replay_link_up(&a->rp);
   }
   if (lo.l1_exit) ual_dlproto_l1_exit(&a->dp);
   if (lo.lm_done) a->dp.width_ready = 0;
@@ -247,9 +262,10 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
 }
 
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev) {
-  (void)ev;
   for (unsigned d = 0; d < 2; d++) truncated(a, d, "capture ended", f);
   ual_dlproto_finish(&a->dp, a->t_last_ns, f);
+  struct ual_fabric_step fs = { a->records, a->t_last_ns, ev };
+  ual_fabric_an_finish(&a->fab, f, &fs);
 }
 
 /* ---- state ---- */
@@ -280,6 +296,7 @@ void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summ
     s->uart_resets[d] = st->resets;
     s->vdps[d] = st->vdps;
     s->unsynced_flits[d] = a->unsynced_flits[d];
+    s->sync_frame[d] = a->sync[d].reported ? a->sync[d].frame : 0;
   }
 }
 

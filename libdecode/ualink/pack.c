@@ -60,6 +60,52 @@ static unsigned transport_payload(uint32_t dw) {
 
 void ual_unpack_init(struct ual_unpack *u) { memset(u, 0, sizeof *u); }
 
+#define MSG_READINGS ((2ull << UAL_UART_MAX_PAYLOAD) - 1u)   /* 0..32 DWords owed */
+
+void ual_unpack_init_midstream(struct ual_unpack *u) {
+  memset(u, 0, sizeof *u);
+  u->tl_unknown = 1;
+  u->msg_owed = MSG_READINGS;
+}
+
+bool ual_unpack_synced(const struct ual_unpack *u) { return !u->tl_unknown && !u->msg_owed; }
+
+/* An alternate sector while the message stream is unknown: each reading
+ * that owes payload takes the DWord as payload, the reading that owes
+ * nothing takes it as a header (a transport then owes Length+1). Readings
+ * that meet are one from then on; when only "nothing owed" is left, the
+ * next DWord is a header. */
+static void unsynced_alt(struct ual_unpack *u, uint32_t dw, int k, struct ual_unpack_out *out) {
+  out->alt_role[k] = UAL_ALT_UNSYNCED;
+  uint64_t next = u->msg_owed >> 1;
+  if (u->msg_owed & 1u) next |= 1ull << transport_payload(dw);
+  u->msg_owed = next == 1u ? 0 : next;
+  if (!u->msg_owed) out->msg_synced_at = (int8_t)k;
+}
+
+/* A segment without an alternate sector: no transport was open (a gap in
+ * one is DM-UART-INTERLEAVE). */
+static void unsynced_gap(struct ual_unpack *u, int k, struct ual_unpack_out *out) {
+  if (!(u->msg_owed & 1u)) return;
+  u->msg_owed = 0;
+  out->msg_synced_at = (int8_t)k;
+}
+
+/* A segment while the carry-over is unknown: its TL sectors are skipped.
+ * A segment that starts no TL flit and has room for the longest carry-over
+ * (15 sectors) ends whatever was carried into it. */
+static void unsynced_tl(struct ual_unpack *u, const uint8_t *flit, const struct seg_cursor *c, int k,
+                        const struct ual_sh *sh, struct ual_unpack_out *out) {
+  for (unsigned s = c->next; s < c->end; s++) {
+    const uint8_t *q = flit + ual_sector_byte(s);
+    if ((q[0] | q[1] | q[2] | q[3]) && out->partial_sectors < UINT8_MAX) out->partial_sectors++;
+  }
+  if (sh->tlbeat == UAL_TB_NONE && c->end - c->next >= UAL_TL_FLIT_SECTORS - 1u) {
+    u->tl_unknown = 0;
+    out->tl_synced_at = (int8_t)k;
+  }
+}
+
 bool ual_unpack_partial(const struct ual_unpack *u) { return u->tl_have != 0 || u->uart_need != 0; }
 
 /* A message is checked where it completes; its findings name the header's segment. */
@@ -145,6 +191,8 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
                      struct ual_unpack_out *out, struct ual_findings *f) {
   out->n_tl = out->n_msg = 0;
   out->tl_started = 0;
+  out->partial_sectors = 0;
+  out->tl_synced_at = out->msg_synced_at = -1;
   memset(out->alt_role, UAL_ALT_NONE, sizeof out->alt_role);
 
   for (int k = 0; k < UAL_SEGMENTS; k++) {
@@ -152,8 +200,16 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
     ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh);
     struct seg_cursor c = seg_open(k);
     if (sh.alt) {
-      unpack_alt(u, sector_dw(flit + ual_sector_byte(c.next)), k, frame, out, f);
+      uint32_t dw = sector_dw(flit + ual_sector_byte(c.next));
+      if (u->msg_owed) unsynced_alt(u, dw, k, out);
+      else unpack_alt(u, dw, k, frame, out, f);
       c.next++;
+    } else if (u->msg_owed) {
+      unsynced_gap(u, k, out);
+    }
+    if (u->tl_unknown) {
+      unsynced_tl(u, flit, &c, k, &sh, out);
+      continue;
     }
     if (u->tl_have) unpack_tl(u, flit, &c, out);
     /* An invalid code is DL-TLBEAT (flit decoder); its sectors are likely a

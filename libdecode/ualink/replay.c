@@ -70,6 +70,20 @@ void ual_replay_forget(struct ual_replay *r, unsigned dir) {
 
 void ual_replay_reset(struct ual_replay *r, unsigned dir) { dir_clear(&r->d[dir & 1]); }
 
+/* After link-up both transmitters number from 1 and nothing is
+ * acknowledged (NEXT_TX_SEQ = 1, ACKD_SEQ = 0): an Ack is then judged
+ * against what was really sent, not learned. */
+void ual_replay_link_up(struct ual_replay *r) {
+  for (unsigned i = 0; i < 2; i++) {
+    struct ual_replay_dir *d = &r->d[i];
+    if (d->tx_known || d->ack_known) continue;   /* numbering already running */
+    d->tx_known = 2;
+    d->tx_max = 0;
+    d->ack_known = 1;
+    d->acked = 0;
+  }
+}
+
 static int outstanding(const struct ual_replay_dir *d) {
   return d->ack_known && d->tx_known ? (int)ual_seq_dist(d->acked, d->tx_max) : -1;
 }
@@ -103,8 +117,9 @@ static void nak_event(struct ual_replay_dir *t, unsigned tdir, uint16_t n, bool 
   else t->st.naks++;
   ual_events_add(ev, w, UAL_TEV_NAK, tdir ^ 1, n, sel, "%c Naks %c's flits after %u (%s)", side_name(tdir ^ 1),
                  side_name(tdir), n, sel ? "selective" : "go-back-N");
-  int out = outstanding(t);
-  if (out == 0) return;               /* nothing left to replay */
+  /* Due even when every flit seen is acknowledged: the lost flit N+1 was
+   * not placed, and the transmitter may send later flits before the Nak
+   * reaches it. A first transmission of N+1 after the Nak serves it. */
   t->rp_expect = sel ? 2 : 1;
   t->rp_start = ual_seq_inc(n);
   t->rp_frame = w->frame;
@@ -122,6 +137,12 @@ static void ack_nak(struct ual_replay_dir *t, unsigned tdir, const struct ual_fh
   if (!t->ack_known) {
     t->ack_known = 1;
     t->acked = n;
+    /* Mid-stream, an Ack ahead of the flits seen Acks flits sent and
+     * received before the capture began (it started inside a replay). */
+    if (t->tx_known && ual_seq_dist(t->tx_max, n) >= 1 && ual_seq_dist(t->tx_max, n) <= UAL_SEQ_MAX_UNACKED) {
+      t->tx_max = n;
+      if (t->exp_known && ual_seq_dist(t->next_exp, n) <= UAL_SEQ_MAX_UNACKED) t->next_exp = ual_seq_inc(n);
+    }
   } else if (t->tx_known == 2 && ual_seq_dist(t->tx_max, n) >= 1 && ual_seq_dist(t->tx_max, n) <= UAL_SEQ_MAX_UNACKED) {
     ual_findings_add(f, UAL_R_RP_ACK_AHEAD, -1, "%s %u for %c's flits, but %c has sent only up to %u",
                      nak ? "Nak" : "Ack", n, side_name(tdir), side_name(tdir), t->tx_max);
@@ -177,6 +198,7 @@ static void tx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
     d->tx_max = seq;
     d->rp_active = 0;
     o->is_new = 1;
+    if (d->rp_expect && seq == d->rp_start) d->rp_expect = 0;
     int out = outstanding(d);
     if (out > (int)d->st.unacked_max) d->st.unacked_max = (uint32_t)out;
     if (out > (int)UAL_SEQ_MAX_UNACKED && !d->limit_flagged) {

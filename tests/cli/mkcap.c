@@ -255,6 +255,25 @@ static void basic_traffic(struct cap *c) {
   cap_event(c, 0, UAL_EV_CAP_STOP, 0);
 }
 
+/* A capture that ends inside a TL flit: A's one payload flit starts five TL
+ * flits and completes three; B's IDLE flit follows. Read to its end, that is
+ * DL-TRUNCATED-TL at the end of the capture; a selection that stops reading
+ * early has not seen the end. */
+static void tl_cut(struct cap *c) {
+  struct tx a;
+  uint8_t f[UAL_FLIT_BYTES], d[UAL_TL_FLIT_BYTES];
+  tx_init(&a);
+  cap_event(c, 0, UAL_EV_CAP_START, 0);
+  for (unsigned i = 0; i < 5; i++) {
+    tl_pattern(d, i);
+    ual_pack_push_tl(&a.pk, d, 0, 0);
+  }
+  tx_flit(&a, 0, f);
+  cap_flit(c, 0, f);
+  ual_flit_build_idle(f);
+  cap_flit(c, 1, f);
+}
+
 /* ---- deliberately broken flits ------------------------------------------- */
 
 static void payload_flit(uint8_t *f, unsigned seq, unsigned tl_seed) {
@@ -565,6 +584,22 @@ static void truncate_tail(const char *name, long cut) {
   if (truncate(path_of(name), size - cut) != 0) die(name, strerror(errno));
 }
 
+/* src again at microsecond resolution, as editcap -F pcap writes it. */
+static void to_microseconds(const char *src, const char *dst) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t *in = pcap_open_offline_with_tstamp_precision(path_of(src), PCAP_TSTAMP_PRECISION_MICRO, err);
+  if (!in) die(src, err);
+  pcap_t *dead = pcap_open_dead_with_tstamp_precision(pcap_datalink(in), 65535, PCAP_TSTAMP_PRECISION_MICRO);
+  pcap_dumper_t *d = dead ? pcap_dump_open(dead, path_of(dst)) : NULL;
+  if (!d) die(dst, dead ? pcap_geterr(dead) : "pcap_open_dead failed");
+  struct pcap_pkthdr *h;
+  const u_char *b;
+  while (pcap_next_ex(in, &h, &b) == 1) pcap_dump((u_char *)d, h, b);
+  pcap_dump_close(d);
+  pcap_close(dead);
+  pcap_close(in);
+}
+
 /* ---- hostile framing and bodies (hostile_cases.txt) ----------------------- */
 
 /* Around every bad record a beacon: a link event whose value counts the
@@ -635,7 +670,7 @@ static void write_bad_kinds(void) {
     { 1, UAL_REC_OS, 0 },    { 1, UAL_REC_OS, 3 },                     { 1, UAL_REC_OS, 4 + UAL_OS_MAX_SYMBOLS + 1 },
     { 1, UAL_REC_EVENT, 0 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES - 1 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES + 1 },
     { 0, UAL_REC_EVENT, 8 }, { 2, UAL_REC_EVENT, 8 },                  { 255, UAL_REC_EVENT, 8 },
-    { 1, 0, 8 },             { 1, 4, 8 },                              { 1, 255, 8 },
+    { 1, 0, 8 },             { 1, 7, 8 },                              { 1, 255, 8 },
   };
   struct cap c;
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES + 1];
@@ -790,6 +825,12 @@ int main(int argc, char **argv) {
   basic_traffic(&c);
   cap_close(&c);
   truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
+
+  to_microseconds("basic.pcap", "basic_us.pcap");
+
+  cap_open(&c, "tlcut.pcap", UAL_DLT_USER0);
+  tl_cut(&c);
+  cap_close(&c);
 
   cap_open(&c, "user5.pcap", UAL_DLT_USER0 + 5);
   basic_traffic(&c);

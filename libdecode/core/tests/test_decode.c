@@ -31,9 +31,9 @@ static void test_names(void) {
   CHECK_STR(ual_rec_kind_name(UAL_REC_OS), "ordered set");
   CHECK_STR(ual_rec_kind_name(UAL_REC_EVENT), "link event");
   CHECK(ual_rec_kind_name(0) == NULL);
-  CHECK(ual_rec_kind_name(UAL_REC_PCIE_DLLP) == NULL);
+  CHECK_STR(ual_rec_kind_name(UAL_REC_PCIE_DLLP), "PCIe DLLP");
   CHECK(ual_rec_kind_name(UAL_REC_PCIE_FLIT) == NULL);
-  CHECK(ual_rec_kind_name(UAL_REC_UB_FLIT) == NULL);
+  CHECK_STR(ual_rec_kind_name(UAL_REC_UB_FLIT), "UB flit");
   CHECK(ual_rec_kind_name(1000) == NULL);
   CHECK_STR(ual_rec_kind_key(UAL_REC_FLIT), "flit");
   CHECK_STR(ual_rec_kind_key(UAL_REC_OS), "os");
@@ -47,7 +47,7 @@ static void test_names(void) {
     n++;
     CHECK(d->name && d->key && d->body_ok && d->decode && d->tree && d->summary);
   }
-  CHECK_EQ(n, 3);
+  CHECK_EQ(n, 4);
 }
 
 /* The kinds of the fabrics to come, with the body their digests give them. */

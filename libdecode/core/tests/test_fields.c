@@ -14,8 +14,13 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_OS: return 4;
   case UAL_SC_TS: case UAL_SC_MTS: return 16;
   case UAL_SC_EVENT: return 8;
-  case UAL_SC_GEN: return 0;
-  default: return 4; /* DL message and VDP DWords */
+  case UAL_SC_GEN: case UAL_SC_PCIE_GEN: case UAL_SC_UB_GEN: return 0;
+  case UAL_SC_PCIE_BODY: return 2;
+  case UAL_SC_PCIE_DLLP: case UAL_SC_PCIE_DLLP_ACK: case UAL_SC_PCIE_DLLP_FC: case UAL_SC_PCIE_DLLP_PM:
+  case UAL_SC_PCIE_DLLP_RAW: return 6;
+  default:
+    if (sc >= UAL_SC_UB_LPH && sc < UAL_SC_UB_GEN) return 20;   /* a UB flit */
+    return 4; /* DL message and VDP DWords */
   }
 }
 
@@ -63,7 +68,7 @@ static void test_table_shape(void) {
     CHECK(fd->section && fd->section[0]);
     CHECK(fd->scope < UAL_SC_COUNT);
     CHECK(fd->width > 0 && fd->width <= 64);
-    if (fd->scope == UAL_SC_GEN) {
+    if (fd->scope == UAL_SC_GEN || fd->scope == UAL_SC_PCIE_GEN || fd->scope == UAL_SC_UB_GEN) {
       CHECK_EQ(fd->size, 0);
     } else {
       CHECK(fd->size >= 1 && fd->size <= 8);

@@ -155,7 +155,7 @@ static void test_status(void) {
   CHECK_EQ(parse_with(2, 9, 3, 2, 0x80, &r), UAL_RS_VERSION); /* version wins */
 
   for (unsigned k = 0; k < 256; k++) {
-    if (k >= 1 && k <= 3) continue;
+    if ((k >= 1 && k <= 4) || k == UAL_REC_UB_FLIT) continue;
     CHECK_EQ(parse_with(1, k, 256, 0, 0, &r), UAL_RS_KIND);
   }
   CHECK_EQ(r.h.kind, 255);
@@ -179,16 +179,36 @@ static void test_status(void) {
     CHECK_EQ(parse_with(1, UAL_REC_EVENT, 8, 2, (uint8_t)(1u << b), &r),
              b >= 3 ? UAL_RS_RESERVED : UAL_RS_OK);
     CHECK_EQ(parse_with(1, UAL_REC_EVENT, 8, 6, (uint8_t)(1u << b), &r),
-             b >= 4 ? UAL_RS_RESERVED : UAL_RS_OK);
+             b >= 4 && b != 7 ? UAL_RS_RESERVED : UAL_RS_OK);   /* bit 7 alone: PCIe roles, all unknown */
     CHECK_EQ(parse_with(1, UAL_REC_EVENT, 8, 7, (uint8_t)(1u << b), &r), UAL_RS_RESERVED);
   }
   CHECK_EQ(parse_with(1, UAL_REC_FLIT, 256, 2, 0x28, &r), UAL_RS_RESERVED);
   CHECK_EQ(r.h.rsvd_flags, 0x05);
   CHECK_EQ(r.h.flags, 0);
-  CHECK_EQ(parse_with(1, UAL_REC_FLIT, 256, 6, 0xF6, &r), UAL_RS_RESERVED);
-  CHECK_EQ(r.h.rsvd_roles, 0xF);
+  CHECK_EQ(parse_with(1, UAL_REC_FLIT, 256, 6, 0x76, &r), UAL_RS_RESERVED);
+  CHECK_EQ(r.h.rsvd_roles, 0x7);
   CHECK_EQ(r.h.role_a, 2);
   CHECK_EQ(r.h.role_b, 1);
+  CHECK_EQ(r.h.roles_pcie, 0);
+  /* pcie.md [P3]: bit 7 selects A in 2:0, B in 5:3, bit 6 reserved */
+  CHECK_EQ(parse_with(1, UAL_REC_EVENT, 8, 6, 0xA1, &r), UAL_RS_OK);
+  CHECK_EQ(r.h.roles_pcie, 1);
+  CHECK_EQ(r.h.role_a, 1);
+  CHECK_EQ(r.h.role_b, 4);
+  CHECK_EQ(parse_with(1, UAL_REC_EVENT, 8, 6, 0xC0 | 3 << 3 | 2, &r), UAL_RS_RESERVED);
+  CHECK_EQ(r.h.role_a, 2);
+  CHECK_EQ(r.h.role_b, 3);
+  CHECK_EQ(r.h.rsvd_roles, 1);
+  {
+    struct ual_rec_hdr h;
+    uint8_t out[16];
+    ual_rec_hdr_init(&h, UAL_REC_EVENT, 0);
+    h.roles_pcie = 1;
+    h.role_a = 3;
+    h.role_b = 5;
+    CHECK_EQ(ual_record_build(&h, NULL, 0, out, sizeof out), 8);
+    CHECK_EQ(out[6], 0x80 | 5 << 3 | 3);
+  }
   CHECK(r.body != NULL); /* still decodable */
 
   /* status texts come from the list, one per code */
@@ -225,7 +245,8 @@ static void test_events(void) {
   CHECK_STR(ual_event_name(7), "capture_stopped");
   CHECK_STR(ual_event_name(UAL_EV_DROPPED), "records_dropped");
   CHECK(ual_event_name(0) == NULL);
-  CHECK(ual_event_name(9) == NULL);
+  CHECK_STR(ual_event_name(UAL_EV_UB_MODE), "ub_mode");
+  CHECK(ual_event_name(14) == NULL);
   CHECK(ual_event_name(0x10001) == NULL);
   /* reserved half-word and an unknown code still parse */
   static const uint8_t raw[8] = { 0x08, 0x01, 0xCD, 0xAB, 0x01, 0x00, 0x00, 0x80 };
@@ -241,13 +262,18 @@ static void test_rates(void) {
   static const char *const names[] = { NULL, "2.5", "32.0", "64.0", "104", "112", "120", "128" };
   for (unsigned c = 1; c < 8; c++) CHECK_STR(ual_rate_name(c), names[c]);
   CHECK(ual_rate_name(0) == NULL);
-  CHECK(ual_rate_name(8) == NULL);
+  CHECK_STR(ual_rate_name(8), "5.0");   /* PCIe, pcie.md [P5] */
+  CHECK_STR(ual_rate_name(9), "8.0");
+  CHECK_STR(ual_rate_name(10), "16.0");
+  CHECK_EQ(ual_rate_encoding(8), UAL_ENC_8B10B);
+  CHECK_EQ(ual_rate_encoding(10), UAL_ENC_128B130B);
+  CHECK(ual_rate_name(11) == NULL);
   CHECK(ual_rate_name(255) == NULL);
   CHECK_EQ(ual_rate_encoding(1), UAL_ENC_8B10B);
   CHECK_EQ(ual_rate_encoding(2), UAL_ENC_128B130B);
   for (unsigned c = 3; c < 8; c++) CHECK_EQ(ual_rate_encoding(c), UAL_ENC_1B1B);
   CHECK_EQ(ual_rate_encoding(0), -1);
-  CHECK_EQ(ual_rate_encoding(8), -1);
+  CHECK_EQ(ual_rate_encoding(11), -1);
 
   /* 2048 bits; 8b/10b and 128b/130b add their line-code overhead */
   CHECK_EQ(ual_flit_time_ps(7, 8), 2000);           /* 2048 / (8 * 128 Gb/s) */
@@ -262,7 +288,7 @@ static void test_rates(void) {
   CHECK_EQ(ual_flit_time_ps(5, 8), 2286);           /* 2285.7 */
   CHECK_EQ(ual_flit_time_ps(6, 4), 4267);           /* 4266.7 */
   CHECK_EQ(ual_flit_time_ps(0, 8), 0);
-  CHECK_EQ(ual_flit_time_ps(8, 8), 0);
+  CHECK_EQ(ual_flit_time_ps(11, 8), 0);
   CHECK_EQ(ual_flit_time_ps(7, 0), 0);
   CHECK_EQ(ual_flit_time_ps(7, 3), 0);
   CHECK_EQ(ual_flit_time_ps(7, 16), 0);

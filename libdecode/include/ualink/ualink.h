@@ -16,6 +16,9 @@
 #include "ualink/core/decode.h"
 #include "ualink/core/tree.h"
 #include "ualink/core/summary.h"
+#include "ualink/core/analysis.h"
+#include "ualink/pcie/dllp.h"
+#include "ualink/pcie/analysis.h"
 
 #define UAL_VERSION_STRING "0.1.0"
 

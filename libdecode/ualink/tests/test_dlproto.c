@@ -226,6 +226,7 @@ static void test_response_rules(void) {
   CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), 1);
 
   fx_init(&X);                                       /* channel rules hold whatever the state */
+  fx_sync(&X);
   fx_msg(&X, FX_A, REQ(UAL_MT_CHANNEL, UAL_CHAN_UART));
   fx_msg(&X, FX_B, NACK(UAL_MT_CHANNEL, CH4_ON, UAL_CHAN_UART));
   CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), 1);

@@ -16,6 +16,8 @@
 #include "ualink/ualink/flit.h"
 #include "ualink/ualink/pack.h"
 #include "ualink/ualink/os.h"
+#include "ualink/pcie/dllp.h"
+#include "ualink/ub/flit.h"
 
 struct ual_rec_result {
   uint64_t frame;
@@ -28,15 +30,20 @@ struct ual_rec_result {
   struct ual_unpack_out unp;
   /* kind == UAL_REC_OS */
   struct ual_os os;
+  /* PCIe, kind == UAL_REC_PCIE_DLLP */
+  struct ual_pcie_dllp pcie;
+  /* UB, kind == UAL_REC_UB_FLIT */
+  struct ual_ub_flit ub;
   /* kind == UAL_REC_EVENT (every fabric) */
   struct ual_event ev;
   struct ual_findings findings;
 };
 
-/* Per-capture decoding state of the fabrics: UALink's unpacker per
- * direction. Copyable. */
+/* Per-capture decoding state of the fabrics: UALink's unpacker and UB's
+ * block receiver per direction. Copyable. */
 struct ual_decoder {
   struct ual_unpack unpack[2];
+  struct ual_ub_rx ub_rx[2];
 };
 
 void ual_decoder_init(struct ual_decoder *d);

@@ -1,26 +1,41 @@
 /* The fabrics libdecode decodes, registered in one place. A fabric module
  * (libdecode/<fabric>/) keeps three leaf headers of X-macro lists, with no
  * includes and no code: its scopes, value lists and field rows (fields.h),
- * its rules (rules.h) and its record kinds with their decoders (kinds.h).
- * This header joins them with the capture record's own into the one field
- * table (core/fields.h), the one rule table (core/rules.h) and the one
- * dispatch table by record kind (core/decode.c).
+ * its rules (rules.h) and its record kinds with their decoders, its
+ * timeline event kinds and its stateful analysis (kinds.h). This header
+ * joins them with the capture record's own into the one field table
+ * (core/fields.h), the one rule table (core/rules.h), the one dispatch
+ * table by record kind (core/decode.c), the one list of timeline event
+ * kinds (core/events.h) and the analysis registry (core/analysis.h).
  *
  * Adding a fabric: include its three list headers here and append its
  * lists below; give struct ual_rec_result (core/decode.h) a member for
- * what its records decode into; add the module to libdecode/CMakeLists.txt.
- * Its fields, rules and records then reach every front-end. */
+ * what its records decode into; include its analysis state header in
+ * core/analysis.h when it has one; add the module to
+ * libdecode/CMakeLists.txt. Its fields, rules and records then reach every
+ * front-end. */
 #ifndef UALINK_CORE_FABRICS_H
 #define UALINK_CORE_FABRICS_H
 
 #include "ualink/ualink/fields.h"
 #include "ualink/ualink/rules.h"
 #include "ualink/ualink/kinds.h"
+#include "ualink/pcie/fields.h"
+#include "ualink/pcie/rules.h"
+#include "ualink/pcie/kinds.h"
+#include "ualink/ub/fields.h"
+#include "ualink/ub/rules.h"
+#include "ualink/ub/kinds.h"
 
-#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X)
-#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X)
-#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X)
-#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X)
-#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X)
+#define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_PCIE_SCOPES(X) UAL_UB_SCOPES(X)
+#define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_PCIE_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
+#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_PCIE_FIELDS(X) UAL_UB_FIELDS(X)
+#define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_PCIE_RULES(X) UAL_UB_RULES(X)
+#define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_PCIE_KINDS(X) UAL_UB_KINDS(X)
+#define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X) UAL_PCIE_TEV_KINDS(X) UAL_UB_TEV_KINDS(X)
+/* Stateful analyses X(name) and the record kinds they own X(kind code,
+ * name): core/analysis.h. */
+#define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_PCIE_ANALYSES(X) UAL_UB_ANALYSES(X)
+#define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
 
 #endif

@@ -13,11 +13,11 @@
 #define UAL_REC_FLIT      1   /* UALink flit */
 #define UAL_REC_OS        2   /* ordered set */
 #define UAL_REC_EVENT     3   /* link event */
-/* The other fabrics' kinds. No decoder is registered for them yet, so
- * they parse as UAL_RS_KIND (malformed), as version 1 readers must. */
-#define UAL_REC_PCIE_DLLP 4   /* PCIe non-flit DLLP */
+/* The other fabrics' kinds. Those without a registered decoder parse as
+ * UAL_RS_KIND (malformed), as version 1 readers must. */
+#define UAL_REC_PCIE_DLLP 4   /* PCIe non-flit DLLP (pcie/dllp.h) */
 #define UAL_REC_PCIE_FLIT 5   /* PCIe flit */
-#define UAL_REC_UB_FLIT   6   /* UB data-link flit */
+#define UAL_REC_UB_FLIT   6   /* UB data-link flit (libdecode/ub) */
 #define UAL_REC_EVENT_BYTES 8
 #define UAL_DLT_USER0     147
 #define UAL_UDP_PORT      17762
@@ -41,7 +41,12 @@ enum ual_os_encoding { UAL_ENC_8B10B = 0, UAL_ENC_128B130B = 1, UAL_ENC_1B1B = 2
   X(WIDTH,       5, "width_changed") \
   X(CAP_START,   6, "capture_started") \
   X(CAP_STOP,    7, "capture_stopped") \
-  X(DROPPED,     8, "records_dropped")
+  X(DROPPED,     8, "records_dropped") \
+  X(UB_LINKUP,   9, "ub_linkup") \
+  X(UB_LINKDOWN, 10, "ub_linkdown") \
+  X(UB_RETRAIN_START, 11, "ub_retrain_start") \
+  X(UB_RETRAIN_END, 12, "ub_retrain_end") \
+  X(UB_MODE,     13, "ub_mode")
 
 enum ual_event_code {
 #define UAL_X_(e, c, n) UAL_EV_##e = c,
@@ -69,7 +74,8 @@ const char *ual_rec_status_text(enum ual_rec_status s);
 
 struct ual_rec_hdr {
   uint8_t version, kind, flags, link, rate, width;
-  uint8_t role_a, role_b;       /* enum ual_role */
+  uint8_t role_a, role_b;       /* enum ual_role; PCIe role codes when roles_pcie */
+  uint8_t roles_pcie;           /* roles bit 7: the PCIe encoding (pcie.md [P3]) */
   uint8_t rsvd_flags, rsvd_roles, rsvd;
 };
 

@@ -46,6 +46,10 @@
  * UART credits and VDP boundaries from channel 4 going online or a stream
  * reset. A link-up seen in the capture (training) sets everything to its
  * reset value: channels offline, 2.5 GT/s, the trained width, L0.
+ *
+ * Records of a kind another fabric owns go to that fabric's analysis
+ * (core/analysis.h, a.fab) and nowhere else; link events go to UALink's
+ * trackers and to every fabric's analysis.
  */
 #ifndef UALINK_UALINK_ANALYSIS_H
 #define UALINK_UALINK_ANALYSIS_H
@@ -53,6 +57,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "ualink/core/decode.h"
+#include "ualink/core/analysis.h"
 #include "ualink/ualink/timeline.h"
 #include "ualink/ualink/replay.h"
 #include "ualink/ualink/ltssm.h"
@@ -63,9 +68,19 @@
  * dlproto.h, uart.h), each included by its tracker alone; it is complete
  * here only so an analyzer can be held and copied by value. Front-ends
  * read the state through ual_analyzer_summary. */
+/* Where a direction's delivered stream became known (AN-SYNC). */
+struct ual_sync {
+  uint8_t reported;              /* AN-SYNC raised: TL flit and DL message boundaries known */
+  uint64_t flits;                /* delivered until then */
+  uint64_t first_frame, tl_frame, msg_frame, frame;   /* 0 = known from the stream's start */
+  uint32_t partial;              /* TL sectors skipped (DL-PARTIAL-TL) */
+  uint64_t partial_frame;
+};
+
 struct ual_analyzer {
   struct ual_unpack unpack[2];   /* the delivered stream of each direction */
-  uint8_t unp_sync[2];           /* the unpacker knows where TL flits begin */
+  struct ual_sync sync[2];
+  uint8_t after_idle[2];         /* the direction's last flit was an IDLE flit (NOP flits aside) */
   uint8_t fresh[2];              /* the direction's DL state is known from a reset */
   uint8_t seen_payload[2];       /* payload flits since that reset */
   uint64_t records, flits[2];
@@ -78,6 +93,7 @@ struct ual_analyzer {
   struct ual_ltssm lt;
   struct ual_dlproto dp;
   struct ual_uart ua;
+  struct ual_fabric_an fab;      /* the other fabrics' analyses (core/analysis.h) */
 };
 
 void ual_analyzer_init(struct ual_analyzer *a);
@@ -91,7 +107,8 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
  * on another thread): the two calls give exactly ual_analyzer_step. */
 void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
                                struct ual_events *ev);
-/* End of capture: DL-TRUNCATED-TL, unconfirmed negotiations, timeouts. */
+/* End of capture: DL-TRUNCATED-TL, unconfirmed negotiations, timeouts, and
+ * the fabric analyses' end findings. */
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev);
 
 /* State after the last step, small enough to keep per frame. */
@@ -109,6 +126,7 @@ struct ual_analysis_summary {
   uint8_t alt_protocol[2];           /* port sent Modified TS with vendor 20AEh in its last training */
   uint64_t uart_transports[2], uart_payload_dw[2], uart_credits[2], uart_resets[2], vdps[2];
   uint64_t unsynced_flits[2];
+  uint64_t sync_frame[2];            /* frame of AN-SYNC; 0 = not yet, or known from a link-up */
 };
 void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summary *s);
 /* One line: "A:L0 x8 128 ch0=on ch4=on | B:L0 ..."; returns the length needed. */

@@ -27,7 +27,9 @@ struct ual_dl_item {
 };
 
 /* What a segment's alternate sector held. */
-enum ual_alt_role { UAL_ALT_NONE = 0, UAL_ALT_MESSAGE = 1, UAL_ALT_UART_PAYLOAD = 2 };
+/* UAL_ALT_UNSYNCED: a DWord of a stream whose start was not captured: a
+ * message or the payload of a transport begun earlier, not yet known which. */
+enum ual_alt_role { UAL_ALT_NONE = 0, UAL_ALT_MESSAGE = 1, UAL_ALT_UART_PAYLOAD = 2, UAL_ALT_UNSYNCED = 3 };
 
 /* Upper bounds per flit: 59 sectors hold at most 4 TL flit ends and 4 alt sectors. */
 #define UAL_MAX_TL_PER_FLIT  4
@@ -41,6 +43,9 @@ struct ual_unpack_out {
   uint8_t tl_owed;                      /* sectors still owed by the carry-over after this flit */
   int8_t uart_open;                     /* payload DWords a transport still owes, or -1 */
   uint8_t alt_role[UAL_SEGMENTS];       /* enum ual_alt_role of each segment's first sector */
+  uint8_t partial_sectors;              /* non-zero TL sectors skipped: TL flits begun before the capture */
+  int8_t tl_synced_at, msg_synced_at;   /* segment where that part of the stream became known in
+                                           this flit, or -1 */
 };
 
 struct ual_unpack {
@@ -50,9 +55,28 @@ struct ual_unpack {
   uint64_t tl_frame;
   struct ual_dl_item uart;              /* transport being assembled */
   uint8_t uart_need;                    /* payload DWords still to come; 0 = none open */
+  /* A stream whose start was not captured (ual_unpack_init_midstream).
+   * tl_unknown: the carry-over into the next segment is unknown (0..15
+   * sectors). msg_owed: the readings of the alternate sectors still
+   * possible, bit h = "h payload DWords of a transport are still owed"
+   * (h = 0..32); 0 once the message stream is known. */
+  uint8_t tl_unknown;
+  uint64_t msg_owed;
 };
 
+/* A stream from its start (link up): nothing carried over. */
 void ual_unpack_init(struct ual_unpack *u);
+/* A stream joined in the middle (capture start, lost records). TL flit
+ * boundaries are known after the first segment that starts no TL flit and
+ * has room for a whole carry-over (segment 0 or 2, or 1 without an
+ * alternate sector); TL sectors before are skipped (partial_sectors). DL
+ * messages are known after the first segment without an alternate sector (a
+ * transport fills consecutive segments, spec §2.4.1.2), or once every
+ * reading of the alternate sectors agrees that the next one is a header;
+ * alternate sectors before are UAL_ALT_UNSYNCED and raise nothing. */
+void ual_unpack_init_midstream(struct ual_unpack *u);
+/* Both boundaries known. */
+bool ual_unpack_synced(const struct ual_unpack *u);
 /* Feeds one valid payload flit (bytes after FEC correction, header already
  * known to be payload). Raises DL-TL-NO-ROOM, DL-ZERO-FILL and the stateless
  * DL message checks. */

@@ -110,6 +110,9 @@ void ual_replay_forget(struct ual_replay *r, unsigned dir);
 /* The port sending direction dir went down or retrains: its numbering is
  * relearned, containment ends. */
 void ual_replay_reset(struct ual_replay *r, unsigned dir);
+/* Both ports reached L0 from Configuration after their reset: numbering
+ * starts at 1 with nothing acknowledged in each direction not yet sending. */
+void ual_replay_link_up(struct ual_replay *r);
 /* Payload flits sent and not yet acknowledged, or -1 when unknown. */
 int ual_replay_unacked(const struct ual_replay *r, unsigned dir);
 

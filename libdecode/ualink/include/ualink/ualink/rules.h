@@ -1,5 +1,6 @@
 /* The UALink conformance rules (docs/rules.md): PL- physical layer, RP-
- * replay, DL- data link, DM- DL messages, LT- link training and power.
+ * replay, DL- data link, DM- DL messages, LT- link training and power, AN-
+ * the analysis itself.
  * A pure X-macro list with no includes, registered in core/fabrics.h; the
  * order is the order of every rule listing (--stats, TUI, Wireshark). */
 #ifndef UALINK_UALINK_RULES_H
@@ -18,7 +19,7 @@
   X(PL_NOP_BODY,         "PL-NOP-BODY",         WARNING, "NOP flit with non-zero bytes after the DLLP") \
   X(RP_SEQ_GAP,          "RP-SEQ-GAP",          ERROR,   "sequence number ahead of the expected one: flits lost without a Nak") \
   X(RP_DUPLICATE,        "RP-DUPLICATE",        INFO,    "payload flit already delivered: discarded") \
-  X(RP_NAK,              "RP-NAK",              WARNING, "Nak received") \
+  X(RP_NAK,              "RP-NAK",              INFO,    "Nak received") \
   X(RP_REPLAY,           "RP-REPLAY",           INFO,    "transmitter replays") \
   X(RP_REPLAY_WRONG_START,"RP-REPLAY-WRONG-START",ERROR, "replay does not start where the Nak asked") \
   X(RP_ACK_AHEAD,        "RP-ACK-AHEAD",        ERROR,   "Ack/Nak for a sequence number never sent") \
@@ -32,6 +33,7 @@
   X(DL_CH0_OFFLINE,      "DL-CH0-OFFLINE",      ERROR,   "TL flit data while channel 0 is offline") \
   X(DL_AFTER_CONTAIN,    "DL-AFTER-CONTAIN",    ERROR,   "new payload flits after a containment flit") \
   X(DL_TRUNCATED_TL,     "DL-TRUNCATED-TL",     WARNING, "TL flit partly received when the capture or link ended") \
+  X(DL_PARTIAL_TL,       "DL-PARTIAL-TL",       INFO,    "TL flit sectors whose flit began before the capture: not unpacked") \
   X(DM_RESERVED,         "DM-RESERVED",         WARNING, "reserved bits set in a DL message") \
   X(DM_COMPRESSED,       "DM-COMPRESSED",       ERROR,   "Compressed bit set") \
   X(DM_UNKNOWN,          "DM-UNKNOWN",          ERROR,   "reserved mclass/mtype") \
@@ -70,6 +72,7 @@
   X(LT_L0P_WITHOUT_DL,   "LT-L0P-WITHOUT-DL",   ERROR,   "L0p request without a completed DL Link Width negotiation") \
   X(LT_L0P_PRIORITY,     "LT-L0P-PRIORITY",     WARNING, "L0p Link Management DLLP with Priority set") \
   X(LT_L0P_INITIATOR,    "LT-L0P-INITIATOR",    ERROR,   "L0p request from a switch") \
-  X(LT_EXIT_L1_CONTENT,  "LT-EXIT-L1-CONTENT",  ERROR,   "TL flits or UART sectors after L1 exit before channels are online")
+  X(LT_EXIT_L1_CONTENT,  "LT-EXIT-L1-CONTENT",  ERROR,   "TL flits or UART sectors after L1 exit before channels are online") \
+  X(AN_SYNC,             "AN-SYNC",             INFO,    "a direction's analysis is synchronized: TL flit and DL message boundaries known")
 
 #endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""ualink-gen --udp with nothing listening on the port, as in the README's
+live set-up where ualink-tui -i lo only sniffs: a capture of lo must see
+every record as one datagram, in order, byte for byte (the ICMP port
+unreachable of one datagram must not drop the next), and the run must end
+cleanly. Then a destination every send fails for (broadcast without
+SO_BROADCAST): the failures are reported, the run gives up, exit status 1.
+
+  udp_export.py GEN WORKDIR
+
+Captures with an AF_PACKET socket on lo: needs root or CAP_NET_RAW (exit 77,
+skipped, without)."""
+import os
+import select
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+PACKET_OUTGOING = 4
+SO_RCVBUFFORCE = 33
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    sys.exit(1)
+
+
+def pcap_records(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic = struct.unpack_from("<I", data, 0)[0]
+    if magic != 0xA1B23C4D:
+        fail("%s: not a little-endian nanosecond pcap (magic %08x)" % (path, magic))
+    out, off = [], 24
+    while off + 16 <= len(data):
+        _, _, caplen, _ = struct.unpack_from("<IIII", data, off)
+        out.append(data[off + 16:off + 16 + caplen])
+        off += 16 + caplen
+    return out
+
+
+def free_udp_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def udp_payload(frame, port):
+    """The UDP payload of an Ethernet/IPv4 frame on lo to port, else None."""
+    if len(frame) < 14 + 20 + 8 or frame[12:14] != b"\x08\x00":
+        return None
+    ip = frame[14:]
+    if ip[0] >> 4 != 4 or ip[9] != 17:
+        return None
+    udp = ip[(ip[0] & 15) * 4:]
+    dport, ulen = struct.unpack_from(">HH", udp, 2)
+    if dport != port:
+        return None
+    return bytes(udp[8:ulen])
+
+
+def no_listener(gen, work):
+    try:
+        cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    except PermissionError:
+        print("skip: capturing on lo needs root or CAP_NET_RAW")
+        sys.exit(77)
+    cap.bind(("lo", 0))
+    try:
+        cap.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 64 << 20)
+    except OSError:
+        cap.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 20)
+    port = free_udp_port()
+    pcap = os.path.join(work, "udp-export.pcap")
+    p = subprocess.Popen([gen, "-q", "-s", "traffic", "-c", "2000", "--seed", "5",
+                          "--udp", "127.0.0.1:%d" % port, "-w", pcap],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    got = []
+    quiet_since = None
+    while True:
+        r, _, _ = select.select([cap], [], [], 0.2)
+        if r:
+            frame, addr = cap.recvfrom(65536)
+            quiet_since = None
+            if addr[2] == PACKET_OUTGOING:   # lo shows each packet going out and coming in
+                continue
+            pl = udp_payload(frame, port)
+            if pl is not None:
+                got.append(pl)
+            continue
+        if p.poll() is None:
+            continue
+        if quiet_since is None:
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since > 0.5:
+            break
+    err = p.stderr.read().decode()
+    cap.close()
+    if p.returncode != 0:
+        fail("ualink-gen exited %d: %s" % (p.returncode, err))
+    if err:
+        fail("ualink-gen reported problems on a clean run: %s" % err)
+    want = pcap_records(pcap)
+    print("no listener on port %d: %d records written, %d datagrams captured on lo" % (port, len(want), len(got)))
+    if len(got) != len(want):
+        dirs = [sum(1 for r in got if r[0] & 1 == d) for d in (0, 1)]
+        fail("captured %d of %d datagrams (A>B %d, B>A %d)" % (len(got), len(want), dirs[0], dirs[1]))
+    for i, (a, b) in enumerate(zip(got, want)):
+        if a != b:
+            fail("datagram %d differs from record %d of the pcap" % (i + 1, i + 1))
+    os.unlink(pcap)
+
+
+def every_send_fails(gen):
+    p = subprocess.run([gen, "-q", "-s", "traffic", "-c", "500", "--udp", "255.255.255.255:%d" % free_udp_port()],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60)
+    err = p.stderr.decode()
+    print("broadcast: exit %d\n%s" % (p.returncode, err), end="")
+    if p.returncode != 1:
+        fail("exit status %d, not 1, when no datagram can be sent" % p.returncode)
+    lines = err.splitlines()
+    if not any("datagram 1 not sent" in l for l in lines):
+        fail("the first failed send is not reported")
+    if not any("in a row failed" in l and "giving up" in l for l in lines):
+        fail("the run does not give up")
+    if not any("100 of 100 datagrams not sent" in l for l in lines):
+        fail("the count of failed sends is not reported")
+
+
+def main():
+    gen, work = sys.argv[1], sys.argv[2]
+    every_send_fails(gen)
+    no_listener(gen, work)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+/* Stateful DLLP analysis (analysis.h): one explicit switch per DLLP
+ * layout and FC stage; every surprise is a PD- finding. */
+#include "ualink/pcie/analysis.h"
+#include "ualink/core/analysis.h"
+
+#include <string.h>
+
+#define HDR_MOD  256u    /* HdrFC is 8 bits */
+#define DATA_MOD 4096u   /* DataFC is 12 bits */
+
+const char *ual_pcie_fc_phase_name(unsigned p) {
+  static const char *const n[] = { "unknown", "FC_INIT1", "FC_INIT2", "FC_UPDATE" };
+  return p < 4 ? n[p] : "?";
+}
+
+static char side_name(unsigned d) { return d ? 'B' : 'A'; }
+
+/* [P10]: PM requests come from the downstream component (a port facing
+ * upstream: switch USP 2, Endpoint 4, other upstream port 5), the Ack from
+ * the upstream component (Root Port 1, switch DSP 3). */
+static int downstream_component(unsigned role) {
+  switch (role) {
+  case 2: case 4: case 5: return 1;
+  case 1: case 3: return 0;
+  }
+  return UAL_UNKNOWN;
+}
+
+static void forget(struct ual_pcie_side *s) {
+  memset(s->vc, 0, sizeof s->vc);
+  s->scaling = UAL_UNKNOWN;
+  s->seen = s->pm_req = s->pm_acking = 0;
+  s->ack_known = 0;
+}
+
+void ual_pcie_an_init(struct ual_pcie_an *s) {
+  memset(s, 0, sizeof *s);
+  forget(&s->s[0]);
+  forget(&s->s[1]);
+}
+
+static void ack_step(struct ual_pcie_side *me, unsigned d, const struct ual_pcie_dllp *p, struct ual_findings *f) {
+  if (me->ack_known && ((unsigned)(p->seq - me->ack_seq) & (UAL_PCIE_SEQ_MOD - 1)) >= UAL_PCIE_SEQ_MOD / 2)
+    ual_findings_add(f, UAL_R_PD_ACK_BACKWARDS, -1, "%s %03xh from %c after %03xh", ual_pcie_dllp_name_str(p->name),
+                     p->seq, side_name(d), me->ack_seq);
+  me->ack_known = 1;
+  me->ack_seq = p->seq;
+  if (p->name == UAL_PCIE_DT_NAK)
+    ual_findings_add(f, UAL_R_PD_NAK, -1, "Nak %03xh from %c: TLPs after it are replayed", p->seq, side_name(d));
+}
+
+static bool backwards(unsigned now, unsigned before, unsigned mod) { return ((now - before) & (mod - 1)) >= mod / 2; }
+
+static const char *class_name(unsigned c) { return c == UAL_PCIE_P ? "P" : c == UAL_PCIE_NP ? "NP" : "Cpl"; }
+
+static void set_phase(struct ual_pcie_vc *v, unsigned d, unsigned vc, unsigned ph, const struct ual_fabric_step *c) {
+  if (v->phase == ph) return;
+  ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_FC, d, (int32_t)ph, (int32_t)vc, "%c VC%u %s -> %s",
+                    side_name(d), vc, ual_pcie_fc_phase_name(v->phase), ual_pcie_fc_phase_name(ph));
+  v->phase = (uint8_t)ph;
+}
+
+/* A new InitFC1 round: what the VC advertised before is void. */
+static void new_round(struct ual_pcie_vc *v) {
+  memset(v->init, 0, sizeof v->init);
+  memset(v->last, 0, sizeof v->last);
+  v->init1_seen = 0;
+}
+
+static void init_values(struct ual_pcie_vc *v, unsigned cls, unsigned d, unsigned vc, const struct ual_pcie_dllp *p,
+                        const struct ual_pcie_fc_vals *cur, struct ual_findings *f) {
+  struct ual_pcie_fc_vals *iv = &v->init[cls];
+  if (iv->known && (iv->hdr != cur->hdr || iv->data != cur->data || iv->hdr_scale != cur->hdr_scale ||
+                    iv->data_scale != cur->data_scale))
+    ual_findings_add(f, UAL_R_PD_FC_INIT_CHANGED, -1, "%s VC%u from %c: Hdr %u/%u Data %u/%u, before %u/%u %u/%u",
+                     ual_pcie_dllp_name_str(p->name), vc, side_name(d), cur->hdr_scale, cur->hdr, cur->data_scale,
+                     cur->data, iv->hdr_scale, iv->hdr, iv->data_scale, iv->data);
+  *iv = *cur;
+}
+
+static void update_values(const struct ual_pcie_vc *v, unsigned cls, unsigned d, unsigned vc,
+                          const struct ual_pcie_dllp *p, const struct ual_pcie_fc_vals *cur, struct ual_findings *f) {
+  const struct ual_pcie_fc_vals *iv = &v->init[cls], *lv = &v->last[cls];
+  const char *n = ual_pcie_dllp_name_str(p->name);
+  bool hdr_inf = iv->known && iv->hdr == 0, data_inf = iv->known && iv->data == 0;
+  if ((hdr_inf && cur->hdr) || (data_inf && cur->data))   /* [P9] */
+    ual_findings_add(f, UAL_R_PD_FC_INFINITE, -1, "%s VC%u from %c: Hdr %u Data %u for credits advertised infinite", n,
+                     vc, side_name(d), cur->hdr, cur->data);
+  if (iv->known && (iv->hdr_scale != cur->hdr_scale || iv->data_scale != cur->data_scale))
+    ual_findings_add(f, UAL_R_PD_FC_SCALE, -1, "%s VC%u from %c: scales %u/%u, InitFC %u/%u", n, vc, side_name(d),
+                     cur->hdr_scale, cur->data_scale, iv->hdr_scale, iv->data_scale);
+  if (!lv->known) return;
+  /* [P9]: with the InitFC unseen, 0 may be an infinite class, not a step back */
+  if (!iv->known && !cur->hdr) hdr_inf = true;
+  if (!iv->known && !cur->data) data_inf = true;
+  if (!hdr_inf && backwards(cur->hdr, lv->hdr, HDR_MOD))
+    ual_findings_add(f, UAL_R_PD_FC_BACKWARDS, -1, "%s VC%u from %c: HdrFC %u after %u", n, vc, side_name(d), cur->hdr,
+                     lv->hdr);
+  if (!data_inf && backwards(cur->data, lv->data, DATA_MOD))
+    ual_findings_add(f, UAL_R_PD_FC_BACKWARDS, -1, "%s VC%u from %c: DataFC %u after %u", n, vc, side_name(d), cur->data,
+                     lv->data);
+}
+
+static void fc_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
+                    struct ual_findings *f) {
+  if (p->fc_class > UAL_PCIE_CPL) return;
+  struct ual_pcie_side *me = &s->s[d];
+  const struct ual_pcie_side *other = &s->s[d ^ 1];
+  unsigned cls = p->fc_class, vc = p->vc;
+  struct ual_pcie_vc *v = &me->vc[vc];
+  struct ual_pcie_fc_vals cur = { 1, p->hdr_scale, p->data_scale, p->hdr_fc, p->data_fc };
+  const char *n = ual_pcie_dllp_name_str(p->name);
+  bool scaled = p->hdr_scale >= 2 || p->data_scale >= 2;
+  if (scaled && other->scaling == 0)
+    ual_findings_add(f, UAL_R_PD_FC_SCALE, -1, "%s VC%u from %c: scale %u/%u but %c advertised no scaling", n, vc,
+                     side_name(d), p->hdr_scale, p->data_scale, side_name(d ^ 1));
+  switch (p->stage) {
+  case UAL_PCIE_INIT1:
+    if (v->phase == UAL_PCIE_PH_INIT2 || v->phase == UAL_PCIE_PH_UPDATE) {
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c in %s without a link event", n, vc, side_name(d),
+                       ual_pcie_fc_phase_name(v->phase));
+      new_round(v);
+      set_phase(v, d, vc, UAL_PCIE_PH_INIT1, c);
+    } else if (v->phase == UAL_PCIE_PH_UNKNOWN && cls == UAL_PCIE_P) {
+      new_round(v);
+      set_phase(v, d, vc, UAL_PCIE_PH_INIT1, c);
+    }
+    if (v->phase == UAL_PCIE_PH_INIT1) v->init1_seen |= (uint8_t)(1u << cls);
+    init_values(v, cls, d, vc, p, &cur, f);
+    if (me->scaling == UAL_UNKNOWN) me->scaling = (int8_t)(p->hdr_scale || p->data_scale);
+    break;
+  case UAL_PCIE_INIT2:
+    if (v->phase == UAL_PCIE_PH_UPDATE) {
+      /* a stray InitFC2: reported, and the VC's credits stay as they were */
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c after UpdateFC", n, vc, side_name(d));
+      return;
+    }
+    if (v->phase == UAL_PCIE_PH_INIT1 && v->init1_seen != 7)
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c before InitFC1 of every class", n, vc,
+                       side_name(d));
+    init_values(v, cls, d, vc, p, &cur, f);
+    if (me->scaling == UAL_UNKNOWN) me->scaling = (int8_t)(p->hdr_scale || p->data_scale);
+    set_phase(v, d, vc, UAL_PCIE_PH_INIT2, c);
+    break;
+  case UAL_PCIE_UPDATE:
+    if (v->phase == UAL_PCIE_PH_INIT1)
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c before InitFC2 of %s", n, vc, side_name(d),
+                       class_name(cls));
+    else
+      update_values(v, cls, d, vc, p, &cur, f);
+    set_phase(v, d, vc, UAL_PCIE_PH_UPDATE, c);
+    break;
+  }
+  v->last[cls] = cur;
+}
+
+static void pm_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
+                    struct ual_findings *f) {
+  struct ual_pcie_side *me = &s->s[d];
+  const struct ual_pcie_side *other = &s->s[d ^ 1];
+  int down = downstream_component(s->role[d]);
+  const char *n = ual_pcie_dllp_name_str(p->name);
+  if (p->name == UAL_PCIE_DT_PM_ACK) {
+    if (down == 1)
+      ual_findings_add(f, UAL_R_PD_PM_ORDER, -1, "%s from %c, a downstream component (role %u)", n, side_name(d),
+                       s->role[d]);
+    else if (other->seen && !other->pm_req)
+      ual_findings_add(f, UAL_R_PD_PM_ORDER, -1, "%s from %c without a PM request from %c", n, side_name(d),
+                       side_name(d ^ 1));
+    if (!me->pm_acking)
+      ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_PM, d, p->type, UAL_UNKNOWN, "%c %s", side_name(d), n);
+    me->pm_acking = 1;
+    return;
+  }
+  if (down == 0)
+    ual_findings_add(f, UAL_R_PD_PM_ORDER, -1, "%s from %c, an upstream component (role %u)", n, side_name(d),
+                     s->role[d]);
+  if (me->pm_req != p->type)
+    ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_PM, d, p->type, me->pm_req ? me->pm_req : UAL_UNKNOWN,
+                      "%c %s", side_name(d), n);
+  me->pm_req = p->type;
+}
+
+void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c) {
+  const struct ual_rec_hdr *h = &r->rec.h;
+  if (h->kind == UAL_REC_EVENT) {
+    forget(&s->s[0]);
+    forget(&s->s[1]);
+    return;
+  }
+  if (h->roles_pcie) {
+    s->role[0] = h->role_a;
+    s->role[1] = h->role_b;
+  }
+  unsigned d = r->dir;
+  struct ual_pcie_side *me = &s->s[d];
+  if (h->flags & UAL_RF_LOST) forget(me);
+  const struct ual_pcie_dllp *p = &r->pcie;
+  me->dllps++;
+  me->by_type[p->name]++;
+  if (!p->crc_ok) {
+    me->crc_bad++;
+    return;
+  }
+  struct ual_findings *f = &r->findings;
+  switch (p->layout) {
+  case UAL_PCIE_L_ACK: ack_step(me, d, p, f); break;
+  case UAL_PCIE_L_FC: fc_step(s, d, p, c, f); break;
+  case UAL_PCIE_L_PM: pm_step(s, d, p, c, f); break;
+  default: break;
+  }
+  if (p->name != UAL_PCIE_DT_RESERVED) me->seen = 1;
+}
+
+void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const struct ual_fabric_step *c) {
+  (void)s;
+  (void)f;
+  (void)c;
+}

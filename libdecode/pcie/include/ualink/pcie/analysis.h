@@ -1,0 +1,64 @@
+/* Stateful analysis of PCIe non-flit DLLPs per direction (digest pcie.md
+ * §2.4), registered with core/analysis.h as "pcie": flow-control
+ * initialisation per VC (InitFC1 -> InitFC2 -> UpdateFC for P, NP, Cpl),
+ * advertised credits and scales, credit arithmetic modulo 2^8 / 2^12,
+ * Ack/Nak sequence numbers modulo 4096, PM handshakes.
+ *
+ * Start anywhere: a VC's FC phase is unknown until its InitFC1-P (the start
+ * of an InitFC1 round), an InitFC2 or an UpdateFC is seen; init values,
+ * last credits and the last Ack/Nak number are unknown until seen; whether
+ * the other side has a PM request pending is unknown until it has sent a
+ * DLLP. Nothing that depends on unknown state is raised. A link event
+ * (kind 3) or lost records forget everything (the link may have gone down).
+ * The MR* FC types (MR-IOV) are counted, not tracked.
+ *
+ * Plain struct, no pointers: copy it to snapshot. */
+#ifndef UALINK_PCIE_ANALYSIS_H
+#define UALINK_PCIE_ANALYSIS_H
+
+#include <stdint.h>
+#include "ualink/core/decode.h"
+#include "ualink/pcie/dllp.h"
+
+#define UAL_PCIE_VCS 8
+#define UAL_PCIE_CLASSES 3   /* P, NP, Cpl */
+
+enum ual_pcie_fc_phase { UAL_PCIE_PH_UNKNOWN = 0, UAL_PCIE_PH_INIT1, UAL_PCIE_PH_INIT2, UAL_PCIE_PH_UPDATE };
+const char *ual_pcie_fc_phase_name(unsigned p);
+
+struct ual_pcie_fc_vals {
+  uint8_t known, hdr_scale, data_scale;
+  uint16_t hdr, data;        /* raw fields */
+};
+
+struct ual_pcie_vc {
+  uint8_t phase;             /* enum ual_pcie_fc_phase */
+  uint8_t init1_seen;        /* classes whose InitFC1 was seen in this round */
+  struct ual_pcie_fc_vals init[UAL_PCIE_CLASSES];   /* advertised by InitFC1/InitFC2 */
+  struct ual_pcie_fc_vals last[UAL_PCIE_CLASSES];   /* last InitFC or UpdateFC */
+};
+
+/* What one side has sent. */
+struct ual_pcie_side {
+  struct ual_pcie_vc vc[UAL_PCIE_VCS];
+  int8_t scaling;            /* advertised scaled FC: 1, 0, UAL_UNKNOWN */
+  uint8_t seen;              /* a valid DLLP since the last reset */
+  uint8_t pm_req;            /* pending PM request type (20h/21h/23h), 0 none */
+  uint8_t pm_acking;         /* PM_Request_Ack sent since the last reset */
+  uint8_t ack_known;
+  uint16_t ack_seq;
+  uint64_t dllps, crc_bad;
+  uint64_t by_type[UAL_PCIE_DT_COUNT];
+};
+
+struct ual_pcie_an {
+  struct ual_pcie_side s[2];
+  uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
+};
+
+struct ual_fabric_step;
+void ual_pcie_an_init(struct ual_pcie_an *s);
+void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
+void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
+
+#endif

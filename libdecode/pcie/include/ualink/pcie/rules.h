@@ -1,0 +1,20 @@
+/* The PCIe DLLP conformance rules (docs/rules.md, digest pcie.md §2.4).
+ * A pure X-macro list with no includes, registered in core/fabrics.h. */
+#ifndef UALINK_PCIE_RULES_H
+#define UALINK_PCIE_RULES_H
+
+/* X(enum suffix, "ID", severity, "what") */
+#define UAL_PCIE_RULES(X) \
+  X(PD_CRC,             "PD-CRC",             ERROR,   "DLLP CRC-16 of bytes 0-3 differs from bytes 4-5: DLLP discarded") \
+  X(PD_TYPE,            "PD-TYPE",            ERROR,   "reserved DLLP type code") \
+  X(PD_RESERVED,        "PD-RESERVED",        WARNING, "non-zero reserved bits in a DLLP") \
+  X(PD_FC_ORDER,        "PD-FC-ORDER",        ERROR,   "FC DLLP out of order: InitFC2 before all InitFC1, UpdateFC before InitFC2, or InitFC after UpdateFC") \
+  X(PD_FC_INIT_CHANGED, "PD-FC-INIT-CHANGED", ERROR,   "InitFC1/InitFC2 of one class and VC carry different credit or scale values") \
+  X(PD_FC_BACKWARDS,    "PD-FC-BACKWARDS",    ERROR,   "UpdateFC credits decrease modulo the field width") \
+  X(PD_FC_INFINITE,     "PD-FC-INFINITE",     WARNING, "non-zero UpdateFC value for credits advertised infinite") \
+  X(PD_FC_SCALE,        "PD-FC-SCALE",        WARNING, "UpdateFC scale differs from InitFC, or scale 10b/11b without both sides advertising scaling") \
+  X(PD_ACK_BACKWARDS,   "PD-ACK-BACKWARDS",   ERROR,   "Ack/Nak sequence number moves backwards modulo 4096") \
+  X(PD_NAK,             "PD-NAK",             INFO,    "Nak received") \
+  X(PD_PM_ORDER,        "PD-PM-ORDER",        ERROR,   "PM_Request_Ack without a preceding PM request from the other side, or a PM DLLP sent by the wrong role")
+
+#endif

@@ -1,0 +1,58 @@
+/* The PCIe record kind (kinds.h): kind 4, a non-flit DLLP, decoded, shown
+ * as a field tree and summarised in one line. */
+#include "ualink/pcie/dllp.h"
+#include "core/kind.h"
+
+static bool dllp_body_ok(size_t len) { return len == UAL_PCIE_DLLP_BODY; }
+
+static void dllp_decode(struct ual_rec_result *r) { ual_pcie_dllp_decode(r->rec.body, &r->pcie, &r->findings); }
+
+static enum ual_scope layout_scope(unsigned l) {
+  switch (l) {
+  case UAL_PCIE_L_ACK: return UAL_SC_PCIE_DLLP_ACK;
+  case UAL_PCIE_L_FC: return UAL_SC_PCIE_DLLP_FC;
+  case UAL_PCIE_L_PM: return UAL_SC_PCIE_DLLP_PM;
+  default: return UAL_SC_PCIE_DLLP_RAW;
+  }
+}
+
+static void dllp_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  const struct ual_pcie_dllp *p = &r->pcie;
+  const unsigned body = UAL_REC_HDR_BYTES, dl = body + UAL_PCIE_DLLP_OFF;
+  ual_tb_group(w, 0, "PCIe DLLP", body, UAL_PCIE_DLLP_BODY, "%s, CRC %s", ual_pcie_dllp_name_str(p->name),
+               p->crc_ok ? "ok" : "bad");
+  ual_tb_scope(w, 1, UAL_SC_PCIE_BODY, body);
+  ual_tb_group(w, 1, "DLLP", dl, UAL_PCIE_DLLP_BYTES, "%02x %02x %02x %02x %02x %02x", p->bytes[0], p->bytes[1],
+               p->bytes[2], p->bytes[3], p->bytes[4], p->bytes[5]);
+  ual_tb_scope(w, 2, UAL_SC_PCIE_DLLP, dl);
+  if (p->layout != UAL_PCIE_L_NONE) ual_tb_scope(w, 2, layout_scope(p->layout), dl);
+  if (p->layout == UAL_PCIE_L_FC) {
+    ual_tb_field(w, 2, UAL_F_PCIE_GEN_CLASS, dl, p->fc_class);
+    ual_tb_field(w, 2, UAL_F_PCIE_GEN_HDR_CREDITS, dl + 1, (uint64_t)p->hdr_fc * ual_pcie_scale_factor(p->hdr_scale));
+    ual_tb_field(w, 2, UAL_F_PCIE_GEN_DATA_CREDITS, dl + 2,
+                 (uint64_t)p->data_fc * ual_pcie_scale_factor(p->data_scale));
+  }
+  ual_tb_field(w, 2, UAL_F_PCIE_GEN_CRC_CALC, dl + 4, p->crc_calc);
+  ual_tb_field(w, 2, UAL_F_PCIE_GEN_CRC_OK, dl + 4, p->crc_ok);
+}
+
+static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) {
+  const struct ual_pcie_dllp *p = &r->pcie;
+  if (p->name == UAL_PCIE_DT_RESERVED) ual_text_put(o, "DLLP %02xh?", p->type);
+  else ual_text_put(o, "%s", ual_pcie_dllp_name_str(p->name));
+  switch (p->layout) {
+  case UAL_PCIE_L_ACK: ual_text_put(o, " seq %u", p->seq); break;
+  case UAL_PCIE_L_FC:
+    ual_text_put(o, " VC%u hdr %u data %u", p->vc, p->hdr_fc, p->data_fc);
+    if (p->hdr_scale || p->data_scale) ual_text_put(o, " scale %u/%u", p->hdr_scale, p->data_scale);
+    break;
+  case UAL_PCIE_L_RAW: if (p->raw) ual_text_put(o, " %06xh", p->raw); break;
+  default: break;
+  }
+  if (p->framing == UAL_PCIE_FR_EDB) ual_text_put(o, " EDB");
+  if (!p->crc_ok) ual_text_put(o, " CRC:bad");
+}
+
+const struct ual_kind ual_kind_pcie_dllp = {
+  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL,
+};

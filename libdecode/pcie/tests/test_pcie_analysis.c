@@ -1,0 +1,314 @@
+/* Stateful PCIe DLLP analysis through the analyzer's dispatch
+ * (core/analysis.h): every stateful PD- rule fires on its violation and
+ * not on conformant traffic, and nothing is raised from unknown state. */
+#include "check.h"
+#include <ualink/ualink.h>
+#include <ualink/ualink/analysis.h>
+#include <stdlib.h>
+
+#define A 0
+#define B 1
+
+struct tx {
+  struct ual_analyzer *a;
+  struct ual_rec_result r;
+  struct ual_events ev;
+  uint64_t frame;
+  unsigned counts[UAL_R_COUNT];
+  unsigned events[UAL_TEV_COUNT];
+  uint8_t flags;
+  int roles;   /* put the PCIe roles A = Root Port, B = Endpoint in the header */
+};
+
+static void tx_init(struct tx *t) {
+  struct ual_analyzer *a = t->a;
+  memset(t, 0, sizeof *t);
+  t->a = a;
+  ual_analyzer_init(t->a);
+  ual_events_init(&t->ev);
+  t->roles = 1;
+}
+
+static void tx_clear(struct tx *t) {
+  memset(t->counts, 0, sizeof t->counts);
+  memset(t->events, 0, sizeof t->events);
+}
+
+static unsigned total(const struct tx *t) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < UAL_R_COUNT; i++) {
+    if (t->counts[i] && getenv("TEST_VERBOSE")) fprintf(stderr, "  %s x%u\n", ual_rule_id((enum ual_rule)i), t->counts[i]);
+    n += t->counts[i];
+  }
+  return n;
+}
+
+static void rec(struct tx *t, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, kind, dir);
+  h.flags |= t->flags;
+  t->flags = 0;
+  if (t->roles) {
+    h.roles_pcie = 1;
+    h.role_a = 1;
+    h.role_b = 4;
+  }
+  uint8_t buf[64];
+  size_t len = ual_record_build(&h, body, n, buf, sizeof buf);
+  ual_events_clear(&t->ev);
+  t->frame++;
+  ual_analyzer_step(t->a, buf, len, t->frame, t->frame * 100, &t->r, &t->ev);
+  for (unsigned i = 0; i < t->r.findings.n; i++) t->counts[t->r.findings.v[i].rule]++;
+  for (unsigned i = 0; i < t->ev.n; i++) t->events[t->ev.v[i].kind]++;
+}
+
+static void dllp(struct tx *t, unsigned dir, const struct ual_pcie_dllp *d) {
+  uint8_t body[8];
+  ual_pcie_dllp_encode(d, body);
+  rec(t, dir, UAL_REC_PCIE_DLLP, body, 8);
+}
+
+static void fc(struct tx *t, unsigned dir, enum ual_pcie_dllp_name n, unsigned vc, unsigned hdr, unsigned data) {
+  struct ual_pcie_dllp d;
+  ual_pcie_dllp_fc(&d, n, vc, 0, hdr, 0, data);
+  dllp(t, dir, &d);
+}
+
+static void fc_scaled(struct tx *t, unsigned dir, enum ual_pcie_dllp_name n, unsigned vc, unsigned hs, unsigned hdr,
+                      unsigned ds, unsigned data) {
+  struct ual_pcie_dllp d;
+  ual_pcie_dllp_fc(&d, n, vc, hs, hdr, ds, data);
+  dllp(t, dir, &d);
+}
+
+static void simple(struct tx *t, unsigned dir, unsigned type, unsigned seq) {
+  struct ual_pcie_dllp d = {0};
+  d.type = (uint8_t)type;
+  d.seq = (uint16_t)seq;
+  dllp(t, dir, &d);
+}
+
+static void link_event(struct tx *t, unsigned code) {
+  struct ual_event e = { (uint16_t)code, 0, 0 };
+  uint8_t body[8];
+  ual_event_build(&e, body);
+  rec(t, A, UAL_REC_EVENT, body, 8);
+}
+
+/* InitFC1 P/NP/Cpl, InitFC2 P/NP/Cpl of one VC from one side. */
+static void init_vc(struct tx *t, unsigned dir, unsigned vc, unsigned hdr, unsigned data) {
+  fc(t, dir, UAL_PCIE_DT_INITFC1_P, vc, hdr, data);
+  fc(t, dir, UAL_PCIE_DT_INITFC1_NP, vc, hdr, 0);
+  fc(t, dir, UAL_PCIE_DT_INITFC1_CPL, vc, 0, 0);
+  fc(t, dir, UAL_PCIE_DT_INITFC2_P, vc, hdr, data);
+  fc(t, dir, UAL_PCIE_DT_INITFC2_NP, vc, hdr, 0);
+  fc(t, dir, UAL_PCIE_DT_INITFC2_CPL, vc, 0, 0);
+}
+
+static void test_clean(struct tx *t) {
+  tx_init(t);
+  for (unsigned d = 0; d < 2; d++) {
+    init_vc(t, d, 0, 32, 256);
+    init_vc(t, d, 1, 16, 128);
+  }
+  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
+  /* credits advance and wrap modulo 2^8 / 2^12 */
+  unsigned h = 32, dt = 256;
+  for (int i = 0; i < 600; i++) {
+    h = (h + 3) & 0xFF;
+    dt = (dt + 37) & 0xFFF;
+    fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, h, dt);
+    fc(t, B, UAL_PCIE_DT_UPDATEFC_P, 1, (16u + 2u * (unsigned)i) & 0xFF, dt);
+    simple(t, B, 0x00, (unsigned)(i * 7) & 0xFFF);
+  }
+  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
+  CHECK(t->events[UAL_TEV_PCIE_FC] >= 1);
+  /* PM L1: request from the Endpoint (B), Acks from the Root Port (A) */
+  simple(t, B, 0x20, 0);
+  simple(t, B, 0x20, 0);
+  simple(t, A, 0x24, 0);
+  simple(t, A, 0x24, 0);
+  CHECK_EQ(t->events[UAL_TEV_PCIE_PM], 2);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  /* after a link event the FC init may start again */
+  init_vc(t, A, 0, 32, 256);
+  CHECK_EQ(total(t), 0);
+  CHECK_EQ(t->a->fab.pcie.s[B].by_type[UAL_PCIE_DT_ACK], 600);
+  /* no UALink rule and no UALink state from PCIe records */
+  CHECK_EQ(t->a->flits[0] + t->a->flits[1], 0);
+}
+
+static void test_fc_order(struct tx *t) {
+  /* InitFC2 before all three InitFC1 */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_INITFC1_NP, 0, 32, 0);
+  CHECK_EQ(total(t), 0);
+  fc(t, A, UAL_PCIE_DT_INITFC2_P, 0, 32, 256);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], 1);
+  /* UpdateFC before InitFC2 */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 2, 32, 256);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 2, 33, 256);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], 1);
+  CHECK_EQ(total(t), 1);
+  /* InitFC after UpdateFC, and not after a link event in between */
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
+  tx_clear(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], 1);
+  CHECK_EQ(total(t), 1);
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  init_vc(t, A, 0, 32, 256);
+  CHECK_EQ(total(t), 0);
+  /* start anywhere: a capture that begins after InitFC1-P of the VC */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_NP, 0, 32, 0);
+  fc(t, A, UAL_PCIE_DT_INITFC1_CPL, 0, 0, 0);
+  fc(t, A, UAL_PCIE_DT_INITFC2_P, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 33, 256);
+  CHECK_EQ(total(t), 0);
+  /* lost records forget the direction's state */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);
+  t->flags = UAL_RF_LOST;
+  fc(t, A, UAL_PCIE_DT_INITFC2_P, 0, 32, 256);
+  CHECK_EQ(total(t), 0);
+}
+
+static void test_fc_values(struct tx *t) {
+  /* InitFC2 values differ from InitFC1 */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_INITFC1_NP, 0, 32, 0);
+  fc(t, A, UAL_PCIE_DT_INITFC1_CPL, 0, 0, 0);
+  fc(t, A, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);   /* a repeat, same values */
+  CHECK_EQ(total(t), 0);
+  fc(t, A, UAL_PCIE_DT_INITFC2_P, 0, 32, 255);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_INIT_CHANGED], 1);
+  CHECK_EQ(total(t), 1);
+  /* backwards modulo the width; forwards across the wrap is fine */
+  tx_init(t);
+  init_vc(t, A, 0, 250, 4000);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 3, 50);     /* both wrapped forwards */
+  CHECK_EQ(total(t), 0);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 2, 50);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_BACKWARDS], 1);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 2, 4095);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_BACKWARDS], 2);
+  /* start anywhere: the first UpdateFC seen has nothing to compare with */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 5, 10, 0);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 5, 11, 0);
+  CHECK_EQ(total(t), 0);
+  /* infinite credits [P9]: NP data advertised 0 stays 0 */
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 0, 33, 0);
+  CHECK_EQ(total(t), 0);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 0, 34, 5);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_INFINITE], 1);
+  CHECK_EQ(total(t), 1);
+}
+
+static void test_fc_scale(struct tx *t) {
+  /* scale differs from InitFC */
+  tx_init(t);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC1_P, 0, 1, 32, 1, 256);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC1_NP, 0, 1, 32, 1, 0);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC1_CPL, 0, 1, 0, 1, 0);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC2_P, 0, 1, 32, 1, 256);
+  fc_scaled(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 1, 33, 1, 256);
+  CHECK_EQ(total(t), 0);
+  fc_scaled(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 1, 34, 2, 256);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_SCALE], 1);
+  CHECK_EQ(total(t), 1);
+  /* x4 while the other side advertised no scaling */
+  tx_init(t);
+  fc(t, B, UAL_PCIE_DT_INITFC1_P, 0, 32, 256);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC1_P, 0, 2, 32, 2, 256);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_SCALE], 1);
+  /* unknown for the other side: nothing */
+  tx_init(t);
+  fc_scaled(t, A, UAL_PCIE_DT_INITFC1_P, 0, 3, 32, 3, 256);
+  CHECK_EQ(total(t), 0);
+}
+
+static void test_ack(struct tx *t) {
+  tx_init(t);
+  simple(t, A, 0x00, 4090);
+  simple(t, A, 0x00, 5);       /* wraps forwards */
+  simple(t, A, 0x00, 5);
+  CHECK_EQ(total(t), 0);
+  simple(t, A, 0x10, 5);       /* Nak of the last acked number */
+  CHECK_EQ(t->counts[UAL_R_PD_NAK], 1);
+  CHECK_EQ(total(t), 1);
+  simple(t, A, 0x00, 4000);    /* 5 -> 4000 is backwards modulo 4096 */
+  CHECK_EQ(t->counts[UAL_R_PD_ACK_BACKWARDS], 1);
+  simple(t, B, 0x00, 17);      /* the other direction is its own sequence */
+  CHECK_EQ(t->counts[UAL_R_PD_ACK_BACKWARDS], 1);
+}
+
+static void test_pm(struct tx *t) {
+  /* Ack without a request, the requester known to be silent on PM */
+  tx_init(t);
+  simple(t, B, 0x00, 1);
+  simple(t, A, 0x24, 0);
+  CHECK_EQ(t->counts[UAL_R_PD_PM_ORDER], 1);
+  /* start anywhere: nothing seen from B yet */
+  tx_init(t);
+  simple(t, A, 0x24, 0);
+  CHECK_EQ(total(t), 0);
+  /* wrong roles: the Root Port requests, the Endpoint acks */
+  tx_init(t);
+  simple(t, A, 0x20, 0);
+  CHECK_EQ(t->counts[UAL_R_PD_PM_ORDER], 1);
+  simple(t, B, 0x24, 0);
+  CHECK_EQ(t->counts[UAL_R_PD_PM_ORDER], 2);
+  /* roles unknown: only the handshake order */
+  tx_init(t);
+  t->roles = 0;
+  simple(t, A, 0x23, 0);
+  simple(t, B, 0x24, 0);
+  CHECK_EQ(total(t), 0);
+  /* every request type opens a handshake */
+  static const unsigned req[] = { 0x20, 0x21, 0x23 };
+  for (int i = 0; i < 3; i++) {
+    tx_init(t);
+    simple(t, B, 0x00, 3);
+    simple(t, B, req[i], 0);
+    simple(t, A, 0x24, 0);
+    CHECK_EQ(total(t), 0);
+  }
+}
+
+/* Snapshots: a copy of the analyzer steps on independently. */
+static void test_copy(struct tx *t) {
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  struct ual_analyzer *copy = malloc(sizeof *copy);
+  memcpy(copy, t->a, sizeof *copy);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
+  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
+  CHECK_EQ(copy->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
+  free(copy);
+}
+
+int main(void) {
+  struct tx t;
+  t.a = malloc(sizeof *t.a);
+  test_clean(&t);
+  test_fc_order(&t);
+  test_fc_values(&t);
+  test_fc_scale(&t);
+  test_ack(&t);
+  test_pm(&t);
+  test_copy(&t);
+  free(t.a);
+  return check_done("test_pcie_analysis");
+}

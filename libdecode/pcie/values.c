@@ -1,0 +1,27 @@
+/* Value names of the PCIe fields (fields.h). The type names come from the
+ * one type table (dllp.h); the FC types are listed for VC 0-7. */
+#include "ualink/core/fields.h"
+#include "ualink/pcie/dllp.h"
+
+#define END { 0, NULL }
+
+const struct ual_value_name ual_vals_pcie_framing[] = {
+  { UAL_PCIE_FR_END, "8b/10b SDP..END" }, { UAL_PCIE_FR_EDB, "8b/10b SDP..EDB" },
+  { UAL_PCIE_FR_SDP128, "128b/130b SDP token" }, { UAL_PCIE_FR_UNKNOWN, "unknown" }, END };
+
+#define VC8_(c, n) { (c), n }, { (c) + 1, n }, { (c) + 2, n }, { (c) + 3, n }, \
+                   { (c) + 4, n }, { (c) + 5, n }, { (c) + 6, n }, { (c) + 7, n },
+#define ONE_0xFF(c, n) { (c), n },
+#define ONE_0xF0(c, n) VC8_(c, n)
+const struct ual_value_name ual_vals_pcie_dllp_type[] = {
+#define UAL_X_(e, n, c, m, l, cl, st) ONE_##m(c, n)
+  UAL_PCIE_DLLP_TYPES(UAL_X_)
+#undef UAL_X_
+  END };
+
+/* [P8] */
+const struct ual_value_name ual_vals_pcie_scale[] = {
+  { 0, "no scaling" }, { 1, "x1" }, { 2, "x4" }, { 3, "x16" }, END };
+
+const struct ual_value_name ual_vals_pcie_fc_class[] = {
+  { UAL_PCIE_P, "P" }, { UAL_PCIE_NP, "NP" }, { UAL_PCIE_CPL, "Cpl" }, { UAL_PCIE_MR, "MR" }, END };

@@ -1,0 +1,128 @@
+/* Stateful analysis of a UB link (digest ub-dl.md §5), registered with the
+ * fabric analysis dispatch (core/analysis.h) for record kind 6.
+ *
+ * Per direction: the block receiver (flit.h) and, per side, the DLL state
+ * machine (Disabled -> Param_Init -> Credit_Init -> Normal), the Init
+ * Block it sent, the credits it holds per VL, its retry buffer (WrPtr,
+ * un-ACKed flits, a hash per stored flit for replay checks), the retry sets
+ * it sends and the replay it owes, and its place in a mode change.
+ *
+ * Start anywhere: everything starts unknown. A LinkUp event sets the reset
+ * values; otherwise the DLL state is learned from DLLDPs (Normal), the
+ * pointers from the first Retry_Ack_Set, the credits from the initial
+ * Crd_Acks, the parameters from both Init Blocks. A rule that needs what is
+ * unknown stays silent. A plain struct: copy it to take a snapshot. */
+#ifndef UALINK_UB_ANALYSIS_H
+#define UALINK_UB_ANALYSIS_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "ualink/core/decode.h"
+#include "ualink/ub/flit.h"
+
+struct ual_fabric_step;
+
+/* Thresholds and windows where the specification leaves them to the
+ * implementation (T §4.7.3.3 recommends 15 and 4), in one place. */
+#define UAL_UB_NUM_RETRY_THRESHOLD   15
+#define UAL_UB_PHY_REINIT_THRESHOLD  4
+#define UAL_UB_RETRY_REQ_WINDOW_NS   20000ull    /* error -> Retry_Req_Set back */
+#define UAL_UB_CREDIT_RETURN_NS      200000ull   /* credits held without any return */
+#define UAL_UB_LOCKOUT_FREE          8           /* NumFreeBuf below this: lockout */
+#define UAL_UB_HASH_RING             4096        /* stored-flit hashes per sender */
+
+/* Defaults when a field has no common value (digest table 3.5). */
+#define UAL_UB_DEF_FEATURE     0x0001
+#define UAL_UB_DEF_DATA_ACK    0x20
+#define UAL_UB_DEF_CTRL_ACK    0x01
+#define UAL_UB_DEF_FLOW_CTRL   0x08
+#define UAL_UB_DEF_VL_ENABLE   0x0001
+#define UAL_UB_DEF_CTRL_GRAIN  0x01
+#define UAL_UB_DEF_DATA_GRAIN  0x04
+
+enum ual_ub_dll {
+  UAL_UB_DLL_UNKNOWN = 0, UAL_UB_DLL_DISABLED, UAL_UB_DLL_PARAM_INIT, UAL_UB_DLL_CREDIT_INIT, UAL_UB_DLL_NORMAL,
+};
+const char *ual_ub_dll_name(unsigned s);
+
+/* The negotiated parameters (digest table 3.5): values, not bitmaps. */
+struct ual_ub_params {
+  uint8_t known;
+  uint16_t feature_id;
+  uint16_t data_ack, ctrl_ack;          /* flits */
+  uint16_t flow_ctrl;                   /* flits per cell */
+  uint16_t vl_enable;
+  uint16_t ctrl_grain[UAL_UB_VLS], data_grain[UAL_UB_VLS];   /* cells */
+  uint8_t share[2];                     /* sender d uses sharing mode */
+  uint16_t depth[2];                    /* sender d's RETRY_BUF_DEPTH */
+  uint8_t min_interval[2];              /* what sender d must keep (receiver's value) */
+  uint32_t defaulted;                   /* bit per field that fell back to its default */
+};
+
+/* A retry set being received from one side. */
+struct ual_ub_set {
+  uint8_t idle;                         /* a Retry_Idle started it */
+  uint8_t type;                         /* UAL_UB_CB_RETRY_REQ / _ACK being counted */
+  uint8_t n;                            /* blocks so far */
+  uint8_t fields_bad;
+  struct ual_ub_dllcb first;
+  uint64_t frame;
+};
+
+struct ual_ub_side {
+  uint8_t dll;                          /* enum ual_ub_dll */
+  uint8_t got_ack_set;                  /* received a Retry_Ack_Set (Param_Init) */
+  uint8_t init_seen, sd_sent, sd_rcvd;
+  struct ual_ub_init init;              /* the Init Block this side sent */
+  /* credits this side holds to send (given by the partner) */
+  uint8_t cred_known;
+  int32_t cred[UAL_UB_VLS], cred_init[UAL_UB_VLS];
+  uint32_t init_sum_pending[UAL_UB_VLS];
+  uint64_t held_since_ns;               /* credits consumed and not returned since */
+  uint8_t held_reported;
+  /* retry buffer of this side as a sender */
+  uint8_t wr_known;
+  uint32_t wr;                          /* backed-up flits sent (WrPtr before mod) */
+  int32_t unacked;                      /* -1 unknown */
+  uint32_t hash[UAL_UB_HASH_RING];      /* by pointer; 0 = unknown */
+  /* the replay this side owes after its Retry_Ack_Set */
+  uint8_t replaying;
+  uint32_t rp_ptr, rp_left, rp_done;
+  /* its stream as the partner receives it */
+  uint8_t discarding;                   /* partner discards until this side's Ack set */
+  uint8_t err_pending;                  /* error seen, partner's Req set awaited */
+  uint64_t err_ns, err_frame;
+  int32_t req_rcv;                      /* RcvPtr the partner requested, -1 none */
+  uint32_t rcv;                         /* partner's RcvPtr (before mod) */
+  /* retry sets this side sends */
+  struct ual_ub_set set;
+  int16_t last_req_retry;               /* NUM_RETRY of its last Req set, -1 none */
+  uint8_t last_reinit;
+  uint8_t req_sets;                     /* Req sets since the last Ack set came back */
+  /* packet spacing */
+  uint64_t flits, last_dp_flit;
+  uint8_t dp_seen;
+  /* mode change: 0 none, 1 REQ sent, 2 ACK sent */
+  uint8_t mc;
+  uint8_t lanes_tlw, lanes_rlw;
+  uint64_t dlldps, dlldp_bytes[UAL_UB_VLS], dlldp_count[UAL_UB_VLS], dllcbs, bad_blocks, retry_req_sets,
+      retry_ack_sets, replayed;
+};
+
+struct ual_ub_an {
+  struct ual_ub_rx rx[2];
+  struct ual_ub_side s[2];
+  struct ual_ub_params p;
+  uint8_t mode;                         /* enum ual_ub_mode in force (events, hints) */
+  uint8_t primary;                      /* 0 unknown, 1 A, 2 B */
+  uint8_t width[2];
+  uint64_t records;
+};
+
+void ual_ub_an_init(struct ual_ub_an *s);
+void ual_ub_an_step(struct ual_ub_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
+void ual_ub_an_finish(struct ual_ub_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
+/* One line of state: "A:Normal cred 120 unacked 3 | B:...". */
+int ual_ub_an_state_text(const struct ual_ub_an *s, char *buf, size_t cap);
+
+#endif
