@@ -17,6 +17,8 @@
 
 enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
+struct progress;
+
 struct dc_opts {
   const char *path;            /* input, "-" = stdin */
   enum dc_input_type in_type;
@@ -34,6 +36,7 @@ struct dc_opts {
   uint8_t rules[UAL_R_COUNT];  /* selected rule IDs when rule_filter */
   int min_sev;                 /* -1 none, else records with a finding >= this */
   struct dc_fopts fo;          /* -Y, -T fields, -e, -E */
+  unsigned jobs;               /* -j: threads; 0 = the cores for a regular file, else 1 */
   enum dc_tfmt tfmt;           /* -t */
   const char *save;            /* -w FILE: the selected records as a pcap, "-" = stdout; NULL none */
   bool print_saved;            /* -P: print the records while saving them */
@@ -66,6 +69,11 @@ struct dc_ctx {
   bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */
   struct dc_report *rep;       /* --report */
   struct dc_filter *flt;       /* -Y / -T fields, NULL without */
+  uint64_t frame;              /* records read so far */
+  bool read_error;             /* the input ended on a read error */
+  bool ended;                  /* the input was read to its real end */
+  bool sel_stop;               /* -c or --frames stopped reading: ended if nothing follows */
+  struct progress *pg;
 };
 
 /* print_text.c */

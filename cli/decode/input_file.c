@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define FILE_HDR   24u
 #define REC_HDR    16u
 #define MAX_SNAP   262144u   /* libpcap's max_snaplen_for_dlt of the USER link types */
 #define MAGIC_USEC 0xa1b2c3d4u
@@ -38,7 +37,7 @@ static uint32_t rd32(const uint8_t *p, bool swapped) {
 }
 
 bool dc_file_open(struct dc_input *in) {
-  if (in->is_stdin || in->size < FILE_HDR || !in->pcap || getenv("UALINK_LIBPCAP")) return false;
+  if (in->is_stdin || in->size < DC_FILE_FIRST || !in->pcap || getenv("UALINK_LIBPCAP")) return false;
   pcap_t *p = in->pcap;
   /* pcap 2.4 only: older versions may swap caplen and len (libpcap's
    * lengths_swapped); pcapng is framed by libpcap */
@@ -52,7 +51,7 @@ bool dc_file_open(struct dc_input *in) {
   struct dc_file *f = malloc(sizeof *f);
   if (!f) return false;
   f->fd = fd;
-  f->off = FILE_HDR;
+  f->off = DC_FILE_FIRST;
   f->swapped = swapped;
   f->nsec = magic == MAGIC_NSEC;
   f->eof = false;
@@ -67,60 +66,60 @@ void dc_file_close(struct dc_input *in) {
   in->fb = NULL;
 }
 
-static int trunc_msg(struct dc_input *in, const char *what, size_t want, size_t got) {
-  snprintf(in->msg, sizeof in->msg, "truncated dump file; tried to read %zu %s bytes, only got %zu", want, what, got);
+static int trunc_msg(char *msg, const char *what, size_t want, size_t got) {
+  snprintf(msg, DC_FILE_MSG, "truncated dump file; tried to read %zu %s bytes, only got %zu", want, what, got);
   return DC_NEXT_TRUNC;
 }
 
-int dc_file_frame(struct dc_input *in, const uint8_t *p, size_t avail, bool at_eof, size_t *used, size_t *rec_len,
-                  uint64_t *ts_ns) {
+int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, bool at_eof, struct dc_frame *fr,
+                  char msg[DC_FILE_MSG]) {
   const struct dc_file *f = in->fb;
   if (avail < REC_HDR) {
     if (!at_eof) return DC_FILE_MORE;
-    return avail ? trunc_msg(in, "header", REC_HDR, avail) : DC_NEXT_EOF;
+    return avail ? trunc_msg(msg, "header", REC_HDR, avail) : DC_NEXT_EOF;
   }
   uint32_t caplen = rd32(p + 8, f->swapped);
   if (caplen > MAX_SNAP) {
     if (caplen > f->snap)
-      snprintf(in->msg, sizeof in->msg, "invalid packet capture length %u, bigger than snaplen of %d", caplen,
-               (int)f->snap);
+      snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than snaplen of %d", caplen, (int)f->snap);
     else
-      snprintf(in->msg, sizeof in->msg, "invalid packet capture length %u, bigger than maximum of %u", caplen,
-               MAX_SNAP);
+      snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than maximum of %u", caplen, MAX_SNAP);
     return DC_NEXT_LOST;
   }
   size_t body = avail - REC_HDR;
   if (body < caplen) {
     if (!at_eof) return DC_FILE_MORE;
     /* libpcap reads the snapshot length first, then skips the rest */
-    if (caplen > f->snap && body < f->snap) return trunc_msg(in, "captured", f->snap, body);
-    return trunc_msg(in, "captured", caplen, body);
+    if (caplen > f->snap && body < f->snap) return trunc_msg(msg, "captured", f->snap, body);
+    return trunc_msg(msg, "captured", caplen, body);
   }
   int32_t sec = (int32_t)rd32(p, f->swapped);
   long frac = (int32_t)rd32(p + 4, f->swapped);
   if (!f->nsec) frac *= 1000;
   /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
    * damaged header, counted as no timestamp (0) rather than wrapped */
-  *ts_ns = sec < 0 ? 0 : (uint64_t)sec * 1000000000u + (uint64_t)frac;
-  in->wire_len = rd32(p + 12, f->swapped);
-  *rec_len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
-  *used = REC_HDR + caplen;
+  fr->ts_ns = sec < 0 ? 0 : (uint64_t)sec * 1000000000u + (uint64_t)frac;
+  fr->wire_len = rd32(p + 12, f->swapped);
+  fr->len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
+  fr->used = REC_HDR + caplen;
   return DC_NEXT_RECORD;
 }
 
-ssize_t dc_file_read(struct dc_input *in, uint8_t *buf, size_t cap) {
-  struct dc_file *f = in->fb;
+size_t dc_file_need(const struct dc_input *in, const uint8_t *p, size_t avail) {
+  return avail < REC_HDR ? REC_HDR : REC_HDR + rd32(p + 8, in->fb->swapped);
+}
+
+ssize_t dc_file_pread(const struct dc_input *in, uint8_t *buf, size_t cap, uint64_t off, char msg[DC_FILE_MSG]) {
   size_t got = 0;
   while (got < cap) {
-    ssize_t r = pread(f->fd, buf + got, cap - got, (off_t)f->off);
+    ssize_t r = pread(in->fb->fd, buf + got, cap - got, (off_t)(off + got));
     if (r < 0 && errno == EINTR) continue;
     if (r < 0) {
-      snprintf(in->msg, sizeof in->msg, "error reading dump file: %s", strerror(errno));
+      snprintf(msg, DC_FILE_MSG, "error reading dump file: %s", strerror(errno));
       return -1;
     }
     if (r == 0) break;
     got += (size_t)r;
-    f->off += (uint64_t)r;
   }
   return (ssize_t)got;
 }
@@ -128,11 +127,14 @@ ssize_t dc_file_read(struct dc_input *in, uint8_t *buf, size_t cap) {
 enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
   struct dc_file *f = in->fb;
   for (;;) {
-    size_t used;
-    int nx = dc_file_frame(in, f->buf + f->at, f->len - f->at, f->eof, &used, len, ts_ns);
+    struct dc_frame fr;
+    int nx = dc_file_frame(in, f->buf + f->at, f->len - f->at, f->eof, &fr, in->msg);
     if (nx == DC_NEXT_RECORD) {
       *rec = f->buf + f->at + REC_HDR;
-      f->at += used;
+      *len = fr.len;
+      *ts_ns = fr.ts_ns;
+      in->wire_len = fr.wire_len;
+      f->at += fr.used;
       return DC_NEXT_RECORD;
     }
     if (nx != DC_FILE_MORE) {
@@ -143,11 +145,11 @@ enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len,
     memmove(f->buf, f->buf + f->at, f->len - f->at);
     f->len -= f->at;
     f->at = 0;
-    ssize_t r = dc_file_read(in, f->buf + f->len, DC_FILE_READ);
+    ssize_t r = dc_file_pread(in, f->buf + f->len, DC_FILE_READ, f->off, in->msg);
     if (r < 0) return DC_NEXT_ERROR;
     if (r == 0) f->eof = true;
     f->len += (size_t)r;
+    f->off += (uint64_t)r;
   }
 }
-
 uint64_t dc_file_pos(const struct dc_input *in) { return in->fb->off - (in->fb->len - in->fb->at); }

@@ -10,8 +10,9 @@
 
 #include "input.h"
 
+#define DC_FILE_REC_HDR 16u
 #define DC_FILE_MAX_REC (16u + 262144u)          /* pcap record header + libpcap's largest caplen */
-#define DC_FILE_READ    (1u << 20)               /* bytes per read */
+#define DC_FILE_READ    (256u << 10)           /* bytes per read */
 #define DC_FILE_BLOCK   (DC_FILE_READ + DC_FILE_MAX_REC) /* a read after the tail of the last one */
 
 /* After libpcap accepted the file header: takes the file over when it can
@@ -19,16 +20,29 @@
 bool dc_file_open(struct dc_input *in);
 void dc_file_close(struct dc_input *in);
 
-/* One record framed from p[0..avail): DC_NEXT_RECORD with the record at
- * p + 16 (*rec_len bytes; *used bytes of the input consumed), EOF, TRUNC or
- * LOST (in->msg), or DC_FILE_MORE when the record is not all in p yet and
- * the input has more (at_eof false). */
+/* A framed record: at p + 16, len bytes (cut to the snapshot length), used
+ * bytes of the file in all. */
+struct dc_frame {
+  size_t used, len;
+  uint64_t ts_ns;
+  uint32_t wire_len;
+};
+/* One record framed from p[0..avail): DC_NEXT_RECORD, or EOF, TRUNC or LOST
+ * (the message in msg), or DC_FILE_MORE when the record is not all in p yet
+ * and the file has more (at_eof false). Reads only the settings of in: any
+ * thread may frame. */
 #define DC_FILE_MORE (-1)
-int dc_file_frame(struct dc_input *in, const uint8_t *p, size_t avail, bool at_eof, size_t *used, size_t *rec_len,
-                  uint64_t *ts_ns);
-/* Reads the next bytes of the file into buf[0..cap): bytes read, 0 at the
- * end, -1 on a read error (in->msg). */
-ssize_t dc_file_read(struct dc_input *in, uint8_t *buf, size_t cap);
+#define DC_FILE_MSG  320
+int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, bool at_eof, struct dc_frame *fr,
+                  char msg[DC_FILE_MSG]);
+/* Bytes the record at p[0..avail) needs in all: its pcap header (16) while
+ * that is not all there, else the header and the captured length. */
+size_t dc_file_need(const struct dc_input *in, const uint8_t *p, size_t avail);
+/* Reads file bytes [off, off + cap) into buf, fewer at the end of the file:
+ * bytes read, or -1 on a read error (msg). Any thread may read. */
+ssize_t dc_file_pread(const struct dc_input *in, uint8_t *buf, size_t cap, uint64_t off, char msg[DC_FILE_MSG]);
+/* Offset of the first record. */
+#define DC_FILE_FIRST 24u
 
 /* dc_input_next and dc_input_pos of the backend. */
 enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns);

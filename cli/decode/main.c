@@ -7,6 +7,7 @@
 #include "feed.h"
 #include "input.h"
 #include "json.h"
+#include "par.h"
 #include "save.h"
 
 #include <ctype.h>
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #define PROG "ualink-decode"
+#define DC_MAX_JOBS 64
 #define MAX_REPORTS 100        /* malformed-record messages before going quiet */
 
 static void usage(FILE *fp) {
@@ -75,6 +77,8 @@ static void usage(FILE *fp) {
         "  -E header=y|n, separator=/t|/s|C, occurrence=f|l|a, aggregator=C, quote=d|s|n;\n"
         "  -G fields lists the fields\n"
         "\n"
+        "  -j, --jobs N         decode with N threads (default: the cores for a regular\n"
+        "                       file, 1 otherwise); the output is the same for every N\n"
         "  --strict             exit 1 on findings of severity error or malformed input records\n"
         "  --list-rules         the rule IDs with their severity and meaning\n"
         "  -h, --help           this help\n"
@@ -198,6 +202,7 @@ static const struct option long_opts[] = {
   { "list-rules", no_argument, NULL, OPT_LIST_RULES },
   { "udp-port", required_argument, NULL, OPT_UDP_PORT },
   { "write", required_argument, NULL, 'w' },
+  { "jobs", required_argument, NULL, 'j' },
   { NULL, 0, NULL, 0 },
 };
 
@@ -237,7 +242,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   char opt[64];
   opterr = 0;
   arg_errors = 0;
-  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPY:T:e:E:G:", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPj:Y:T:e:E:G:", long_opts, NULL)) != -1) {
     uint64_t v;
     switch (c) {
     case 'V': o->verbose = true; break;
@@ -255,6 +260,10 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case 'w': o->save = optarg; break;
     case 'P': o->print_saved = true; break;
     case 'h': usage(stdout); return DC_EXIT_OK;
+    case 'j':
+      if (!parse_u64(optarg, &v) || v == 0 || v > DC_MAX_JOBS) arg_error("-j needs a thread count 1..64, not '%s'", optarg);
+      else o->jobs = (unsigned)v;
+      break;
     case 'r': input = optarg; n_inputs++; o->in_type = DC_IN_PCAP; break;
     case OPT_JSON: o->json = true; break;
     case OPT_STATS: o->stats = true; break;
@@ -393,16 +402,20 @@ static void report(struct dc_ctx *c, uint64_t frame, const char *what, const cha
  * nothing is judged or measured by them. */
 static uint64_t link_ts(const struct dc_ctx *c, uint64_t ts_ns) { return c->arrival_times ? 0 : ts_ns; }
 
-/* The one place a record's result is produced. The stateful analyzer, when
- * present, steps here and adds its findings to c->res.findings. */
-static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns) {
+/* The one place a record's result is produced: the stateless decode (here,
+ * or done already by a -j worker into c->res: pre), then the per-capture
+ * state in record order. The stateful analyzer, when present, steps here and
+ * adds its findings to c->res.findings. */
+static void produce(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns, bool pre) {
+  if (pre) c->res.frame = frame;
+  else ual_decode_stateless(rec, len, frame, &c->res);
   if (c->o->stateless) {
-    ual_decode_record(&c->dec, rec, len, frame, &c->res);
+    ual_decode_stream(&c->dec, &c->res);
     return;
   }
   ual_events_clear(&c->ev);
   dc_filter_begin(c, frame);
-  ual_analyzer_step(&c->an, rec, len, frame, link_ts(c, ts_ns), &c->res, &c->ev);
+  ual_analyzer_step_decoded(&c->an, frame, link_ts(c, ts_ns), &c->res, &c->ev);
   if (c->o->timeline) dc_print_events(c, &c->ev);
   if (c->rep) dc_report_events(c->rep, &c->ev);
 }
@@ -488,15 +501,51 @@ static double since(const struct timespec *a, const struct timespec *b) {
   return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static void progress_tick(struct progress *p, struct dc_ctx *c, const struct dc_feed *in, uint64_t frames) {
+static void progress_tick(struct progress *p, struct dc_ctx *c, uint64_t pos, uint64_t frames) {
   struct timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   if (since(&p->start, &now) < 1.0 || since(&p->last, &now) < 0.25) return;
   p->last = now;
-  uint64_t pos = dc_feed_pos(in);
   fprintf(stderr, "\r" PROG ": %3u%% %llu records", (unsigned)(p->size ? pos * 100 / p->size : 0),
           (unsigned long long)frames);
   c->progress_line = true;
+}
+
+bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *rec, size_t len, uint64_t ts_ns,
+             uint32_t wire_len, bool pre) {
+  switch (nx) {
+  case DC_NEXT_EOF: c->ended = true; return false;
+  case DC_NEXT_BADLINE: report(c, 0, msg, NULL, true); return true;
+  case DC_NEXT_TRUNC:
+    report(c, c->frame + 1, "truncated record", msg, true);
+    c->ended = true;
+    return false;
+  case DC_NEXT_LOST:
+    report(c, c->frame + 1, "bad pcap record header, decoding stops here: the pcap framing is lost", msg, true);
+    return false;
+  case DC_NEXT_ERROR:
+    report(c, c->frame + 1, msg, NULL, true);
+    c->read_error = true;
+    return false;
+  case DC_NEXT_SKIP:
+    c->frame++; /* frames keep the capture's numbers */
+    c->skipped++;
+    return true;
+  case DC_NEXT_RECORD: break;
+  }
+  c->frame++;
+  produce(c, rec, len, c->frame, ts_ns, pre);
+  consume(c, rec, len, ts_ns, wire_len);
+  const struct dc_opts *o = c->o;
+  if ((o->count && c->shown >= o->count) || c->frame >= o->frame_hi) {
+    c->sel_stop = true;
+    return false;
+  }
+  return !c->out.failed;
+}
+
+void dc_par_progress(struct dc_ctx *c, uint64_t pos) {
+  if (c->pg->on) progress_tick(c->pg, c, pos, c->frame);
 }
 
 int main(int argc, char **argv) {
@@ -555,56 +604,39 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &pg.start);
   pg.last = pg.start;
 
-  struct dc_feed feed;
-  dc_feed_start(&feed, in);
-  uint64_t frame = 0;
-  /* The input was read to its real end: only then are the end-of-capture
-   * checks made. Selection (-c, --frames) stops reading early. */
-  bool ended = false;
-  for (;;) {
-    const uint8_t *rec;
-    size_t len;
-    uint64_t ts_ns;
-    enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
-    if (nx == DC_NEXT_EOF) {
-      ended = true;
-      break;
-    }
-    if (nx == DC_NEXT_SKIP) {
-      frame++; /* frames keep the capture's numbers */
-      c->skipped++;
-      continue;
-    }
-    if (nx == DC_NEXT_BADLINE) {
-      report(c, 0, feed.msg, NULL, true);
-      continue;
-    }
-    if (nx == DC_NEXT_TRUNC) {
-      report(c, frame + 1, "truncated record", feed.msg, true);
-      ended = true;
-      break;
-    }
-    if (nx == DC_NEXT_LOST) {
-      report(c, frame + 1, "bad pcap record header, decoding stops here: the pcap framing is lost", feed.msg, true);
-      break;
-    }
-    if (nx == DC_NEXT_ERROR) {
-      report(c, frame + 1, feed.msg, NULL, true);
-      exit_code = DC_EXIT_USAGE;
-      break;
-    }
-    frame++;
-    produce(c, rec, len, frame, ts_ns);
-    consume(c, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0);
-    if (pg.on && (frame & 0x3fff) == 0) progress_tick(&pg, c, &feed, frame);
-    if ((opts.count && c->shown >= opts.count) || frame >= opts.frame_hi) {
-      /* the last record selectable was the input's last one: a real end */
-      ended = dc_feed_next(&feed, &rec, &len, &ts_ns) == DC_NEXT_EOF;
-      break;
-    }
-    if (c->out.failed) break;
+  c->pg = &pg;
+  if (!opts.jobs) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    opts.jobs = in->size && !in->is_stdin && n > 1 ? (unsigned)(n < DC_MAX_JOBS ? n : DC_MAX_JOBS) : 1;
   }
-  dc_feed_stop(&feed);
+  /* captures of the UDP export are unwrapped by the reading thread */
+  if (in->udp_lt >= 0) opts.jobs = 1;
+  /* c->ended: the input was read to its real end: only then are the
+   * end-of-capture checks made. Selection (-c, --frames) stops reading early. */
+  if (opts.jobs > 1) {
+    if (!dc_par_run(c, in)) {
+      fprintf(stderr, PROG ": out of memory or no threads for -j %u\n", opts.jobs);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
+  } else {
+    struct dc_feed feed;
+    dc_feed_start(&feed, in);
+    for (;;) {
+      const uint8_t *rec = NULL;
+      size_t len = 0;
+      uint64_t ts_ns = 0;
+      enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
+      if (!dc_step(c, nx, feed.msg, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0, false)) {
+        /* the last record selectable was the input's last one: a real end */
+        if (c->sel_stop) c->ended = dc_feed_next(&feed, &rec, &len, &ts_ns) == DC_NEXT_EOF;
+        break;
+      }
+      if (pg.on && (c->frame & 0x3fff) == 0) progress_tick(&pg, c, dc_feed_pos(&feed), c->frame);
+    }
+    dc_feed_stop(&feed);
+  }
+  if (c->read_error) exit_code = DC_EXIT_USAGE;
   if (c->progress_line) fputs("\r\033[K", stderr);
 
   struct ual_analysis_summary sum;
@@ -612,7 +644,7 @@ int main(int argc, char **argv) {
     struct ual_findings endf;
     ual_findings_clear(&endf);
     ual_events_clear(&c->ev);
-    if (ended) {
+    if (c->ended) {
       ual_analyzer_finish(&c->an, &endf, &c->ev);
       select_end_findings(&opts, &endf);
     }

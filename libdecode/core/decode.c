@@ -47,6 +47,10 @@ void ual_decode_stateless(const uint8_t *buf, size_t len, uint64_t frame, struct
 void ual_decode_record(struct ual_decoder *d, const uint8_t *buf, size_t len, uint64_t frame,
                        struct ual_rec_result *out) {
   ual_decode_stateless(buf, len, frame, out);
+  ual_decode_stream(d, out);
+}
+
+void ual_decode_stream(struct ual_decoder *d, struct ual_rec_result *out) {
   if (!decoded(out)) return;
   const struct ual_kind *k = ual_kind_of(out->rec.h.kind);
   if (k->stream) k->stream(d, out);

@@ -216,6 +216,11 @@ static uint32_t flit_time(struct ual_analyzer *a, unsigned rate, unsigned width)
 void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
                        struct ual_rec_result *out, struct ual_events *ev) {
   ual_decode_stateless(rec, len, frame, out);
+  ual_analyzer_step_decoded(a, frame, ts_ns, out, ev);
+}
+
+void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
+                               struct ual_events *ev) {
   a->records++;
   if (out->status != UAL_RS_OK && out->status != UAL_RS_RESERVED) return;
   const struct ual_rec_hdr *h = &out->rec.h;

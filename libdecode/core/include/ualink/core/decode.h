@@ -57,6 +57,9 @@ void ual_decode_stateless(const uint8_t *buf, size_t len, uint64_t frame, struct
  * flits are fed to the direction's unpacker. */
 void ual_decode_record(struct ual_decoder *d, const uint8_t *buf, size_t len, uint64_t frame,
                        struct ual_rec_result *out);
+/* The per-capture half of ual_decode_record, for a record whose
+ * ual_decode_stateless result is already in *out. */
+void ual_decode_stream(struct ual_decoder *d, struct ual_rec_result *out);
 
 /* Name of a record kind that has a decoder ("flit", "ordered set", "link
  * event"), NULL for a kind nobody registered. */

@@ -104,6 +104,11 @@ void ual_analyzer_init(struct ual_analyzer *a);
  * trackers; stateful findings are added to r->findings. ev may be NULL. */
 void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, uint64_t frame,
                        uint64_t ts_ns, struct ual_rec_result *out, struct ual_events *ev);
+/* The trackers' half of ual_analyzer_step, for a record whose
+ * ual_decode_stateless result is already in *out (computed elsewhere, e.g.
+ * on another thread): the two calls give exactly ual_analyzer_step. */
+void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
+                               struct ual_events *ev);
 /* End of capture: DL-TRUNCATED-TL, unconfirmed negotiations, timeouts, and
  * the fabric analyses' end findings. */
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev);
