@@ -44,6 +44,8 @@ struct pre {
   struct ual_record rec;
   struct ual_flit_info flit;
   struct ual_os os;
+  struct ual_pcie_dllp pcie;
+  struct ual_ub_flit ub;
   struct ual_event ev;
 };
 
@@ -101,6 +103,8 @@ static void decode_batch(struct batch *b, struct ual_rec_result *r) {
     p->rec = r->rec;
     p->flit = r->flit;
     p->os = r->os;
+    p->pcie = r->pcie;
+    p->ub = r->ub;
     p->ev = r->ev;
     memcpy(b->fv + b->nfv, r->findings.v, r->findings.n * sizeof *r->findings.v);
     b->nfv += r->findings.n;
@@ -115,6 +119,8 @@ static void unpack_pre(struct ual_rec_result *r, const struct batch *b, size_t i
   r->rec = p->rec;
   r->flit = p->flit;
   r->os = p->os;
+  r->pcie = p->pcie;
+  r->ub = p->ub;
   r->ev = p->ev;
   r->unpacked = false;
   r->unp.n_tl = r->unp.n_msg = 0;
