@@ -105,18 +105,6 @@ static gboolean uw_named(const struct ual_field *fd) {
   return fd->vals && !(fd->flags & UAL_FF_BOOL) && !uw_is64(uw_ftype(fd));
 }
 
-/* Every value of the field has a name (or the list is an enumeration whose
- * other values are reserved): then filters and columns may use the names.
- * A partial list (Link: 255 = unknown, any other value is a link index)
- * would make Wireshark call the other values "Unknown". */
-static gboolean uw_names_cover(const struct ual_field *fd) {
-  if (fd->flags & UAL_FF_ENUM) return TRUE;
-  if (fd->width >= 16) return FALSE;
-  size_t n = 0;
-  while (fd->vals[n].name) n++;
-  return n >= (1u << fd->width);
-}
-
 static gboolean hf_mask(const struct ual_field *fd) { return fd->size && fd->width < 8u * fd->size; }
 
 static void uw_register_fields(void) {
@@ -136,7 +124,8 @@ static void uw_register_fields(void) {
       h->display = masked ? 8 * fd->size : BASE_NONE;
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
-    if (uw_named(fd) && uw_names_cover(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
+    /* the names also in filters (ualink.flit.kind == Payload), as ualink-decode -Y takes them */
+    if (uw_named(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
   }
