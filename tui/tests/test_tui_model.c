@@ -92,6 +92,12 @@ static void test_ring_and_counts(void) {
   tui_model_free(&m);
 }
 
+/* A filter compiled again: the previous program is freed first. */
+static bool reparse(struct tui_filter *f, const char *text, char *err, size_t cap) {
+  tui_filter_free(f);
+  return tui_filter_parse(f, text, err, cap);
+}
+
 static void test_filter(void) {
   struct tui_model m;
   CHECK(tui_model_init(&m, 64));
@@ -112,33 +118,33 @@ static void test_filter(void) {
   tui_model_add(&m, rec, flit_record(rec, 1, flit), 12, 0);        /* frame 3: B, PL-CRC */
   tui_model_add(&m, rec, payload_record(rec, 0, 2, &pk), 13, 0);   /* frame 4: A, payload */
 
-  struct tui_filter f;
+  struct tui_filter f = {0};
   char err[128];
-  CHECK(tui_filter_parse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
+  CHECK(reparse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
   /* frame 1 is the capture's first flit: its alternate sectors may be the
    * payload of a transport begun before, so no DL message is decoded */
-  CHECK(tui_filter_parse(&f, "ualink.dlm.summary contains \"LinkWidth\"", err, sizeof err));
+  CHECK(reparse(&f, "ualink.dlm.summary contains \"LinkWidth\"", err, sizeof err));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 3)));
-  CHECK(tui_filter_parse(&f, "ualink.rule == \"PL-CRC\"", err, sizeof err));
+  CHECK(reparse(&f, "ualink.rule == \"PL-CRC\"", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(tui_filter_parse(&f, "ualink.rec.dir == 1 && ualink.flit.kind == IDLE", err, sizeof err));
+  CHECK(reparse(&f, "ualink.rec.dir == 1 && ualink.flit.kind == IDLE", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
-  CHECK(tui_filter_parse(&f, "frame.number in {2..3} and ualink.severity == \"error\"", err, sizeof err));
+  CHECK(reparse(&f, "frame.number in {2..3} and ualink.severity == \"error\"", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
   CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(tui_filter_parse(&f, "ualink.flit.kind == Payload", err, sizeof err));
+  CHECK(reparse(&f, "ualink.flit.kind == Payload", err, sizeof err));
   CHECK(tui_filter_match(&f, tui_model_at(&m, 3)));
-  CHECK(!tui_filter_parse(&f, "colour == red", err, sizeof err));
+  CHECK(!reparse(&f, "colour == red", err, sizeof err));
   CHECK(strstr(err, "colour") != NULL);
-  CHECK(!tui_filter_parse(&f, "frame.number == x", err, sizeof err));
+  CHECK(!reparse(&f, "frame.number == x", err, sizeof err));
   CHECK_STR(err, "\"x\" is not a valid number. (at column 17)");
 
-  CHECK(tui_filter_parse(&f, "ualink.rec.dir == 0", err, sizeof err));
+  CHECK(reparse(&f, "ualink.rec.dir == 0", err, sizeof err));
   tui_model_set_filter(&m, &f);
   CHECK_EQ(tui_model_next_match(&m, -1, +1), 0);
   CHECK_EQ(tui_model_next_match(&m, 0, +1), 3);
@@ -146,11 +152,12 @@ static void test_filter(void) {
   CHECK_EQ(tui_model_next_match(&m, 3, -1), 0);
   CHECK_EQ(tui_view_count(&m, true), 2);
   CHECK_EQ(tui_view_at(&m, true, 1)->frame, 4);
-  CHECK(tui_filter_parse(&f, "", err, sizeof err));
+  CHECK(reparse(&f, "", err, sizeof err));
   tui_model_set_filter(&m, &f);
   CHECK(!m.filter.active);
   CHECK_EQ(tui_view_count(&m, true), 0);
   CHECK_EQ(tui_model_next_match(&m, 0, +1), 1);
+  tui_filter_free(&f);
   tui_model_free(&m);
 }
 
@@ -159,9 +166,9 @@ static void test_filter(void) {
 static void test_full_ring(void) {
   struct tui_model m;
   CHECK(tui_model_init(&m, 4));
-  struct tui_filter f;
+  struct tui_filter f = {0};
   char err[128];
-  CHECK(tui_filter_parse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
+  CHECK(reparse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
   tui_model_set_filter(&m, &f);
   uint8_t rec[TUI_REC_MAX], flit[UAL_FLIT_BYTES];
   ual_flit_build_idle(flit);
@@ -177,6 +184,7 @@ static void test_full_ring(void) {
   CHECK_EQ(tui_view_find(&m, true, 7), 1);      /* frame 6 */
   CHECK_EQ(tui_view_find(&m, false, 8), 1);
   CHECK_EQ(tui_view_find(&m, true, 1), 0);
+  tui_filter_free(&f);
   tui_model_free(&m);
 
   /* A filter set after the file was read: a rescan from frame 1 up to the
