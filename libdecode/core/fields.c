@@ -94,6 +94,13 @@ size_t ual_scope_fields(enum ual_scope sc, enum ual_field_id *ids, size_t cap) {
   return (size_t)(hi - lo);
 }
 
+size_t ual_scope_span(enum ual_scope sc, enum ual_field_id *first) {
+  int lo, hi;
+  scope_range(sc, &lo, &hi);
+  *first = (enum ual_field_id)lo;
+  return (size_t)(hi - lo);
+}
+
 uint64_t ual_scope_reserved_mask(enum ual_scope sc) {
   int lo, hi;
   uint64_t m = 0;

@@ -29,12 +29,20 @@ void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label,
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* A filter's walk is quiet: skip the call and its arguments' work. */
+#define ual_tb_group(w, ...) ((w)->quiet ? (void)0 : (ual_tb_group)((w), __VA_ARGS__))
 /* A field row with the value given (generated fields, or read by the caller). */
 void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
                   uint64_t value);
 /* Every wire field of a scope whose base is at record offset base, read
  * from the record (fields past its end are left out). */
 void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base);
+/* Whether a walk wants scope sc (a quiet walk may want only some). */
+static inline bool ual_tb_wants(const struct ual_tree_builder *w, enum ual_scope sc) {
+  return !w->scopes || w->scopes[sc];
+}
+#define ual_tb_scope(w, depth, sc, base) \
+  (ual_tb_wants((w), (sc)) ? (ual_tb_scope)((w), (depth), (sc), (base)) : (void)0)
 
 /* A one-line summary being written: appends stop at cap-1. */
 struct ual_text {

@@ -23,8 +23,8 @@ void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap) {
     snprintf(buf, cap, "%" PRIu64, v);
 }
 
-void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label, unsigned off,
-                  unsigned len, const char *fmt, ...) {
+void (ual_tb_group)(struct ual_tree_builder *w, unsigned depth, const char *label, unsigned off,
+                    unsigned len, const char *fmt, ...) {
   if (w->quiet) return;
   struct ual_tree_row row = {0};
   row.depth = depth;
@@ -55,15 +55,15 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   w->cb(w->ctx, &row);
 }
 
-void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
-  if (w->scopes && !w->scopes[sc]) return;
-  enum ual_field_id ids[32];
-  size_t n = ual_scope_fields(sc, ids, 32);
-  for (size_t i = 0; i < n && i < 32; i++) {
-    if (w->fields && !w->fields[ids[i]]) continue;
-    const struct ual_field *fd = &ual_fields[ids[i]];
+void (ual_tb_scope)(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
+  enum ual_field_id first;
+  size_t n = ual_scope_span(sc, &first);
+  for (size_t i = 0; i < n; i++) {
+    enum ual_field_id id = (enum ual_field_id)(first + i);
+    if (w->fields && !w->fields[id]) continue;
+    const struct ual_field *fd = &ual_fields[id];
     if (base + fd->offset + fd->size > w->len) continue;
-    ual_tb_field(w, depth, ids[i], base, ual_field_get(ids[i], w->rec + base));
+    ual_tb_field(w, depth, id, base, ual_field_get(id, w->rec + base));
   }
 }
 
@@ -83,9 +83,7 @@ void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, si
 
 /* Any scope of a record body (everything but the record header)? */
 static bool body_wanted(const uint8_t *scopes) {
-  for (unsigned sc = 0; sc < UAL_SC_COUNT; sc++)
-    if (sc != UAL_SC_REC && scopes[sc]) return true;
-  return false;
+  return memchr(scopes, 1, UAL_SC_REC) || memchr(scopes + UAL_SC_REC + 1, 1, UAL_SC_COUNT - UAL_SC_REC - 1);
 }
 
 static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r) {

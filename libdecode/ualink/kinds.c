@@ -25,6 +25,15 @@ static uint32_t le32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* Whether a walk wants anything of a DL message: a quiet walk for a
+ * filter skips decoding the messages nobody asked for. */
+static bool wants_message(const struct ual_tree_builder *w) {
+  if (!w->scopes || (w->scopes[UAL_SC_GEN] && (!w->fields || w->fields[UAL_F_GEN_MSG_TYPE]))) return true;
+  for (int sc = UAL_SC_MSG; sc <= UAL_SC_MSG_UART_RESET_RSP; sc++)
+    if (w->scopes[sc]) return true;
+  return false;
+}
+
 static void message(struct ual_tree_builder *w, unsigned depth, unsigned off) {
   struct ual_dlmsg m;
   ual_dlmsg_decode(le32(w->rec + off), &m);
@@ -36,6 +45,7 @@ static void message(struct ual_tree_builder *w, unsigned depth, unsigned off) {
 
 static void payload_segments(struct ual_tree_builder *w, const struct ual_rec_result *r, unsigned flit) {
   const struct ual_flit_info *fi = &r->flit;
+  if (w->quiet && !ual_tb_wants(w, UAL_SC_SH) && !wants_message(w)) return;
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     const struct ual_segment_def *sd = &ual_segment_map[k];
     unsigned sh = flit + sd->sh_byte;

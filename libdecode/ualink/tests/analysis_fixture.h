@@ -200,6 +200,24 @@ static inline void fx_push_tl(struct fx *x, unsigned dir, unsigned n) {
   }
 }
 
+/* After link-up A makes n payload flits (kept in f for replays) and sends
+ * the first `sent` of them; the third arrives with a bad CRC. */
+static inline void fx_third_bad(struct fx *x, uint8_t (*f)[UAL_FLIT_BYTES], int n, int sent, unsigned tl) {
+  uint8_t bad[UAL_FLIT_BYTES];
+  fx_init(x);
+  fx_sync(x);
+  fx_push_tl(x, FX_A, tl);
+  for (int i = 0; i < n; i++) fx_make(x, FX_A, f[i]);
+  for (int i = 0; i < sent; i++) {
+    if (i != 2) {
+      fx_flit(x, FX_A, f[i]);
+      continue;
+    }
+    fx_bad_crc(f[2], bad);
+    fx_flit(x, FX_A, bad);
+  }
+}
+
 static inline void fx_push_msg(struct fx *x, unsigned dir, uint32_t dw) { ual_pack_push_msg(&x->pack[dir], &dw, 1); }
 
 /* The next payload flit in the normal header cycle: 3 explicit sequence

@@ -34,17 +34,9 @@ static uint64_t found_here(const struct fx *x, enum ual_rule r) {
  * flit 102 fails its CRC, B Naks 101 three times, A goes back to 102. The
  * only problem is the bad flit itself. */
 static void test_nak_is_info(void) {
-  uint8_t f[6][UAL_FLIT_BYTES], bad[UAL_FLIT_BYTES];
+  uint8_t f[6][UAL_FLIT_BYTES];
   CHECK_EQ(ual_rule_severity(UAL_R_RP_NAK), UAL_SEV_INFO);
-  fx_init(&X);
-  fx_sync(&X);
-  fx_push_tl(&X, FX_A, 16);
-  for (int i = 0; i < 6; i++) fx_make(&X, FX_A, f[i]);
-  fx_flit(&X, FX_A, f[0]);
-  fx_flit(&X, FX_A, f[1]);
-  fx_bad_crc(f[2], bad);
-  fx_flit(&X, FX_A, bad);
-  for (int i = 3; i < 6; i++) fx_flit(&X, FX_A, f[i]);
+  fx_third_bad(&X, f, 6, 6, 16);
   for (int i = 0; i < 3; i++) {
     fx_nop(&X, FX_B, UAL_RC_NAK, 101, UAL_DLLP_NOP2);
     CHECK_EQ(found_here(&X, UAL_R_RP_NAK), X.frame);

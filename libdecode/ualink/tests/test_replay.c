@@ -91,15 +91,8 @@ static void test_duplicate(void) {
 
 /* Flit 102 is lost; B Naks 101 three times; A goes back to 102. */
 static void test_go_back_n(void) {
-  uint8_t f[6][UAL_FLIT_BYTES], bad[UAL_FLIT_BYTES];
-  fx_init(&X);
-  fx_sync(&X);
-  fx_push_tl(&X, FX_A, 16);
-  for (int i = 0; i < 6; i++) fx_make(&X, FX_A, f[i]);
-  fx_flit(&X, FX_A, f[0]);
-  fx_flit(&X, FX_A, f[1]);
-  fx_bad_crc(f[2], bad);
-  fx_flit(&X, FX_A, bad);
+  uint8_t f[6][UAL_FLIT_BYTES];
+  fx_third_bad(&X, f, 6, 3, 16);
   CHECK_EQ(fx_count(&X, UAL_R_PL_CRC), 1);
   for (int i = 3; i < 6; i++) fx_flit(&X, FX_A, f[i]);
   CHECK_EQ(X.a.rp.d[FX_A].n_held, 3);
@@ -120,16 +113,8 @@ static void test_go_back_n(void) {
 
 /* Flit 102 is lost; B Naks selectively; A resends 102 only; 103..105 were held. */
 static void test_selective(void) {
-  uint8_t f[6][UAL_FLIT_BYTES], bad[UAL_FLIT_BYTES];
-  fx_init(&X);
-  fx_sync(&X);
-  fx_push_tl(&X, FX_A, 16);
-  for (int i = 0; i < 6; i++) fx_make(&X, FX_A, f[i]);
-  fx_flit(&X, FX_A, f[0]);
-  fx_flit(&X, FX_A, f[1]);
-  fx_bad_crc(f[2], bad);
-  fx_flit(&X, FX_A, bad);
-  for (int i = 3; i < 6; i++) fx_flit(&X, FX_A, f[i]);
+  uint8_t f[6][UAL_FLIT_BYTES];
+  fx_third_bad(&X, f, 6, 6, 16);
   uint32_t before = X.tl_got[FX_A];
   for (int i = 0; i < 3; i++) fx_nop(&X, FX_B, UAL_RC_NAK_SELECTIVE, 101, UAL_DLLP_NOP2);
   CHECK_EQ(stats(&X, FX_A)->naks_selective, 1);

@@ -121,6 +121,8 @@ const char *ual_value_name(const struct ual_value_name *vals, uint32_t v);
 const char *ual_field_value_name(enum ual_field_id id, uint32_t v);
 /* Fields of a scope, in table order: fills ids[] and returns the count. */
 size_t ual_scope_fields(enum ual_scope sc, enum ual_field_id *ids, size_t cap);
+/* The same fields as one run of ids: the first, and the count returned. */
+size_t ual_scope_span(enum ual_scope sc, enum ual_field_id *first);
 /* OR of the masks of the reserved fields of a scope. */
 uint64_t ual_scope_reserved_mask(enum ual_scope sc);
 /* First field of scope sc flagged UAL_FF_ENUM whose value at base is not
