@@ -5,7 +5,7 @@
  *   read + frame a 256 KiB block (pcap file)
  *     or take a batch the main thread read   dc_step() per record, as -j 1:
  *   ual_decode_stateless() of each record      analyzer / --stateless unpacker,
- *     -> compact results (struct pre)          selection, statistics, output
+ *     -> compact results (pre.h)               selection, statistics, output
  *
  * Exact by construction: the only work done off the main thread is
  * ual_decode_stateless, a pure function of the record's bytes, and its
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "input_file.h"
+#include "pre.h"
 
 #define BLOCK      (256u << 10)           /* file bytes per batch */
 #define BUF_BYTES  (BLOCK + DC_FILE_MAX_REC + DC_FILE_MSG)
@@ -33,21 +34,6 @@
 #define MAX_FV     2048                    /* their findings */
 
 enum { B_FREE, B_FILLED, B_BUSY, B_READY };
-
-/* What ual_decode_stateless leaves in a struct ual_rec_result, without the
- * unused room of the findings. */
-struct pre {
-  enum ual_rec_status status;
-  uint8_t dir;
-  uint16_t nf, dropped;
-  uint32_t f0;              /* first finding in the batch's fv */
-  struct ual_record rec;
-  struct ual_flit_info flit;
-  struct ual_os os;
-  struct ual_pcie_dllp pcie;
-  struct ual_ub_flit ub;
-  struct ual_event ev;
-};
 
 struct item {
   int8_t next;              /* enum dc_next: a record, or a hex line's problem */
@@ -62,7 +48,7 @@ struct batch {
   uint64_t seq;
   size_t n;
   struct item *it;
-  struct pre *pre;
+  struct dc_pre *pre;
   struct ual_finding *fv;
   size_t nfv;
   int end;                  /* DC_NEXT_RECORD: more batches follow; else how the input ends */
@@ -94,39 +80,10 @@ static void decode_batch(struct batch *b, struct ual_rec_result *r) {
     if (it->next != DC_NEXT_RECORD || i >= MAX_PRE) continue;
     ual_decode_stateless(b->buf + it->off, it->len, 0, r);
     if (b->nfv + r->findings.n > MAX_FV) continue; /* the main thread decodes it */
-    struct pre *p = &b->pre[i];
-    p->status = r->status;
-    p->dir = r->dir;
-    p->nf = r->findings.n;
-    p->dropped = r->findings.dropped;
-    p->f0 = (uint32_t)b->nfv;
-    p->rec = r->rec;
-    p->flit = r->flit;
-    p->os = r->os;
-    p->pcie = r->pcie;
-    p->ub = r->ub;
-    p->ev = r->ev;
-    memcpy(b->fv + b->nfv, r->findings.v, r->findings.n * sizeof *r->findings.v);
+    dc_pre_store(&b->pre[i], r, b->fv, (uint32_t)b->nfv);
     b->nfv += r->findings.n;
     it->pre = true;
   }
-}
-
-static void unpack_pre(struct ual_rec_result *r, const struct batch *b, size_t i) {
-  const struct pre *p = &b->pre[i];
-  r->status = p->status;
-  r->dir = p->dir;
-  r->rec = p->rec;
-  r->flit = p->flit;
-  r->os = p->os;
-  r->pcie = p->pcie;
-  r->ub = p->ub;
-  r->ev = p->ev;
-  r->unpacked = false;
-  r->unp.n_tl = r->unp.n_msg = 0;
-  r->findings.n = p->nf;
-  r->findings.dropped = p->dropped;
-  memcpy(r->findings.v, b->fv + p->f0, p->nf * sizeof *b->fv);
 }
 
 /* Frames the block read into b->buf[0..got) (file offset off) from its
@@ -302,7 +259,7 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
     if (it->next != DC_NEXT_RECORD) {
       more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
     } else {
-      if (it->pre) unpack_pre(&c->res, b, i);
+      if (it->pre) dc_pre_load(&c->res, &b->pre[i], b->fv);
       more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->pre);
     }
     if (more) continue;

@@ -96,10 +96,15 @@ static void unsynced_gap(struct ual_unpack *u, int k, struct ual_unpack_out *out
  * (15 sectors) ends whatever was carried into it. */
 static void unsynced_tl(struct ual_unpack *u, const uint8_t *flit, const struct seg_cursor *c, int k,
                         const struct ual_sh *sh, struct ual_unpack_out *out) {
-  for (unsigned s = c->next; s < c->end; s++) {
-    const uint8_t *q = flit + ual_sector_byte(s);
-    if ((q[0] | q[1] | q[2] | q[3]) && out->partial_sectors < UINT8_MAX) out->partial_sectors++;
+  /* a segment's sectors are contiguous flit bytes: one 32-bit load each */
+  const uint8_t *q = flit + ual_sector_byte(c->next);
+  unsigned n = out->partial_sectors;
+  for (unsigned s = c->next; s < c->end; s++, q += UAL_SECTOR_BYTES) {
+    uint32_t w;
+    memcpy(&w, q, sizeof w);
+    n += w != 0;
   }
+  out->partial_sectors = (uint8_t)(n < UINT8_MAX ? n : UINT8_MAX);
   if (sh->tlbeat == UAL_TB_NONE && c->end - c->next >= UAL_TL_FLIT_SECTORS - 1u) {
     u->tl_unknown = 0;
     out->tl_synced_at = (int8_t)k;

@@ -1,0 +1,28 @@
+#include "pre.h"
+
+#include <string.h>
+
+#define END_BYTES (sizeof(struct ual_rec_result) - DC_PRE_FIND_END)
+
+void dc_pre_store(struct dc_pre *p, const struct ual_rec_result *r, struct ual_finding *fv, uint32_t f0) {
+  const unsigned char *b = (const unsigned char *)r;
+  memcpy(p->head, b, sizeof p->head);
+  memcpy(p->mid, b + DC_PRE_UNP_END, sizeof p->mid);
+  memcpy(p->end, b + DC_PRE_FIND_END, END_BYTES);
+  p->nf = r->findings.n;
+  p->dropped = r->findings.dropped;
+  p->f0 = f0;
+  memcpy(fv + f0, r->findings.v, r->findings.n * sizeof *fv);
+}
+
+void dc_pre_load(struct ual_rec_result *r, const struct dc_pre *p, const struct ual_finding *fv) {
+  unsigned char *b = (unsigned char *)r;
+  memcpy(b, p->head, sizeof p->head);
+  memcpy(b + DC_PRE_UNP_END, p->mid, sizeof p->mid);
+  memcpy(b + DC_PRE_FIND_END, p->end, END_BYTES);
+  r->unpacked = false;
+  r->unp.n_tl = r->unp.n_msg = 0;
+  r->findings.n = p->nf;
+  r->findings.dropped = p->dropped;
+  memcpy(r->findings.v, fv + p->f0, p->nf * sizeof *fv);
+}

@@ -1,0 +1,85 @@
+/* -j's compact result (cli/decode/pre.c) carries every byte of a record's
+ * ual_decode_stateless result: each record of the given captures is decoded
+ * into a struct filled with one pattern, stored, and loaded into structs
+ * filled with two others; outside unp (only its counts matter) and the
+ * unused findings every byte must match, so a member that is not carried
+ * shows as the loading struct's pattern. Every registered record kind must
+ * occur in the captures, so a fabric's member is not left untested.
+ *
+ *   test_pre CAPTURE...
+ */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pre.h"
+
+static struct ual_rec_result src, dst;
+static struct ual_finding fv[UAL_MAX_FINDINGS];
+static unsigned char keep[sizeof(struct ual_rec_result)]; /* 1: the byte must arrive */
+
+static int check(const char *path, unsigned long long frame) {
+  struct dc_pre p;
+  static const unsigned char pat[] = { 0xa5, 0x3c };
+  int bad = 0;
+  dc_pre_store(&p, &src, fv, 0);
+  for (unsigned k = 0; k < sizeof pat && !bad; k++) {
+    memset(&dst, pat[k], sizeof dst);
+    dc_pre_load(&dst, &p, fv);
+    const unsigned char *a = (const unsigned char *)&src, *b = (const unsigned char *)&dst;
+    size_t fend = DC_PRE_FIND_AT + offsetof(struct ual_findings, v) + src.findings.n * sizeof(struct ual_finding);
+    for (size_t i = 0; i < sizeof src; i++) {
+      bool must = keep[i] || (i >= DC_PRE_FIND_AT && i < fend);
+      if (must && a[i] != b[i]) {
+        fprintf(stderr, "%s: frame %llu (kind %u): byte %zu of struct ual_rec_result not carried by dc_pre\n", path,
+                frame, src.rec.h.kind, i);
+        bad = 1;
+        break;
+      }
+    }
+    if (!bad && (dst.unpacked || dst.unp.n_tl || dst.unp.n_msg)) {
+      fprintf(stderr, "%s: frame %llu: loaded as unpacked\n", path, frame);
+      bad = 1;
+    }
+  }
+  return bad;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_pre CAPTURE...\n");
+    return 2;
+  }
+  for (size_t i = 0; i < sizeof keep; i++)
+    keep[i] = !(i >= DC_PRE_UNP_AT && i < DC_PRE_UNP_END) && !(i >= DC_PRE_FIND_AT && i < DC_PRE_FIND_END);
+  unsigned long long seen[256] = { 0 }, records = 0;
+  int fails = 0;
+  for (int f = 1; f < argc && fails < 10; f++) {
+    char err[PCAP_ERRBUF_SIZE];
+    pcap_t *pc = pcap_open_offline(argv[f], err);
+    if (!pc) {
+      fprintf(stderr, "test_pre: %s\n", err);
+      return 2;
+    }
+    struct pcap_pkthdr *h;
+    const u_char *d;
+    unsigned long long frame = 0;
+    while (pcap_next_ex(pc, &h, &d) == 1 && fails < 10) {
+      memset(&src, 0x5a, sizeof src);
+      ual_decode_stateless(d, h->caplen, ++frame, &src);
+      records++;
+      if (h->caplen >= 2) seen[d[1]]++;
+      fails += check(argv[f], frame);
+    }
+    pcap_close(pc);
+  }
+  for (unsigned k = 0; k < 256 && fails < 10; k++) {
+    if (ual_rec_kind_name(k) && !seen[k]) {
+      fprintf(stderr, "test_pre: no record of kind %u (%s) in the captures\n", k, ual_rec_kind_name(k));
+      fails++;
+    }
+  }
+  printf("test_pre: %llu records, %d failures\n", records, fails);
+  return fails ? 1 : 0;
+}
