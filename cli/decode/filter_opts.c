@@ -19,6 +19,7 @@ struct dc_filter {
   bool have_first;
   uint64_t first_ts, prev_ts;
   bool header_done;
+  struct ual_rec_result end;   /* an end-of-capture finding, with no record */
 };
 
 void dc_fopts_init(struct dc_fopts *fo) {
@@ -167,6 +168,19 @@ bool dc_filter_pass(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
   }
   if (pass && f->e) ual_filter_collect(f->e, &fr);
   return pass;
+}
+
+bool dc_filter_pass_end(struct dc_ctx *c, const struct ual_finding *x) {
+  struct dc_filter *f = c->flt;
+  if (!f || !f->y) return true;
+  /* the filter sees the finding alone: its rule and severity, no record fields */
+  f->end.status = UAL_RS_OK;
+  f->end.findings.n = 1;
+  f->end.findings.dropped = 0;
+  f->end.findings.v[0] = *x;
+  struct ual_filter_record fr = { NULL, 0, 0, 0, 0, 0, &f->end, NULL };
+  ual_filter_collect(f->y, &fr);
+  return ual_filter_match(f->y);
 }
 
 void dc_fields_header(struct dc_ctx *c) {

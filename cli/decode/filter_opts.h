@@ -38,6 +38,10 @@ void dc_filter_begin(struct dc_ctx *c, uint64_t frame);
  * also gathers the -e fields. */
 bool dc_filter_pass(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t frame, uint64_t ts_ns,
                     uint32_t wire_len);
+struct ual_finding;
+/* An end-of-capture finding against -Y (true without one): the filter sees
+ * the finding's own fields only. */
+bool dc_filter_pass_end(struct dc_ctx *c, const struct ual_finding *x);
 /* -T fields: the header line (once) and a selected record's line. */
 void dc_fields_header(struct dc_ctx *c);
 void dc_fields_line(struct dc_ctx *c);

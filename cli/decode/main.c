@@ -368,14 +368,18 @@ static bool selected(const struct dc_opts *o, const struct ual_rec_result *r) {
   return true;
 }
 
-/* Findings at the end of the capture belong to no record: --rule and
- * --severity choose among them as among a record's. */
-static void select_end_findings(const struct dc_opts *o, struct ual_findings *f) {
+/* Findings at the end of the capture belong to no record: --rule,
+ * --severity, --dir (the direction a finding judges) and -Y choose among
+ * them as among a record's. */
+static void select_end_findings(struct dc_ctx *c, struct ual_findings *f) {
+  const struct dc_opts *o = c->o;
   unsigned n = 0;
   for (unsigned i = 0; i < f->n; i++) {
     enum ual_rule r = (enum ual_rule)f->v[i].rule;
     if (o->rule_filter && !o->rules[r]) continue;
     if (o->min_sev >= 0 && (int)ual_rule_severity(r) < o->min_sev) continue;
+    if (o->sel_dir >= 0 && f->v[i].dir >= 0 && f->v[i].dir != o->sel_dir) continue;
+    if (!dc_filter_pass_end(c, &f->v[i])) continue;
     f->v[n++] = f->v[i];
   }
   f->n = n;
@@ -646,7 +650,7 @@ int main(int argc, char **argv) {
     ual_events_clear(&c->ev);
     if (c->ended) {
       ual_analyzer_finish(&c->an, &endf, &c->ev);
-      select_end_findings(&opts, &endf);
+      select_end_findings(c, &endf);
     }
     if (opts.timeline) dc_print_events(c, &c->ev);
     if (!opts.fo.fields) dc_print_end_findings(c, &endf);   /* -T fields prints records only */

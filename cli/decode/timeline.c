@@ -55,6 +55,7 @@ void dc_print_end_findings(struct dc_ctx *c, const struct ual_findings *f) {
       bool g = true;
       dc_out_ch(&c->out, '{');
       dc_json_str(&c->out, &g, "kind", "end");
+      if (f->v[i].dir >= 0) dc_json_str(&c->out, &g, "dir", f->v[i].dir ? "B>A" : "A>B");
       dc_json_key(&c->out, &g, "findings");
       bool h = true;
       dc_out_str(&c->out, "[{");

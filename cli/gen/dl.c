@@ -206,11 +206,15 @@ static void basic_respond(struct gen *g, struct side *s, uint32_t dw) {
   dl_msg_init(&m, MC_BASIC, &dw, 1);
   m.prio = 1;
   if (s->response_delay_ps) {
-    /* late once 1.0 us and a flit time have passed since the request's flit ended */
+    /* late once 1.0 us and a flit time have passed since the request's flit
+     * ended, judged on the responder's records in whole ns as the analyzer
+     * sees them */
+    uint64_t ft = side_flit_ps(peer_of(g, s)), ft_ns = (ft + PS_PER_NS - 1) / PS_PER_NS;
     m.not_before_ps = g->now + s->response_delay_ps;
     m.hook = H_LATE;
     s->late_pending = true;             /* no UART transports meanwhile: they would extend the allowance */
-    gen_label_at(g, s->rx_t_end + PS_PER_US + side_flit_ps(s), s->id, UAL_R_DM_RESPONSE_LATE, false);
+    gen_label_at(g, ns_deadline_ps(s->rx_t_end - ft, UAL_RESPONSE_NS + 2 * ft_ns), s->id, UAL_R_DM_RESPONSE_LATE,
+                 true);
     s->response_delay_ps = 0;
   }
   dl_queue_msg(s, &m);
@@ -710,6 +714,11 @@ void dl_after_sent(struct gen *g, struct side *s, uint64_t frame) {
     if (m->label >= 0)
       gen_truth(g, frame, s->id, m->label, m->label_src ? TRUTH_SRC_CONSEQ : TRUTH_SRC_INJECT,
                 "DL message");
+    /* a No-Op's context is known at the sender's next DL message only */
+    if (s->noop_label == 2) {
+      s->noop_label = 0;
+      gen_truth(g, frame, s->id, UAL_R_DM_NOOP_CONTEXT, TRUTH_SRC_INJECT, "DL message after a lone No-Op");
+    }
     if (m->hook == H_NONE) continue;
     struct ual_dlmsg d;
     if (m->hook == H_CTRL_CONFIRM || m->hook == H_L1_STOP) ual_dlmsg_decode(m->dw[0], &d);
@@ -727,6 +736,7 @@ void dl_after_sent(struct gen *g, struct side *s, uint64_t frame) {
       break;
     case H_RESET_RSP: uart_reenable(s); break;
     case H_LATE: s->late_pending = false; break;
+    case H_LONE_NOOP: s->noop_label = 2; break;
     case H_PENDING_LAPSE:                     /* checked on this side's records */
       gen_label_at(g, ns_deadline_ps(s->t_next - side_flit_ps(s), UAL_PENDING_NS), s->id,
                    UAL_R_DM_CTRL_PENDING_TIMEOUT, true);

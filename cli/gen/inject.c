@@ -556,11 +556,17 @@ static void slot_msg(struct gen *g, struct side *s, struct inj *in) {
     m.dev_type = s->role == UAL_ROLE_ACCEL;
     queue_labelled(s, MC_BASIC, ual_dlmsg_encode(&m), in->rule);
     break;
-  case UAL_R_DM_NOOP_CONTEXT:
+  case UAL_R_DM_NOOP_CONTEXT: {
     if (in->n) return;
     m.type = UAL_MT_NOOP;
-    queue_labelled(s, MC_BASIC, ual_dlmsg_encode(&m), in->rule);
+    uint32_t dw = ual_dlmsg_encode(&m);
+    struct msg_item it;
+    dl_msg_init(&it, MC_BASIC, &dw, 1);
+    it.hook = H_LONE_NOOP;
+    dl_queue_msg(s, &it);
+    s->noop_label = 1;
     break;
+  }
   case UAL_R_DM_BASIC_OUTSTANDING:
     if (in->n || s->basic_out[UAL_MT_DEVICE_ID]) return;
     dl_basic_request(g, s, UAL_MT_DEVICE_ID);
@@ -572,7 +578,10 @@ static void slot_msg(struct gen *g, struct side *s, struct inj *in) {
     p->dup_basic = 2;
     break;
   case UAL_R_DM_RESPONSE_LATE:
-    if (in->n || p->basic_out[UAL_MT_DEVICE_ID]) return;
+    /* a UART transport of the responder open at the request extends its
+     * deadline (digest 3.2): none runs from here to the late answer */
+    if (in->n || p->basic_out[UAL_MT_DEVICE_ID] || s->uart.transport_busy) return;
+    s->late_pending = true;
     s->response_delay_ps = 2 * PS_PER_US + 2 * side_flit_ps(s);
     dl_basic_request(g, p, UAL_MT_DEVICE_ID);
     break;

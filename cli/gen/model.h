@@ -94,7 +94,7 @@ struct pl_extra {
 enum msg_class { MC_BASIC, MC_CONTROL, MC_UART, MC_COUNT };
 enum msg_hook {
   H_NONE, H_UART_TRANSPORT, H_CTRL_CONFIRM, H_CTRL_ACK, H_L1_STOP, H_RESET_BATCH,
-  H_RESET_RSP, H_CREDIT, H_LATE, H_PENDING_LAPSE
+  H_RESET_RSP, H_CREDIT, H_LATE, H_PENDING_LAPSE, H_LONE_NOOP
 };
 #define MSG_MAX_DW (1 + UAL_UART_MAX_PAYLOAD)
 struct msg_item {
@@ -251,6 +251,7 @@ struct side {
   int16_t ctrl_label;            /* rule to label on the next control request */
   uint8_t ctrl_label_src;        /* TRUTH_SRC_INJECT or TRUTH_SRC_CONSEQ */
   bool late_pending;             /* injected DM-RESPONSE-LATE: the answer is being held */
+  uint8_t noop_label;            /* injected DM-NOOP-CONTEXT: 1 No-Op queued, 2 sent: label the next DL message */
   int16_t rate_label;            /* rule to label on the new-rate notification */
   bool ack_ahead;                /* injected RP-ACK-AHEAD on the next Ack */
   bool label_next_tail;          /* injected RP-EXPLICIT-GROUP: label the flit after the short group */

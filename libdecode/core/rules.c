@@ -40,11 +40,17 @@ void ual_findings_add(struct ual_findings *f, enum ual_rule rule, int segment, c
   if (f->n >= UAL_MAX_FINDINGS) { f->dropped++; return; }
   struct ual_finding *x = &f->v[f->n++];
   x->rule = (uint16_t)rule;
-  x->segment = (int16_t)segment;
+  x->segment = (int8_t)segment;
+  x->dir = -1;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(x->msg, sizeof x->msg, fmt, ap);
   va_end(ap);
+}
+
+void ual_findings_set_dir(struct ual_findings *f, unsigned from, unsigned dir) {
+  if (!f) return;
+  for (unsigned i = from; i < f->n; i++) f->v[i].dir = (int8_t)(dir & 1);
 }
 
 int ual_findings_has(const struct ual_findings *f, enum ual_rule rule) {

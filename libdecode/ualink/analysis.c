@@ -282,7 +282,11 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
 }
 
 void ual_analyzer_finish(struct ual_analyzer *a, struct ual_findings *f, struct ual_events *ev) {
-  for (unsigned d = 0; d < 2; d++) truncated(a, d, "capture ended", f);
+  for (unsigned d = 0; d < 2; d++) {
+    unsigned from = f ? f->n : 0;
+    truncated(a, d, "capture ended", f);
+    ual_findings_set_dir(f, from, d);
+  }
   ual_dlproto_finish(&a->dp, a->t_last_ns, f);
   struct ual_fabric_step fs = { a->records, a->t_last_ns, ev };
   ual_fabric_an_finish(&a->fab, f, &fs);

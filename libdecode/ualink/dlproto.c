@@ -647,8 +647,10 @@ void ual_dlproto_finish(struct ual_dlproto *dp, uint64_t last_ns, struct ual_fin
     /* the confirming Ack is late by any measure once a response time passed */
     if (r->state == UAL_CS_GRANTED && r->grant_ts_ns &&
         last_ns > r->grant_ts_ns + UAL_RESPONSE_NS + 2 * ns_of(r->ft_ps)) {
+      unsigned from = f ? f->n : 0;
       ual_findings_add(f, UAL_R_DM_CTRL_NO_CONFIRM, -1, "%c's %s request was Acked at frame %llu but never confirmed",
                        side_name(d), label(r->mtype), (unsigned long long)r->grant_frame);
+      ual_findings_set_dir(f, from, d);
       r->state = UAL_CS_NONE;
     }
   }

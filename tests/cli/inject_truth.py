@@ -8,10 +8,8 @@ agree frame by frame: every truth entry is reported at its frame (an
 end-of-capture finding, which has no record, matches the truth entry of its
 rule), and no warning or error is reported that the truth does not list.
 Info findings beyond the truth are allowed (RP-DUPLICATE during a replay).
-
-KNOWN_OPEN lists rules where the two still disagree on the frame; for them
-the rule must be reported within SLACK frames of the truth, and the test
-fails once they agree exactly, so the list is kept current.
+Each agreement is checked to be able to fail: the same comparison with every
+truth frame moved by one must report a problem.
 
 usage: inject_truth.py GEN DECODE WORKDIR [RULE...]
 """
@@ -19,13 +17,6 @@ import json
 import os
 import subprocess
 import sys
-
-SLACK = 64
-# rule -> why the frames differ (open work, issue 16 item 3)
-KNOWN_OPEN = {
-    'DM-RESPONSE-LATE': 'analysis raises it at the responder\'s next record after the deadline',
-    'DM-NOOP-CONTEXT': 'analysis decides at the next DL message of the sender, truth labels the No-Op',
-}
 
 
 def injections(gen):
@@ -46,29 +37,35 @@ def findings(dec, cap):
     return got
 
 
-def check(gen, dec, work, rule):
-    cap = os.path.join(work, rule + '.pcap')
-    subprocess.run([gen, '-q', '--seed', '1', '--inject', rule, '-w', cap], check=True)
-    truth = [json.loads(l) for l in open(cap + '.truth.jsonl')]
-    truth = [(t['frame'], t['rule'], t['severity']) for t in truth]
-    got = findings(dec, cap)
+def compare(truth, got):
     tset = set(truth)
     end_rules = {r for fr, r, _ in got if fr is None}
     problems = []
-    for t in tset:
-        if t in got or (t[1] in end_rules):
+    for t in sorted(tset):
+        if t in got or t[1] in end_rules:
             continue
         problems.append(f'truth {t[1]} at frame {t[0]} not reported there')
     for fr, r, sev in got:
         if sev == 'info' or fr is None and any(t[1] == r for t in tset) or (fr, r, sev) in tset:
             continue
         problems.append(f'{sev} {r} at frame {fr} not in the truth')
-    if rule in KNOWN_OPEN:
-        near = any(fr is not None and abs(fr - t[0]) <= SLACK for fr, r, _ in got for t in tset if r == rule == t[1])
-        if not problems:
-            return [f'{rule} now agrees exactly: remove it from KNOWN_OPEN']
-        print(f'known open {rule}: {problems[:3]} ({KNOWN_OPEN[rule]})')
-        return [] if near else [f'{rule} not reported within {SLACK} frames of the truth']
+    return problems
+
+
+def check(gen, dec, work, rule):
+    cap = os.path.join(work, rule + '.pcap')
+    subprocess.run([gen, '-q', '--seed', '1', '--inject', rule, '-w', cap], check=True)
+    truth = [json.loads(l) for l in open(cap + '.truth.jsonl')]
+    truth = [(t['frame'], t['rule'], t['severity']) for t in truth]
+    if not any(r == rule for _, r, _ in truth):
+        return [f'the truth file does not list {rule}']
+    got = findings(dec, cap)
+    problems = compare(truth, got)
+    end_rules = {r for fr, r, _ in got if fr is None}
+    for d in (-1, 1):
+        moved = [(fr + d if fr is not None and r not in end_rules else fr, r, sev) for fr, r, sev in truth]
+        if not problems and moved != truth and not compare(moved, got):
+            problems.append(f'a truth frame off by {d:+d} would pass')
     return problems
 
 
@@ -85,7 +82,7 @@ def main():
         for p in problems:
             print(f'FAIL {rule}: {p}')
         bad += bool(problems)
-    print(f'{n - bad} of {n} injections pass ({len(KNOWN_OPEN)} known open within {SLACK} frames)')
+    print(f'{n - bad} of {n} injections pass')
     return 1 if bad else 0
 
 

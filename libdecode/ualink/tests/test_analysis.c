@@ -167,6 +167,7 @@ static void test_truncated(void) {
     ual_findings_clear(&f);
     ual_analyzer_finish(&X.a, &f, NULL);
     CHECK_EQ(ual_findings_has(&f, UAL_R_DL_TRUNCATED_TL), cut);
+    if (cut) CHECK_EQ(f.v[0].dir, FX_A);              /* the direction it judges, for --dir */
   }
   fx_init(&X);                                       /* at a link down */
   fx_train(&X, true);

@@ -314,6 +314,7 @@ static void test_no_confirm(void) {
     ual_findings_clear(&f);
     ual_analyzer_finish(&X.a, &f, NULL);
     CHECK_EQ(ual_findings_has(&f, UAL_R_DM_CTRL_NO_CONFIRM), wait);   /* ended right after: unknown */
+    if (wait) CHECK_EQ(f.v[0].dir, FX_A);                            /* A owes the confirming Ack */
   }
 }
 

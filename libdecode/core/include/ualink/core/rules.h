@@ -30,7 +30,9 @@ int ual_rule_lookup(const char *id);
 /* A finding is data: the rule, where it was seen and a short text. */
 struct ual_finding {
   uint16_t rule;      /* enum ual_rule */
-  int16_t segment;    /* 0..3, or -1 when not tied to a segment */
+  int8_t segment;     /* 0..3, or -1 when not tied to a segment */
+  int8_t dir;         /* 0 A>B, 1 B>A: the direction an end-of-capture finding
+                         judges; -1 the record's own, or none (the link) */
   char msg[92];
 };
 
@@ -51,6 +53,8 @@ void ual_findings_add(struct ual_findings *f, enum ual_rule rule, int segment,
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* Marks the findings added since f->n was from as judging direction dir. */
+void ual_findings_set_dir(struct ual_findings *f, unsigned from, unsigned dir);
 int ual_findings_has(const struct ual_findings *f, enum ual_rule rule);
 enum ual_severity ual_findings_max_severity(const struct ual_findings *f); /* INFO when empty */
 
