@@ -444,6 +444,31 @@ static bool detail_key(struct app *a, int ch) {
 
 static const char *role_name(unsigned r) { return ual_value_name(ual_vals_role, r); }
 
+/* The UB link's state (ub/analysis.h), when the capture has UB flits. */
+static void ub_draw(const struct ual_ub_an *ub, int y) {
+  if (!ub->records) return;
+  char v[2][32];
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB DLL", ual_ub_dll_name(ub->s[0].dll), ual_ub_dll_name(ub->s[1].dll));
+  for (unsigned d = 0; d < 2; d++) {
+    int32_t c = 0, c0 = 0;
+    for (unsigned k = 0; k < UAL_UB_VLS; k++) { c += ub->s[d].cred[k]; c0 += ub->s[d].cred_init[k]; }
+    if (ub->s[d].cred_known) snprintf(v[d], sizeof v[d], "%d of %d cells", c, c0);
+    else snprintf(v[d], sizeof v[d], "unknown");
+  }
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB credits to send", v[0], v[1]);
+  for (unsigned d = 0; d < 2; d++)
+    if (ub->s[d].unacked >= 0) snprintf(v[d], sizeof v[d], "%d", ub->s[d].unacked);
+    else snprintf(v[d], sizeof v[d], "unknown");
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB un-ACKed flits", v[0], v[1]);
+  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "UB Retry_Req_Sets", ub->s[0].retry_req_sets, ub->s[1].retry_req_sets);
+  const char *mode = ub->mode == UAL_UB_MODE_CRC ? "CRC" : ub->mode == UAL_UB_MODE_NONCRC ? "non-CRC" : "unknown";
+  if (ub->p.known)
+    mvprintw(y++, 2, "%-24s %s, VL_ENABLE %04x, %u flits/cell, ACK %u/%u flits", "UB mode, negotiated", mode,
+             ub->p.vl_enable, ub->p.flow_ctrl, ub->p.data_ack, ub->p.ctrl_ack);
+  else
+    mvprintw(y++, 2, "%-24s %s, parameters unknown", "UB mode, negotiated", mode);
+}
+
 static void link_draw(struct app *a) {
   header_line(a, "Link state");
   const struct tui_model *m = &a->model;
@@ -494,6 +519,7 @@ static void link_draw(struct app *a) {
            s.negs[1][UAL_NEG_COMPLETE]);
   mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations Nacked", s.negs[0][UAL_NEG_NACK],
            s.negs[1][UAL_NEG_NACK]);
+  ub_draw(&m->an.fab.ub, y + 1);
 }
 
 /* ---- statistics ---- */

@@ -10,6 +10,9 @@
  *     timeline events and the link state after it;
  *   - without: ual_decode_record runs; the frame keeps its direction's
  *     unpacker state before it.
+ * A UB flit (kind 6) keeps, either way, what its direction's block receiver
+ * found (struct ual_ub_flit: block position, BCRC, the DLLDP or DLLCB it
+ * completed) and its findings.
  * Later dissections decode the record's own bytes again and take the rest
  * from the frame's copy, never from whatever was dissected last. */
 #include <wireshark.h>
@@ -46,6 +49,8 @@ struct uw_frame {
   struct ual_finding *find;
   struct ual_tevent *ev;
   struct ual_ws_released rel;    /* held flits a replay released in this frame */
+  struct ual_ub_flit *ub;        /* UB flit: the receiver's result; NULL otherwise */
+  char *ub_state;                /* UB flit, analysed: the UB link state after it */
   struct uw_side side[2];
 };
 
@@ -99,6 +104,25 @@ static void uw_on_delivered(void *ctx, unsigned dir _U_, uint64_t flit_frame, co
   for (unsigned i = 0; i < u->n_msg && c->rel.n_msg < UAL_WS_MAX_RELEASED; i++) c->msg[c->rel.n_msg++] = u->msg[i];
 }
 
+static void uw_keep_findings(struct uw_frame *fr, const struct ual_rec_result *r) {
+  fr->n_find = r->findings.n;
+  fr->find_dropped = r->findings.dropped;
+  fr->find = uw_dup(r->findings.v, sizeof r->findings.v[0] * r->findings.n);
+}
+
+static void uw_restore_findings(const struct uw_frame *fr, struct ual_rec_result *r) {
+  r->findings.n = fr->n_find;
+  r->findings.dropped = fr->find_dropped;
+  if (fr->n_find) memcpy(r->findings.v, fr->find, sizeof r->findings.v[0] * fr->n_find);
+}
+
+/* A UB flit's receiver result, with the payload of the DLLDP it completed. */
+static void uw_keep_ub(struct uw_frame *fr, const struct ual_rec_result *r) {
+  if (r->rec.h.kind != UAL_REC_UB_FLIT || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
+  fr->ub = uw_dup(&r->ub, sizeof r->ub);
+  if (r->ub.payload) fr->ub->payload = uw_dup(r->ub.payload, r->ub.unit.payload_len);
+}
+
 static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const struct ual_events *ev,
                     const struct uw_collect *c) {
   struct ual_analysis_summary s;
@@ -115,15 +139,18 @@ static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const s
     fr->tl = uw_dup(u->tl, sizeof u->tl[0] * u->n_tl);
     fr->msg = uw_dup(u->msg, sizeof u->msg[0] * u->n_msg);
   }
-  fr->n_find = r->findings.n;
-  fr->find_dropped = r->findings.dropped;
-  fr->find = uw_dup(r->findings.v, sizeof r->findings.v[0] * r->findings.n);
+  uw_keep_findings(fr, r);
   fr->n_ev = ev->n;
   fr->ev = uw_dup(ev->v, sizeof ev->v[0] * ev->n);
   fr->rel.n_tl = c->rel.n_tl;
   fr->rel.n_msg = c->rel.n_msg;
   fr->rel.tl = uw_dup(c->tl, sizeof c->tl[0] * c->rel.n_tl);
   fr->rel.msg = uw_dup(c->msg, sizeof c->msg[0] * c->rel.n_msg);
+  if (r->rec.h.kind == UAL_REC_UB_FLIT) {
+    char line[256];
+    ual_ub_an_state_text(&uw_an->fab.ub, line, sizeof line);
+    fr->ub_state = wmem_strdup(wmem_file_scope(), line);
+  }
   ual_analyzer_summary(uw_an, &s);
   for (unsigned d = 0; d < 2; d++) {
     struct uw_side *x = &fr->side[d];
@@ -152,9 +179,7 @@ static void uw_restore(const struct uw_frame *fr, struct ual_rec_result *r) {
     if (fr->n_tl) memcpy(r->unp.tl, fr->tl, sizeof r->unp.tl[0] * fr->n_tl);
     if (fr->n_msg) memcpy(r->unp.msg, fr->msg, sizeof r->unp.msg[0] * fr->n_msg);
   }
-  r->findings.n = fr->n_find;
-  r->findings.dropped = fr->find_dropped;
-  if (fr->n_find) memcpy(r->findings.v, fr->find, sizeof r->findings.v[0] * fr->n_find);
+  uw_restore_findings(fr, r);
 }
 
 static uint64_t uw_ts_ns(const packet_info *pinfo) {
@@ -187,7 +212,9 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
     } else {
       fr->before = uw_snapshot(dir);
       ual_decode_record(&uw_live, buf, len, pinfo->num, r);
+      if (r->rec.h.kind == UAL_REC_UB_FLIT) uw_keep_findings(fr, r);
     }
+    uw_keep_ub(fr, r);
     return r;
   }
   /* A later pass, or a record quoted inside an error packet. */
@@ -196,6 +223,10 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
   if (fr && fr->before) d.unpack[dir] = *fr->before;
   ual_decode_record(&d, buf, len, pinfo->num, r);
   if (fr && fr->analyzed) uw_restore(fr, r);
+  if (fr && fr->ub) {
+    r->ub = *fr->ub;
+    uw_restore_findings(fr, r);
+  }
   return r;
 }
 
@@ -229,6 +260,7 @@ void ual_ws_state_register(int proto _U_) {
 }
 
 static void uw_gen(proto_item *ti) { proto_item_set_generated(ti); }
+static void uw_events(proto_tree *t, tvbuff_t *tvb, const struct uw_frame *fr);
 
 void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
                        const struct ual_ws_released **rel) {
@@ -237,6 +269,12 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
   if (!tree || !fr || !fr->analyzed || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
   unsigned d = r->dir;
   const struct uw_side *me = &fr->side[d], *peer = &fr->side[d ^ 1];
+  if (fr->ub_state) {
+    /* a UB link: its DLL states, credits and retry buffers, then the events */
+    proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: %s", fr->ub_state);
+    uw_events(t, tvb, fr);
+    return;
+  }
   proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL,
       "Analysis: %s / %s", ual_lt_state_name(me->ltssm), ual_lt_state_name(peer->ltssm));
   uw_gen(proto_tree_add_uint(t, hf_ltssm, tvb, 0, 0, me->ltssm));
@@ -251,6 +289,11 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
   if (me->unacked != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_unacked, tvb, 0, 0, (guint32)me->unacked));
   if (r->rec.h.kind == UAL_REC_FLIT && r->flit.kind == UAL_FK_PAYLOAD)
     uw_gen(proto_tree_add_boolean(t, hf_duplicate, tvb, 0, 0, ual_findings_has(&r->findings, UAL_R_RP_DUPLICATE)));
+  uw_events(t, tvb, fr);
+}
+
+/* The frame's timeline events. */
+static void uw_events(proto_tree *t, tvbuff_t *tvb, const struct uw_frame *fr) {
   for (unsigned i = 0; i < fr->n_ev; i++) {
     const struct ual_tevent *e = &fr->ev[i];
     proto_tree *et = proto_tree_add_subtree_format(t, tvb, 0, 0, ett_event, NULL, "%s", e->text);

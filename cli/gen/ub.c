@@ -21,6 +21,8 @@
 #define UB_QMAX 4096
 #define UB_REC_NS 5
 #define UB_VLS_ON 0x000F
+#define UB_REQ_TIMEOUT 64     /* flits a side waits for the Retry_Ack_Set of an unanswered Req set */
+#define UB_MISS_HOLD (UAL_UB_RETRY_REQ_WINDOW_NS / (2 * UB_REC_NS) + 100)   /* flits: past the window */
 
 static const struct { const char *name, *what; } scen[UB_SC_COUNT] = {
 #define UB_X_(e, n, w) [UB_SC_##e] = { n, w },
@@ -71,7 +73,20 @@ const char *ub_scenario_what(int sc) { return sc >= 0 && sc < UB_SC_COUNT ? scen
   X(UB_RETRY_SET_FIELDS,INIT,    "A's link-up Retry_Req_Set with one RcvPtr different") \
   X(UB_FEC_UNCORRECTABLE,BER,    "flags bit 1 on a flit of A (B discards and asks for a replay)") \
   X(UB_RETRY_ACK_PTR,   BER,     "a Retry_Ack_Set with RdPtr one past the RcvPtr asked") \
-  X(UB_REPLAY_COUNT,    BER,     "a Retry_Ack_Set with WrPtr one too far")
+  X(UB_REPLAY_COUNT,    BER,     "a Retry_Ack_Set with WrPtr one too far") \
+  X(UB_REPLAY_START,    BER,     "A's replay starts with a changed one-DLLDB DLLDP, the rest unsent") \
+  X(UB_REPLAY_CONTENT,  BER,     "a changed body flit in the last block of A's replay") \
+  X(UB_ACK_STATE_SEND,  BER,     "A sends a NOP block after the first block of its replay, the rest unsent") \
+  X(UB_RETRY_REQ_MISSING,BER,    "B sends its Retry_Req_Set for an error in A's stream 20 us late") \
+  X(UB_RETRY_ACK_TIMEOUT,BER,    "A does not answer B's first Retry_Req_Set: B repeats it") \
+  X(UB_NUM_RETRY_SEQ,   BER,     "as UB-RETRY-ACK-TIMEOUT, the repeat with NUM_RETRY 2") \
+  X(UB_RETRAIN,         BER,     "A answers none of B's Retry_Req_Sets: NUM_RETRY 0..14, then a PHY retrain") \
+  X(UB_RETRY_ERROR,     BER,     "as UB-RETRAIN with NUM_PHY_REINIT 3 in B's sets: ERROR, link down and up") \
+  X(UB_FLIT_SIZE,       TRAFFIC, "a kind-6 record of 19 bytes between two flits of A") \
+  X(UB_LINKDOWN_MIDPACKET,TRAFFIC,"LinkUp 0 while B receives a DLLDP of A, then a new link-up") \
+  X(UB_CREDIT_RETURN_TIMEOUT,TRAFFIC,"a 201 us gap in the capture while credits are held") \
+  X(UB_CRDACK_THRESHOLD,TRAFFIC, "B returns no credits until it holds over 75% of A's, then sends a DLLDP") \
+  X(UB_MODE_NOFEC,      MODE,    "a non-CRC flit of A with FEC bypass (record byte 7 bit 2)")
 
 enum {
 #define UB_X_(r, sc, how) I_##r,
@@ -125,9 +140,15 @@ struct side {
   struct ual_ub_dllcb set_first;
   uint8_t ack_due;
   uint16_t ack_rd;
-  uint8_t ignore_req;           /* injection: the next Req set is not answered */
-  uint32_t req_wait;            /* flits since our Req set was complete without an Ack set */
-  uint8_t req_retry, req_out;
+  uint8_t ignore_req;           /* injection: the partner's next Req sets not answered */
+  uint32_t req_timer;           /* flits until an unanswered Req set is repeated */
+  uint32_t req_hold;            /* injection: flits until a late Req set */
+  uint8_t req_retry, req_out, reinit, seq_inject, seq_bad, miss_watch;
+  /* the partner's credits as the analyzer sees them: cells its DLLDPs cost
+   * minus what came back, and the initial credits */
+  int32_t held_an, init_sum;
+  uint8_t crdack_said, withhold;
+  uint8_t blen[UB_DEPTH], bkind[UB_DEPTH];   /* stored block starts: flits, 1 DLLCB 2 LPH 3 LBH */
   /* state */
   int dll;
   uint8_t sent_req, got_ack_set, sent_init, got_init, sent_crd, sd_sent, sd_rcvd;
@@ -152,7 +173,8 @@ struct ubg {
   struct ual_ub_params p;
   uint8_t inj[I_COUNT];          /* 1 asked, 2 done */
   uint64_t inj_at[I_COUNT];
-  uint8_t retrain_due;
+  uint8_t retrain_due;           /* side + 1 whose NUM_RETRY reached the threshold */
+  uint8_t gap_watch, nofec_now, errors, fec_retry;
   uint64_t phase_end;
   unsigned phase;
   int stop;
@@ -166,6 +188,22 @@ static void truth(struct ubg *g, uint64_t frame, unsigned dir, int rule, unsigne
   if (g->out->truth) g->out->truth(g->out->ctx, frame, dir, rule, s[src], note);
 }
 
+static void truth(struct ubg *g, uint64_t frame, unsigned dir, int rule, unsigned src, const char *note);
+
+/* Time-driven findings at the record just written: an error of d's stream
+ * with no Retry_Req_Set back in the window; credits held across a gap. */
+static void watch(struct ubg *g) {
+  for (unsigned d = 0; d < 2; d++) {
+    struct side *r = &g->s[d ^ 1];
+    if (r->miss_watch && g->ts - r->err_ts > UAL_UB_RETRY_REQ_WINDOW_NS) {
+      truth(g, g->frame, d, UAL_R_UB_RETRY_REQ_MISSING, 0, "Retry_Req_Set held back");
+      r->miss_watch = 0;
+    }
+    if (g->gap_watch && g->s[d].held_an > 0) truth(g, g->frame, d, UAL_R_UB_CREDIT_RETURN_TIMEOUT, 0, "gap");
+  }
+  g->gap_watch = 0;
+}
+
 static void emit_record(struct ubg *g, unsigned dir, unsigned kind, const uint8_t *body, size_t len, uint8_t flags) {
   struct ual_rec_hdr h;
   ual_rec_hdr_init(&h, kind, dir);
@@ -174,12 +212,14 @@ static void emit_record(struct ubg *g, unsigned dir, unsigned kind, const uint8_
     h.rsvd = (uint8_t)g->mode;
     h.width = g->s[dir].width;
     h.rsvd_roles = 1;   /* A is the primary port (U5) */
+    if (g->nofec_now) h.rsvd |= UAL_UB_FEC_BYPASS;
   }
   uint8_t rec[64];
   size_t n = ual_record_build(&h, body, len, rec, sizeof rec);
   g->frame++;
   g->ts = g->t0 + g->frame * UB_REC_NS;
   if (g->out->record(g->out->ctx, g->ts, rec, n)) g->stop = 1;
+  watch(g);
 }
 
 static void event(struct ubg *g, unsigned code, unsigned value) {
@@ -209,7 +249,14 @@ static void mark(struct qf *e, int rule, unsigned src) {
 
 /* Stores backed-up flits in the retry buffer as they are queued. */
 static void store(struct side *s, const uint8_t *flits, unsigned n) {
-  for (unsigned k = 0; k < n; k++, s->wr++) memcpy(s->buf[s->wr % UB_DEPTH], flits + (size_t)k * FB, FB);
+  bool cb = ual_field_get(UAL_F_UB_LPH_CFG, flits) == 0;
+  for (unsigned k = 0; k < n; k++, s->wr++) {
+    unsigned i = s->wr % UB_DEPTH, left = n - k;
+    memcpy(s->buf[i], flits + (size_t)k * FB, FB);
+    bool start = cb ? k == 0 : k % 32 == 0;
+    s->blen[i] = (uint8_t)(!start ? 0 : cb ? n : left < 32 ? left : 32);
+    s->bkind[i] = (uint8_t)(!start ? 0 : cb ? 1 : k == 0 ? 2 : 3);
+  }
   s->unacked += (int32_t)n;
 }
 
@@ -301,6 +348,7 @@ static void link_up(struct ubg *g) {
   side_init(g, 0);
   side_init(g, 1);
   memset(&g->p, 0, sizeof g->p);
+  g->errors = 0;
 }
 
 /* ---- the receiver of d's stream, at side r = d ^ 1 ---- */
@@ -311,7 +359,11 @@ static void returns_in(struct ubg *g, unsigned y, const uint8_t *blk) {
   /* DLLDB header returns to side y */
   struct side *s = &g->s[y];
   if (!g->p.known) return;
-  if (ual_field_get(UAL_F_UB_LPH_CRD, blk)) s->cred[ual_field_get(UAL_F_UB_LPH_CRD_VL, blk)] += g->p.data_grain[ual_field_get(UAL_F_UB_LPH_CRD_VL, blk)];
+  if (ual_field_get(UAL_F_UB_LPH_CRD, blk)) {
+    unsigned vl = (unsigned)ual_field_get(UAL_F_UB_LPH_CRD_VL, blk);
+    s->cred[vl] += g->p.data_grain[vl];
+    s->held_an -= g->p.data_grain[vl];
+  }
   if (ual_field_get(UAL_F_UB_LPH_ACK, blk)) {
     s->unacked -= g->p.data_ack;
     if (s->unacked < 0) s->unacked = 0;
@@ -322,9 +374,24 @@ static void set_done(struct ubg *g, unsigned d, const struct ual_ub_dllcb *cb) {
   struct side *snd = &g->s[d], *rcv = &g->s[d ^ 1];
   if (cb->type == UAL_UB_CB_RETRY_REQ) {
     truth(g, g->frame, d, UAL_R_UB_RETRY_REQ, 2, "Retry_Req_Set");
+    if (snd->req_retry && snd->dll == DLL_NORMAL) {
+      truth(g, g->frame, d, UAL_R_UB_RETRY_ACK_TIMEOUT, 1, "repeated Req set");
+      if (snd->seq_bad) { truth(g, g->frame, d, UAL_R_UB_NUM_RETRY_SEQ, 0, "NUM_RETRY +2"); snd->seq_bad = 0; }
+    }
     snd->req_out = 1;
-    snd->req_wait = 0;
-    if (rcv->ignore_req) { rcv->ignore_req = 0; return; }
+    if (d == 1 && snd->dll == DLL_NORMAL && !rcv->ignore_req && !snd->req_retry) {
+      /* A leaves B's Req sets unanswered */
+      if (want(g, I_UB_RETRY_ACK_TIMEOUT) || want(g, I_UB_NUM_RETRY_SEQ)) {
+        rcv->ignore_req = 1;
+        snd->seq_inject = want(g, I_UB_NUM_RETRY_SEQ);
+        done(g, snd->seq_inject ? I_UB_NUM_RETRY_SEQ : I_UB_RETRY_ACK_TIMEOUT);
+      } else if (want(g, I_UB_RETRAIN) || want(g, I_UB_RETRY_ERROR)) {
+        rcv->ignore_req = UAL_UB_NUM_RETRY_THRESHOLD;
+        if (want(g, I_UB_RETRY_ERROR)) snd->reinit = UAL_UB_PHY_REINIT_THRESHOLD - 1;
+        done(g, want(g, I_UB_RETRAIN) ? I_UB_RETRAIN : I_UB_RETRY_ERROR);
+      }
+    }
+    if (rcv->ignore_req) { rcv->ignore_req--; snd->req_timer = UB_REQ_TIMEOUT; return; }
     rcv->ack_due = 1;
     rcv->ack_rd = cb->rq.rcv_ptr;
     return;
@@ -335,9 +402,26 @@ static void set_done(struct ubg *g, unsigned d, const struct ual_ub_dllcb *cb) {
   rcv->rcv = cb->ra.rd_ptr;
   rcv->req_out = 0;
   rcv->req_retry = 0;
+  rcv->req_timer = 0;
 }
 
-static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u, unsigned fec) {
+/* Side r finds an error in d's stream: it discards and asks for a replay. */
+static void rx_error(struct ubg *g, struct side *r, unsigned d) {
+  g->errors = 1;
+  if (r->discarding) return;
+  r->discarding = 1;
+  r->err_frame = g->frame;
+  r->err_ts = g->ts;
+  if (d == 0 && r->dll == DLL_NORMAL && want(g, I_UB_RETRY_REQ_MISSING)) {
+    r->req_hold = UB_MISS_HOLD;
+    r->miss_watch = 1;
+    done(g, I_UB_RETRY_REQ_MISSING);
+    return;
+  }
+  r->req_due = 1;
+}
+
+static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u, unsigned fec, bool replay) {
   struct side *r = &g->s[d ^ 1], *snd = &g->s[d];
   const uint8_t *blk = r->rx.blk;
   unsigned n = u->block_flits;
@@ -347,10 +431,11 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
   (void)fec;
   if (u->crc_checked && !u->crc_ok) {
     truth(g, g->frame, d, UAL_R_UB_BCRC, 2, "bit error");
-    if (!r->discarding) { r->discarding = 1; r->req_due = 1; r->err_frame = g->frame; r->err_ts = g->ts; }
+    rx_error(g, r, d);
     return;
   }
   bool retry = type == UAL_UB_CB_RETRY_IDLE || type == UAL_UB_CB_RETRY_REQ || type == UAL_UB_CB_RETRY_ACK;
+  if (u->unit.kind == UAL_UB_UNIT_DLLDP && !replay && g->p.known) snd->held_an += (int32_t)cost(g, u->unit.flits);
   if (r->discarding && !retry) {
     if (backed) truth(g, g->frame, d, UAL_R_UB_DISCARDED, 1, "after an error");
     if (r->set_n) r->set_n = 0, r->set_idle = 0;
@@ -371,6 +456,15 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
     returns_in(g, d ^ 1, blk);
     if (u->unit.kind == UAL_UB_UNIT_DLLDP && g->p.known && (g->p.vl_enable >> u->unit.vl & 1u))
       r->pend_cells[u->unit.vl] += (int32_t)cost(g, u->unit.flits);
+    /* d owes r's credits: over the threshold it returns them first */
+    if (u->unit.kind == UAL_UB_UNIT_DLLDP && !replay && r->sd_rcvd && !g->errors) {
+      if ((int64_t)r->held_an * 100 <= (int64_t)r->init_sum * UAL_UB_CRDACK_PCT) snd->crdack_said = 0;
+      else if (!snd->crdack_said) {
+        truth(g, g->frame, d, UAL_R_UB_CRDACK_THRESHOLD, snd->withhold ? 0 : 2, "credits held");
+        snd->crdack_said = 1;
+        if (snd->withhold) { snd->withhold = 0; done(g, I_UB_CRDACK_THRESHOLD); }
+      }
+    }
   } else if (u->unit.kind == UAL_UB_UNIT_DLLCB) {
     const struct ual_ub_dllcb *cb = &u->unit.cb;
     switch (cb->type) {
@@ -381,7 +475,13 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
       break;
     case UAL_UB_CB_CRD_ACK:
       if (!g->p.known) break;
-      for (unsigned v = 0; v < UAL_UB_VLS; v++) r->cred[v] += (int32_t)cb->ca.crd[v] * g->p.ctrl_grain[v];
+      snd->crdack_said = 0;
+      for (unsigned v = 0; v < UAL_UB_VLS; v++) {
+        int32_t cells = (int32_t)cb->ca.crd[v] * g->p.ctrl_grain[v];
+        r->cred[v] += cells;
+        if (cb->ca.t) r->init_sum += cells;
+        else r->held_an -= cells;
+      }
       if (cb->ca.t && cb->ca.sd) r->sd_rcvd = 1;
       r->unacked -= (int32_t)cb->ca.ack_num * g->p.ctrl_ack;
       if (r->unacked < 0) r->unacked = 0;
@@ -400,21 +500,21 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
   }
 }
 
-static void receive(struct ubg *g, unsigned d, const uint8_t *flit, unsigned fec) {
+static void receive(struct ubg *g, unsigned d, const uint8_t *flit, unsigned fec, bool replay) {
   struct side *r = &g->s[d ^ 1];
   struct ual_ub_flit u;
   struct ual_findings f;
   ual_findings_clear(&f);
-  if (fec && !r->discarding) { r->discarding = 1; r->req_due = 1; r->err_frame = g->frame; r->err_ts = g->ts; }
+  if (fec) rx_error(g, r, d);
   ual_ub_rx_flit(&r->rx, flit, g->mode, g->frame, &u, &f);
-  if (u.block_end) receive_block(g, d, &u, fec);
+  if (u.block_end) receive_block(g, d, &u, fec, replay);
 }
 
 /* ---- what a side sends next ---- */
 
 static void put_returns(struct ubg *g, struct side *s, struct ual_ub_unit *u) {
   if (!g->p.known) return;
-  for (unsigned v = 0; v < UAL_UB_VLS; v++)
+  for (unsigned v = 0; v < UAL_UB_VLS && !s->withhold; v++)
     if (s->pend_cells[v] >= g->p.data_grain[v]) {
       u->crd = 1;
       u->crd_vl = (uint8_t)v;
@@ -426,7 +526,7 @@ static void put_returns(struct ubg *g, struct side *s, struct ual_ub_unit *u) {
 
 static void crd_ack(struct ubg *g, struct side *s, bool extra_cred, bool extra_ack) {
   struct ual_ub_dllcb cb = { .type = UAL_UB_CB_CRD_ACK, .flits = 2 };
-  for (unsigned v = 0; v < UAL_UB_VLS; v++) {
+  for (unsigned v = 0; v < UAL_UB_VLS && !s->withhold; v++) {
     unsigned k = (unsigned)s->pend_cells[v] / g->p.ctrl_grain[v];
     if (k > 63) k = 63;
     cb.ca.crd[v] = (uint8_t)k;
@@ -446,7 +546,7 @@ static void crd_ack(struct ubg *g, struct side *s, bool extra_cred, bool extra_a
 static bool returns_due(const struct ubg *g, const struct side *s) {
   if (!g->p.known) return false;
   if (s->pend_acks >= 48) return true;
-  for (unsigned v = 0; v < UAL_UB_VLS; v++)
+  for (unsigned v = 0; v < UAL_UB_VLS && !s->withhold; v++)
     if (s->pend_cells[v] >= 12) return true;
   return false;
 }
@@ -468,6 +568,7 @@ static bool dlldp(struct ubg *g, unsigned d, unsigned vl, unsigned len, int inj)
     int32_t c = (int32_t)cost(g, F0);
     if (g->p.share[d] ? csum(s->cred) < c : s->cred[vl] < c) return false;
   }
+  if (inj < 0 && s->unacked + (int32_t)F0 + UAL_UB_LOCKOUT_FREE > UB_DEPTH) return false;
   if (F0 <= 32) put_returns(g, s, &u);
   bool ef = inj == I_UB_ERROR_FLAG;
   unsigned F = ual_ub_dlldp_build((enum ual_ub_mode)g->mode, &u, pay, len, ef, f, UAL_UB_DLLDP_MAX_FLITS);
@@ -540,6 +641,7 @@ static void plan_normal(struct ubg *g, unsigned d) {
     g->phase = 3;
     return;
   }
+  if (s->unacked + 2 + UAL_UB_LOCKOUT_FREE > UB_DEPTH) { push_simple(g, s, UAL_UB_CB_NULL_BLOCK); return; }
   if (returns_due(g, s)) { crd_ack(g, s, false, false); return; }
   if (s->flits + s->qn - s->last_dp < g->p.min_interval[d] && s->dp_seen) { push_simple(g, s, UAL_UB_CB_NULL_BLOCK); return; }
   double load = g->sc == UB_SC_INIT ? 0.3 : 0.7;
@@ -610,6 +712,21 @@ static bool plan_inject(struct ubg *g, unsigned d) {
     done(g, c ? I_UB_CREDIT_OVERFLOW : I_UB_ACK_OVERFLOW);
     return true;
   }
+  if (want(g, I_UB_FLIT_SIZE)) {
+    uint8_t f[FB] = {0};
+    emit_record(g, 0, UAL_REC_UB_FLIT, f, FB - 1, 0);
+    truth(g, g->frame, 0, UAL_R_UB_FLIT_SIZE, 0, "19-byte body");
+    done(g, I_UB_FLIT_SIZE);
+    return false;
+  }
+  if (want(g, I_UB_CREDIT_RETURN_TIMEOUT) && g->s[0].held_an > 0) {
+    /* the capture leaves out a stretch longer than the window */
+    g->t0 += UAL_UB_CREDIT_RETURN_NS + 1000;
+    g->gap_watch = 1;
+    done(g, I_UB_CREDIT_RETURN_TIMEOUT);
+    return false;
+  }
+  if (want(g, I_UB_CRDACK_THRESHOLD) && !g->s[1].withhold) g->s[1].withhold = 1;
   if (want(g, I_UB_STATE_ORDER)) {
     struct ual_ub_dllcb cb = { .type = UAL_UB_CB_INIT, .flits = 5, .init = s->init };
     mark(push_cb(g, s, &cb, true), UAL_R_UB_STATE_ORDER, 0);
@@ -617,6 +734,70 @@ static bool plan_inject(struct ubg *g, unsigned d) {
     return true;
   }
   return false;
+}
+
+/* A's replay injections: the stored block at i changed in a payload byte of
+ * its flit k and sealed again, into out. */
+static void changed_block(const struct side *s, uint32_t i, unsigned k, uint8_t *out) {
+  unsigned n = s->blen[i];
+  for (unsigned j = 0; j < n; j++) memcpy(out + (size_t)j * FB, s->buf[(i + j) % UB_DEPTH], FB);
+  out[(size_t)k * FB + (k ? 0 : UAL_UB_LPH_BYTES)] ^= 0x40;
+  ual_ub_seal(UAL_UB_MODE_CRC, out, n, true, false);
+}
+
+/* The go-back-N replay of side d: nrep stored flits from `from`, or one of
+ * the replay injections when may_inject. */
+static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, unsigned nrep, bool may_inject) {
+  uint8_t blk[32 * FB];
+  int inj = -1;
+  uint32_t last = from;
+  for (unsigned k = 0; k < nrep && s->blen[(from + k) % UB_DEPTH]; k += s->blen[(from + k) % UB_DEPTH]) last = (from + k) % UB_DEPTH;
+  unsigned n0 = s->blen[from % UB_DEPTH];
+  if (may_inject && g->fec_retry && d == 0 && s->dll == DLL_NORMAL && nrep && n0) {
+    g->fec_retry = 0;
+    struct ual_ub_dllcb nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
+    uint8_t nf[FB] = {0};
+    ual_ub_dllcb_put(nf, &nop);
+    ual_ub_seal(UAL_UB_MODE_CRC, nf, 1, true, false);
+    if (want(g, I_UB_REPLAY_START) && s->bkind[from] == 2 && n0 <= 32 && ual_field_get(UAL_F_UB_LPH_NDB, s->buf[from]) == 0)
+      inj = I_UB_REPLAY_START;
+    else if (want(g, I_UB_REPLAY_CONTENT) && s->bkind[last] >= 2 && s->blen[last] >= 3)
+      inj = I_UB_REPLAY_CONTENT;
+    else if (want(g, I_UB_ACK_STATE_SEND) && n0 < nrep && memcmp(s->buf[(from + n0) % UB_DEPTH], nf, FB))
+      inj = I_UB_ACK_STATE_SEND;
+    if (inj == I_UB_REPLAY_START) {
+      /* a changed copy first, sent as a new DLLDP (stored, paid for), then the replay */
+      changed_block(s, from, 0, blk);
+      unsigned vl = (unsigned)ual_field_get(UAL_F_UB_LPH_VL, blk);
+      if (g->p.known) s->cred[vl] -= (int32_t)cost(g, n0);
+      store(s, blk, n0);
+      mark(push(s, blk, n0), UAL_R_UB_REPLAY_START, 0);
+      done(g, inj);
+    }
+  }
+  for (unsigned k = 0; k < nrep; k++) {
+    uint32_t i = (from + k) % UB_DEPTH;
+    if (inj == I_UB_ACK_STATE_SEND && k == n0) {
+      /* a new block between the replay's first and second */
+      uint8_t nf[FB] = {0};
+      struct ual_ub_dllcb nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
+      ual_ub_dllcb_put(nf, &nop);
+      ual_ub_seal(UAL_UB_MODE_CRC, nf, 1, true, false);
+      store(s, nf, 1);
+      mark(push(s, nf, 1), UAL_R_UB_ACK_STATE_SEND, 0);
+      done(g, inj);
+    }
+    if (inj == I_UB_REPLAY_CONTENT && i == last) {
+      changed_block(s, last, 1, blk);
+      struct qf *e = NULL;
+      for (unsigned j = 0; j < s->blen[last]; j++) (e = push(s, blk + (size_t)j * FB, 1))->replay = 1;
+      mark(e, UAL_R_UB_REPLAY_CONTENT, 0);
+      done(g, inj);
+      k += s->blen[last] - 1u;
+      continue;
+    }
+    push(s, s->buf[i], 1)->replay = 1;
+  }
 }
 
 static void plan(struct ubg *g, unsigned d) {
@@ -647,8 +828,8 @@ static void plan(struct ubg *g, unsigned d) {
     for (unsigned i = 0; i < 32; i++) e = push_cb(g, s, &cb, false);
     if (inj >= 0) { mark(e, injs[inj].rule, 0); done(g, inj); }
     uint32_t from = cb.ra.rd_ptr, to = s->wr % depth;
-    unsigned nrep = (to + depth - from) % depth, k = 0;
-    for (uint32_t i = from; k < nrep; i = (i + 1) % depth, k++) push(s, s->buf[i], 1)->replay = 1;
+    unsigned nrep = (to + depth - from) % depth;
+    replay(g, s, d, from, nrep, inj < 0);
     s->ack_due = 0;
     return;
   }
@@ -656,6 +837,7 @@ static void plan(struct ubg *g, unsigned d) {
     struct ual_ub_dllcb cb = { .type = UAL_UB_CB_RETRY_REQ, .flits = 1 };
     cb.rq.rcv_ptr = (uint16_t)(s->rcv % UB_DEPTH);
     cb.rq.num_retry = s->req_retry;
+    cb.rq.num_phy_reinit = s->reinit;
     push_set(g, s, &cb, 32, -1);
     s->req_due = 0;
     return;
@@ -748,12 +930,17 @@ static void step_side(struct ubg *g, unsigned d) {
   s->qn--;
   uint8_t flags = 0;
   bool fec = false;
-  if (d == 0 && s->dll == DLL_NORMAL && g->mode == UAL_UB_MODE_CRC && want(g, I_UB_FEC_UNCORRECTABLE) &&
-      ual_field_get(UAL_F_UB_LPH_CFG, e.f) != 0 && !e.replay) {
+  bool rp_inj = want(g, I_UB_REPLAY_START) || want(g, I_UB_REPLAY_CONTENT) || want(g, I_UB_ACK_STATE_SEND);
+  if (d == 0 && s->dll == DLL_NORMAL && g->mode == UAL_UB_MODE_CRC && ual_field_get(UAL_F_UB_LPH_CFG, e.f) != 0 && !e.replay &&
+      (want(g, I_UB_FEC_UNCORRECTABLE) ||
+       (rp_inj && !g->fec_retry && !g->s[1].discarding && !s->ack_due && ual_field_get(UAL_F_UB_LPH_NDB, e.f) == 0))) {
+    /* a replay injection needs a retry whose blocks the analyzer saw intact */
     fec = true;
     flags |= UAL_RF_PHY_ERR;
-    done(g, I_UB_FEC_UNCORRECTABLE);
+    if (want(g, I_UB_FEC_UNCORRECTABLE)) done(g, I_UB_FEC_UNCORRECTABLE);
+    else g->fec_retry = 1;
   }
+  if (d == 0 && s->dll == DLL_NORMAL && g->mode == UAL_UB_MODE_NONCRC && want(g, I_UB_MODE_NOFEC)) g->nofec_now = 1;
   bool retry_blk = ual_field_get(UAL_F_UB_LCH_CFG, e.f) == 0 && ual_field_get(UAL_F_UB_LCH_FIXED, e.f) == 0x20 &&
                    (e.f[2] >> 4) == 1;
   if (g->ber > 0 && g->mode == UAL_UB_MODE_CRC && s->dll == DLL_NORMAL && !retry_blk) {
@@ -763,10 +950,53 @@ static void step_side(struct ubg *g, unsigned d) {
   }
   emit_record(g, d, UAL_REC_UB_FLIT, e.f, FB, flags);
   s->flits++;
-  if (fec) truth(g, g->frame, d, UAL_R_UB_FEC_UNCORRECTABLE, 0, "flags bit 1");
+  if (g->nofec_now) { truth(g, g->frame, d, UAL_R_UB_MODE_NOFEC, 0, "FEC bypass"); done(g, I_UB_MODE_NOFEC); g->nofec_now = 0; }
+  if (fec) truth(g, g->frame, d, UAL_R_UB_FEC_UNCORRECTABLE, g->fec_retry ? 1 : 0, "flags bit 1");
+  if (s->req_hold && !--s->req_hold) s->req_due = 1;
+  if (s->req_timer && !--s->req_timer) {
+    /* no Retry_Ack_Set came: again with NUM_RETRY + 1, or a retrain at the threshold */
+    s->req_out = 0;
+    if (s->req_retry + 1u >= UAL_UB_NUM_RETRY_THRESHOLD) {
+      g->retrain_due = (uint8_t)(d + 1);
+    } else {
+      s->req_retry = (uint8_t)(s->req_retry + (s->seq_inject ? 2 : 1));
+      s->seq_bad = s->seq_inject;
+      s->seq_inject = 0;
+      s->req_due = 1;
+    }
+  }
   for (int t = 0; t < 3; t++)
     if (e.truth[t] >= 0) truth(g, g->frame, d, e.truth[t], e.src[t], e.src[t] ? "consequence" : "injected");
-  receive(g, d, e.f, fec);
+  receive(g, d, e.f, fec, e.replay);
+}
+
+/* LinkUp 0: a DLLDP being received in either direction is cut. */
+static void link_down(struct ubg *g) {
+  event(g, UAL_EV_UB_LINKDOWN, 0);
+  for (unsigned d = 0; d < 2; d++)
+    if (g->s[d ^ 1].rx.synced && g->s[d ^ 1].rx.in_dlldp)
+      truth(g, g->frame, d, UAL_R_UB_LINKDOWN_MIDPACKET, want(g, I_UB_LINKDOWN_MIDPACKET) ? 0 : 1, "cut DLLDP");
+}
+
+/* The PHY retrain after NUM_RETRY reached its threshold (T 4.7.3.3), or
+ * ERROR at the NUM_PHY_REINIT threshold: a new link-up. */
+static void retrain(struct ubg *g) {
+  unsigned d = g->retrain_due - 1u;
+  struct side *s = &g->s[d];
+  g->retrain_due = 0;
+  event(g, UAL_EV_UB_RETRAIN_START, 0);
+  if (s->reinit + 1u >= UAL_UB_PHY_REINIT_THRESHOLD) {
+    truth(g, g->frame, d, UAL_R_UB_RETRY_ERROR, 0, "NUM_PHY_REINIT threshold");
+    link_down(g);
+    link_up(g);
+    return;
+  }
+  truth(g, g->frame, d, UAL_R_UB_RETRAIN, 0, "NUM_RETRY threshold");
+  event(g, UAL_EV_UB_RETRAIN_END, 0);
+  for (unsigned k = 0; k < 2; k++) ual_ub_rx_resync(&g->s[k].rx, (enum ual_ub_mode)g->mode);
+  s->reinit++;
+  s->req_retry = 0;
+  s->req_due = 1;
 }
 
 static void mode_switch_done(struct ubg *g) {
@@ -799,6 +1029,10 @@ int ub_gen_run(int sc, const struct gen_opts *o, const struct gen_out *out, char
     for (int k = 0; k < I_COUNT; k++)
       if (injs[k].rule == o->inject[i].rule) { g->inj[k] = 1; g->inj_at[k] = o->inject[i].at_frame == GEN_AT_DEFAULT ? 0 : o->inject[i].at_frame; }
   uint64_t n = o->count ? o->count : sc == UB_SC_INIT ? 600 : sc == UB_SC_ALL ? 12000 : 6000;
+  /* fifteen unanswered Req sets and their timeouts, or a window, need room */
+  bool long_retry = g->inj[I_UB_RETRAIN] || g->inj[I_UB_RETRY_ERROR] || g->inj[I_UB_RETRY_REQ_MISSING];
+  if (!o->count && long_retry) n += 6000;
+  if (o->ber < 0 && long_retry) g->ber = 1e-5;   /* fewer other errors on the way */
   link_up(g);
   uint64_t mode_at = sc == UB_SC_MODE || sc == UB_SC_ALL ? n / 3 : UINT64_MAX;
   uint64_t lanes_at = sc == UB_SC_LANES || sc == UB_SC_ALL ? n / 2 : UINT64_MAX;
@@ -807,6 +1041,12 @@ int ub_gen_run(int sc, const struct gen_opts *o, const struct gen_out *out, char
     if (g->frame >= mode_at && g->phase == 0 && g->mode == UAL_UB_MODE_CRC && g->s[0].dll == DLL_NORMAL) g->phase = 1;
     if (g->frame >= lanes_at && !lanes_done && g->phase == 0 && g->s[0].dll == DLL_NORMAL) { g->phase = 2; lanes_done = true; }
     for (unsigned d = 0; d < 2 && !g->stop; d++) step_side(g, d);
+    if (g->retrain_due && !g->s[0].rx.blk_n && !g->s[1].rx.blk_n && !g->s[0].rx.in_dlldp && !g->s[1].rx.in_dlldp) retrain(g);
+    if (want(g, I_UB_LINKDOWN_MIDPACKET) && g->s[0].dll == DLL_NORMAL && g->s[1].rx.synced && g->s[1].rx.in_dlldp) {
+      link_down(g);
+      done(g, I_UB_LINKDOWN_MIDPACKET);
+      link_up(g);
+    }
     if (g->phase == 1 && g->s[0].mc == 2 && g->s[1].mc == 2 && g->s[0].mc_got_ack && !g->s[0].qn && !g->s[1].qn) mode_switch_done(g);
     if (g->phase == 3 && g->s[1].rx.synced) {
       /* B answers the Lane_Manage request once it has it */

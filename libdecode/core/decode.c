@@ -42,6 +42,8 @@ void ual_decode_stateless(const uint8_t *buf, size_t len, uint64_t frame, struct
   out->status = ual_record_parse(buf, len, &out->rec);
   out->dir = out->rec.h.flags & UAL_RF_DIR_B ? 1 : 0;
   if (decoded(out)) ual_kind_of(out->rec.h.kind)->decode(out);
+  else if (out->status == UAL_RS_BODY_LEN && ual_kind_of(out->rec.h.kind)->bad_len)
+    ual_kind_of(out->rec.h.kind)->bad_len(out);
 }
 
 void ual_decode_record(struct ual_decoder *d, const uint8_t *buf, size_t len, uint64_t frame,

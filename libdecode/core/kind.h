@@ -72,6 +72,9 @@ struct ual_kind {
   /* Whether the header's reserved bits are set, for a kind that gives
    * some of them a meaning (NULL: flags 7:3, roles 7:4 and byte 7). */
   bool (*hdr_reserved)(const struct ual_rec_hdr *h);
+  /* The kind's finding for a body of the wrong length (NULL: none; the
+   * record stays undecoded either way). */
+  void (*bad_len)(struct ual_rec_result *r);
 };
 
 /* The capture record's own kinds, X(kind code, struct ual_kind). */

@@ -153,6 +153,7 @@ static void ack_free(struct ual_ub_an *a, unsigned y, int32_t n, struct ual_find
     return;
   }
   s->unacked -= n;
+  s->freed += (uint32_t)n;
 }
 
 /* ---- blocks ---- */
@@ -169,6 +170,7 @@ static unsigned depth_of(const struct ual_ub_an *a, unsigned d) { return a->p.kn
 static void stream_error(struct ual_ub_an *a, unsigned d, const struct ual_fabric_step *c) {
   struct ual_ub_side *s = &a->s[d];
   s->bad_blocks++;
+  a->crd_exact = 0;
   if (s->discarding) return;
   s->discarding = 1;
   s->err_pending = c->ts_ns != 0;
@@ -240,10 +242,13 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
       s->wr_known = 1;
       s->lost_valid = 0;
     }
-    s->unacked = cb->ra.num_free_buf <= depth ? (int32_t)(depth - cb->ra.num_free_buf) : -1;
+    /* NumFreeBuf is as the set started: what ACKs freed since counts too */
+    int32_t un = (int32_t)depth - (int32_t)cb->ra.num_free_buf - (int32_t)(s->freed - s->set.freed0);
+    s->unacked = cb->ra.num_free_buf <= depth ? (un > 0 ? un : 0) : -1;
     s->rp_ptr = cb->ra.rd_ptr;
     s->rp_left = (s->wr % depth + depth - cb->ra.rd_ptr) % depth;
     s->rp_done = 0;
+    s->rp_said = 0;
     s->replaying = s->rp_left > 0;
     s->rcv = cb->ra.rd_ptr;
   }
@@ -270,7 +275,7 @@ static void retry_sets(struct ual_ub_an *a, unsigned d, unsigned type, const str
     ual_findings_add(f, UAL_R_UB_RETRY_SET_SHORT, -1, "%s set from frame %llu has %u%s blocks", ual_ub_cb_name((enum ual_ub_cb_type)t->type),
                      (unsigned long long)t->frame, t->n, t->n >= UAL_UB_RETRY_SET_BLOCKS ? "+" : "");
   set_reset(t);
-  if (type == UAL_UB_CB_RETRY_IDLE) t->idle = 1;
+  if (type == UAL_UB_CB_RETRY_IDLE) { t->idle = 1; t->freed0 = a->s[d].freed; }
 }
 
 /* Mode change handshake (T §4.3.3.8) for a good block from d. */
@@ -318,17 +323,21 @@ static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, un
     uint32_t h = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES), want = s->hash[(s->rp_ptr % depth) % UAL_UB_HASH_RING];
     if (!want) s->dp_orig_unknown = 1;
     if (want && depth <= UAL_UB_HASH_RING && h != want) {
-      if (s->rp_done == 0)
-        ual_findings_add(f, UAL_R_UB_REPLAY_START, -1, "%c's replay does not start with the flit stored at %u", side_name(d),
-                         s->rp_ptr % depth);
-      else if (k == 0)
-        ual_findings_add(f, UAL_R_UB_ACK_STATE_SEND, -1, "%c sends a new block with %u flits of the replay left", side_name(d),
-                         s->rp_left);
-      else
+      if (k > 0) {
         ual_findings_add(f, UAL_R_UB_REPLAY_CONTENT, -1, "%c's replayed flit at %u differs from the original", side_name(d),
                          s->rp_ptr % depth);
-      s->replaying = 0;
-      return k > 0;   /* a mismatch at a block start is a new block */
+        s->replaying = 0;
+        return true;
+      }
+      /* a mismatch at a block start is a new block; the replay may go on after it */
+      if (!s->rp_said && s->rp_done == 0)
+        ual_findings_add(f, UAL_R_UB_REPLAY_START, -1, "%c's replay does not start with the flit stored at %u", side_name(d),
+                         s->rp_ptr % depth);
+      else if (!s->rp_said)
+        ual_findings_add(f, UAL_R_UB_ACK_STATE_SEND, -1, "%c sends a new block with %u flits of the replay left", side_name(d),
+                         s->rp_left);
+      s->rp_said = 1;
+      return false;
     }
     s->rp_ptr++;
     s->rp_done++;
@@ -356,6 +365,18 @@ static void dlldp_done(struct ual_ub_an *a, unsigned d, const struct ual_ub_unit
   s->dlldp_bytes[u->vl] += u->payload_len;
   if (a->p.known && !vl_on(a, u->vl))
     ual_findings_add(f, UAL_R_UB_VL_DISABLED, -1, "DLLDP on VL%u, enabled %04x", u->vl, a->p.vl_enable);
+  /* the partner's credits d owes: over the threshold, d returns them
+   * (Crd_Ack) before more DLLDPs of its own */
+  const struct ual_ub_side *y = &a->s[d ^ 1];
+  if (y->cred_known && !replay && a->crd_exact) {
+    int32_t held = sum(y->cred_init) - sum(y->cred);
+    if ((int64_t)held * 100 <= (int64_t)sum(y->cred_init) * UAL_UB_CRDACK_PCT) s->crdack_reported = 0;
+    else if (!s->crdack_reported) {
+      ual_findings_add(f, UAL_R_UB_CRDACK_THRESHOLD, -1, "%c sends a DLLDP holding %d of %c's %d credit cells, no Crd_Ack",
+                       side_name(d), held, side_name(d ^ 1), sum(y->cred_init));
+      s->crdack_reported = 1;
+    }
+  }
   /* credits: a DLLDP costs once, when first sent; a replay costs only when
    * the original was never seen intact */
   bool orig_unknown = s->dp_orig_unknown;
@@ -377,6 +398,7 @@ static void crd_ack(struct ual_ub_an *a, unsigned d, const struct ual_ub_dllcb *
                     struct ual_findings *f) {
   struct ual_ub_side *s = &a->s[d], *y = &a->s[d ^ 1];
   unsigned yd = d ^ 1;
+  s->crdack_reported = 0;
   if (cb->ca.t) {
     if (s->dll == UAL_UB_DLL_NORMAL)
       ual_findings_add(f, UAL_R_UB_STATE_ORDER, -1, "%c initial Crd_Ack in DLL_Normal", side_name(d));
@@ -459,8 +481,9 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
       if (s->unacked >= 0) s->unacked += (int32_t)n;
     }
     retry_sets(a, d, type, cb ? cb : &none, c, f);
-    /* the sender spent credits on it all the same */
-    if (u->unit.kind == UAL_UB_UNIT_DLLDP && !replay && a->p.known) s->cred[u->unit.vl] -= (int32_t)((u->unit.flits + a->p.flow_ctrl - 1u) / a->p.flow_ctrl);
+    /* the sender spent credits on it all the same; when its flits are not
+     * followed (no WrPtr), its replay pays instead */
+    if (u->unit.kind == UAL_UB_UNIT_DLLDP && !replay && a->p.known && s->wr_known) s->cred[u->unit.vl] -= (int32_t)((u->unit.flits + a->p.flow_ctrl - 1u) / a->p.flow_ctrl);
     return;
   }
   mode_change(a, d, type, cb ? cb : &none, c, f);
@@ -535,6 +558,7 @@ static void link_event(struct ual_ub_an *a, struct ual_rec_result *r, const stru
       set_dll(a, d, UAL_UB_DLL_PARAM_INIT, c);
     }
     memset(&a->p, 0, sizeof a->p);
+    a->crd_exact = 1;
     break;
   case UAL_EV_UB_LINKDOWN:
     for (unsigned d = 0; d < 2; d++) {
@@ -611,9 +635,15 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
                         "mode %s", hint == UAL_UB_MODE_CRC ? "CRC" : "non-CRC");
     a->mode = (uint8_t)hint;
   }
+  /* non-CRC mode relies on the PHY's FEC alone (S:33): once per stretch */
+  if (!(h->rsvd & UAL_UB_FEC_BYPASS)) a->nofec_reported = 0;
+  else if (a->mode == UAL_UB_MODE_NONCRC && !a->nofec_reported) {
+    ual_findings_add(f, UAL_R_UB_MODE_NOFEC, -1, "non-CRC flit while the PHY reports its FEC bypassed");
+    a->nofec_reported = 1;
+  }
   ual_ub_rx_flit(&a->rx[d], r->rec.body, hint, c->frame, &r->ub, f);
   s->flits++;
-  if (r->ub.skipped) wr_lost(s);
+  if (r->ub.skipped) { wr_lost(s); a->crd_exact = 0; }
   if (h->flags & UAL_RF_PHY_ERR) stream_error(a, d, c);
   if (!r->ub.block_end) return;
   if (r->ub.crc_checked && !r->ub.crc_ok) {

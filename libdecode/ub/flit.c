@@ -541,7 +541,8 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
       /* Its length came from the LPH: the framing holds; the DLLDP is lost. */
       rx->db++;
       rx->blk_n = 0;
-      if (rx->db >= rx->ndb) rx->in_dlldp = 0;
+      rx->dp_lost = 1;
+      if (rx->db >= rx->ndb) rx->in_dlldp = rx->dp_lost = 0;
       return;
     }
     /* The framing came from a header that may be corrupt: find the blocks again. */
@@ -574,6 +575,11 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
   rx->db++;
   rx->blk_n = 0;
   if (rx->db < rx->ndb) return;
+  if (rx->dp_lost) {
+    /* a DLLDB of it failed: no DLLDP is delivered */
+    rx->in_dlldp = rx->dp_lost = 0;
+    return;
+  }
   struct ual_ub_unit *u = &out->unit;
   *u = rx->dp;
   u->kind = UAL_UB_UNIT_DLLDP;
@@ -604,6 +610,7 @@ static bool block_start(struct ual_ub_rx *rx, const uint8_t *h, uint64_t frame) 
   rx->blk_role = role;
   rx->blk_frame = frame;
   if (role == UAL_UB_FR_LPH) {
+    rx->dp_lost = 0;
     rx->in_dlldp = 1;
     rx->db = 0;
     rx->ndb = (uint8_t)(ual_field_get(UAL_F_UB_LPH_NDB, h) + 1);
@@ -726,6 +733,7 @@ void ual_ub_rx_flit(struct ual_ub_rx *rx, const uint8_t flit[UAL_UB_FLIT_BYTES],
       /* the replay starts here: back to the DLLDP context of the first bad block */
       if (rx->err_open) {
         rx->in_dlldp = rx->snap.in_dlldp;
+        rx->dp_lost = 0;
         rx->db = rx->snap.db;
         rx->ndb = rx->snap.ndb;
         rx->nlast = rx->snap.nlast;

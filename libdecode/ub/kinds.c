@@ -10,10 +10,15 @@
 
 static bool ub_body_ok(size_t len) { return len == UAL_UB_FLIT_BYTES; }
 
-/* Header bits kind 6 gives a meaning to (U2, U5, U6): flags bit 3, roles
- * bits 5:4, byte 7 bits 1:0. */
+static void ub_bad_len(struct ual_rec_result *r) {
+  ual_findings_add(&r->findings, UAL_R_UB_FLIT_SIZE, -1, "UB flit record body of %zu bytes, not %u", r->rec.body_len,
+                   UAL_UB_FLIT_BYTES);
+}
+
+/* Header bits kind 6 gives a meaning to (U2, U5, U6, U22): flags bit 3,
+ * roles bits 5:4, byte 7 bits 2:0. */
 static bool ub_hdr_reserved(const struct ual_rec_hdr *h) {
-  return (h->rsvd_flags & ~(UAL_UB_RF_FEC_CORRECTED >> 3)) || (h->rsvd_roles & ~0x3u) || (h->rsvd & ~0x3u);
+  return (h->rsvd_flags & ~(UAL_UB_RF_FEC_CORRECTED >> 3)) || (h->rsvd_roles & ~0x3u) || (h->rsvd & ~(UAL_UB_MODE_HINT_MASK | UAL_UB_FEC_BYPASS));
 }
 
 static void ub_decode(struct ual_rec_result *r) {
@@ -167,5 +172,5 @@ static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_ub_flit = {
-  "UB flit", "ub", ub_body_ok, ub_decode, ub_stream, ub_tree, ub_summary, ub_hdr_reserved,
+  "UB flit", "ub", ub_body_ok, ub_decode, ub_stream, ub_tree, ub_summary, ub_hdr_reserved, ub_bad_len,
 };

@@ -30,6 +30,7 @@ struct ual_fabric_step;
 #define UAL_UB_CREDIT_RETURN_NS      200000ull   /* credits held without any return */
 #define UAL_UB_LOCKOUT_FREE          8           /* NumFreeBuf below this: lockout */
 #define UAL_UB_HASH_RING             4096        /* stored-flit hashes per sender */
+#define UAL_UB_CRDACK_PCT            75          /* % of the partner's credits held: return them */
 
 /* Defaults when a field has no common value (digest table 3.5). */
 #define UAL_UB_DEF_FEATURE     0x0001
@@ -67,6 +68,7 @@ struct ual_ub_set {
   uint8_t fields_bad;
   struct ual_ub_dllcb first;
   uint64_t frame;
+  uint32_t freed0;                      /* the sender's freed count at its Retry_Idle */
 };
 
 struct ual_ub_side {
@@ -86,10 +88,12 @@ struct ual_ub_side {
   uint32_t wr_lost;                     /* wr when it stopped being followed */
   uint8_t lost_valid;
   int32_t unacked;                      /* -1 unknown */
+  uint32_t freed;                       /* flits ACKs freed, a running count */
   uint32_t hash[UAL_UB_HASH_RING];      /* by pointer; 0 = unknown */
   /* the replay this side owes after its Retry_Ack_Set */
   uint8_t replaying;
   uint32_t rp_ptr, rp_left, rp_done;
+  uint8_t rp_said;                      /* the replay's start or a new block in it reported */
   uint8_t dp_orig_unknown;              /* a replayed DLLDP whose original was not seen intact */
   /* its stream as the partner receives it */
   uint8_t discarding;                   /* partner discards until this side's Ack set */
@@ -108,6 +112,7 @@ struct ual_ub_side {
   /* mode change: 0 none, 1 REQ sent, 2 ACK sent */
   uint8_t mc;
   uint8_t lanes_tlw, lanes_rlw;
+  uint8_t crdack_reported;              /* UB-CRDACK-THRESHOLD said since its last Crd_Ack */
   uint64_t dlldps, dlldp_bytes[UAL_UB_VLS], dlldp_count[UAL_UB_VLS], dllcbs, bad_blocks, retry_req_sets,
       retry_ack_sets, replayed;
 };
@@ -119,6 +124,8 @@ struct ual_ub_an {
   uint8_t mode;                         /* enum ual_ub_mode in force (events, hints) */
   uint8_t primary;                      /* 0 unknown, 1 A, 2 B */
   uint8_t width[2];
+  uint8_t nofec_reported;               /* UB-MODE-NOFEC said in this stretch of FEC bypass */
+  uint8_t crd_exact;                    /* no block lost since LinkUp: the credits owed are exact */
   uint64_t records;
 };
 

@@ -153,7 +153,7 @@ struct ual_ub_rx {
   uint8_t blk_n, blk_len;       /* flits of the current block received / expected */
   uint8_t blk_role;             /* role of its first flit */
   uint8_t in_dlldp, db, ndb, nlast;
-  uint8_t good;                 /* every block of the DLLDP so far passed */
+  uint8_t dp_lost;              /* a DLLDB of the DLLDP failed: it is not delivered */
   uint16_t dp_flits;
   uint16_t pay_n;
   uint64_t dp_frame, blk_frame;

@@ -1,6 +1,6 @@
 /* What the capture record header means for UB flits (kind 6, digest
- * ub-dl.md §2): decisions U2 (flags), U4 (width), U5 (roles), U6 (byte 7)
- * and U7 (link events 9-13), in one place. */
+ * ub-dl.md §2): decisions U2 (flags), U4 (width), U5 (roles), U6 (byte 7),
+ * U7 (link events 9-13) and U22 (FEC bypass), in one place. */
 #ifndef UALINK_UB_RECORD_H
 #define UALINK_UB_RECORD_H
 
@@ -12,6 +12,8 @@
 #define UAL_UB_PRIMARY_SHIFT 4u
 /* byte 7 bits 1:0: mode hint (U6) */
 #define UAL_UB_MODE_HINT_MASK 0x03u
+/* byte 7 bit 2: the PHY reports its FEC bypassed (U22) */
+#define UAL_UB_FEC_BYPASS 0x04u
 
 /* Link events of a UB link (U7) are UAL_EV_UB_* of core/record.h; the
  * value of UAL_EV_UB_MODE is enum ual_ub_mode. */
