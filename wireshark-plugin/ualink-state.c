@@ -21,6 +21,7 @@
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
 #include "ualink/ualink/filter.h"
+#include "ualink/pcie/filter.h"
 #include "packet-ualink.h"
 
 /* State of one side after the frame (from struct ual_analysis_summary). */
@@ -47,6 +48,7 @@ struct uw_frame {
   struct ual_tevent *ev;
   struct ual_ws_released rel;    /* held flits a replay released in this frame */
   struct uw_side side[2];
+  struct ual_pcie_an_view *pcie; /* PCIe records: the analysis values after the frame */
 };
 
 static int uw_proto = -1;
@@ -124,6 +126,11 @@ static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const s
   fr->rel.n_msg = c->rel.n_msg;
   fr->rel.tl = uw_dup(c->tl, sizeof c->tl[0] * c->rel.n_tl);
   fr->rel.msg = uw_dup(c->msg, sizeof c->msg[0] * c->rel.n_msg);
+  if (ual_pcie_kind(r->rec.h.kind)) {
+    struct ual_pcie_an_view pv;
+    ual_pcie_an_view(&uw_an->fab.pcie, r, &pv);
+    fr->pcie = uw_dup(&pv, sizeof pv);
+  }
   ual_analyzer_summary(uw_an, &s);
   for (unsigned d = 0; d < 2; d++) {
     struct uw_side *x = &fr->side[d];
@@ -222,9 +229,10 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
 #define hf_neg_latency ual_ws_hf_fu[UAL_FU_NEG_LATENCY]
 static gint ett_analysis = -1;
 static gint ett_event = -1;
+static gint ett_pcie_analysis = -1;
 
 void ual_ws_state_register(int proto _U_) {
-  static gint *ett[] = { &ett_analysis, &ett_event };
+  static gint *ett[] = { &ett_analysis, &ett_event, &ett_pcie_analysis };
   proto_register_subtree_array(ett, array_length(ett));
 }
 
@@ -263,4 +271,13 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
       if (e->latency_ns) uw_gen(proto_tree_add_uint64(et, hf_neg_latency, tvb, 0, 0, e->latency_ns));
     }
   }
+}
+
+void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {
+  const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+  if (!fr || !fr->pcie) return;
+  const struct ual_pcie_an_view *v = fr->pcie;
+  proto_tree *t = proto_tree_add_subtree(tree, tvb, 0, 0, ett_pcie_analysis, NULL, "PCIe analysis");
+  for (unsigned i = UAL_FP_PROTO + 1; i < UAL_FP_COUNT; i++)
+    if (v->known[i]) uw_gen(proto_tree_add_uint(t, ual_ws_hf_fp[i], tvb, 0, 0, v->v[i]));
 }

@@ -325,7 +325,7 @@ udp)
   check "every UDP datagram dissected as UALink ($n of $total)" test "$n" -eq "$total"
   n=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' | wc -l)
   check "heuristic finds records on a non-default port ($n)" test "$n" -gt 0
-  n=$(ts -r "$u" -Y 'ualink.rec.kind == 4 && ualink.pcie.dllp.type && udp.dstport == 40001' | wc -l)
+  n=$(ts -r "$u" -Y 'ualink.rec.kind == 4 && pcie.dllp.type && udp.dstport == 40001' | wc -l)
   check "heuristic takes PCIe DLLP records (kind 4, PCIe roles, link 9): $n of 4" test "$n" -eq 4
   n=$(ts -r "$work/cap/udp-noise.pcap" -Y ualink | wc -l)
   m=$(ts -r "$work/cap/udp-noise.pcap" | wc -l)

@@ -64,7 +64,10 @@ static void test_table_shape(void) {
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     CHECK(fd->name && fd->name[0]);
-    CHECK(fd->abbrev && strncmp(fd->abbrev, "ualink.", 7) == 0 && fd->abbrev[7]);
+    /* under the plugin's protocols: "ualink", and "pcie" for the PCIe scopes (core/fabrics.h) */
+    bool pcie_scope = fd->scope >= UAL_SC_PCIE_BODY && fd->scope <= UAL_SC_PCIE_GEN;
+    const char *proto = pcie_scope ? "pcie." : "ualink.";
+    CHECK(fd->abbrev && strncmp(fd->abbrev, proto, strlen(proto)) == 0 && fd->abbrev[strlen(proto)]);
     CHECK(fd->section && fd->section[0]);
     CHECK(fd->scope < UAL_SC_COUNT);
     CHECK(fd->width > 0 && fd->width <= 64);
@@ -166,6 +169,7 @@ static void test_spec_positions(void) {
   CHECK_STR(ual_field_value_name(UAL_F_WIDTH_TARGET, 3), "x8");
   CHECK(ual_field_value_name(UAL_F_WIDTH_CMD, 5) == NULL);
   CHECK_STR(ual_fields[UAL_F_FH_SEQ].abbrev, "ualink.fh.seq");
+  CHECK_STR(ual_fields[UAL_F_PCIE_DLLP_TYPE].abbrev, "pcie.dllp.type");
 }
 
 int main(void) {
