@@ -19,6 +19,23 @@ const struct ual_value_name ual_vals_pcie_dllp_type[] = {
 #undef UAL_X_
   END };
 
+/* Flit mode: the flit-only types, then the table's without Ack/Nak. */
+#define FL_ACK(c, m, n)
+#define FL_FC(c, m, n) ONE_##m(c, n)
+#define FL_PM(c, m, n) ONE_##m(c, n)
+#define FL_RAW(c, m, n) ONE_##m(c, n)
+const struct ual_value_name ual_vals_pcie_fdllp_type[] = {
+#define UAL_X_(e, n, c, l) { c, n },
+  UAL_PCIE_FDLLP_ONLY(UAL_X_)
+#undef UAL_X_
+#define UAL_X_(e, n, c, m, l, cl, st) FL_##l(c, m, n)
+  UAL_PCIE_DLLP_TYPES(UAL_X_)
+#undef UAL_X_
+  END };
+
+const struct ual_value_name ual_vals_pcie_lm_type[] = { { 0x00, "L0p" }, END };
+const struct ual_value_name ual_vals_pcie_lm_cmd[] = { { 0x4, "Request" }, { 0x6, "Ack" }, { 0x7, "Nak" }, END };
+
 /* [P8] */
 const struct ual_value_name ual_vals_pcie_scale[] = {
   { 0, "no scaling" }, { 1, "x1" }, { 2, "x4" }, { 3, "x16" }, END };

@@ -19,7 +19,7 @@ FIELDS = [
     "ualink.flit.kind", "ualink.flit.crc", "ualink.flit.crc_calc", "ualink.flit.crc_ok",
     "ualink.flit.fec_status",
     "ualink.sh.alt", "ualink.sh.tlbeat",
-    "ualink.dllp.type",
+    "pcie.fdllp.type",
     "ualink.tl.data", "ualink.tl.m0", "ualink.tl.m1", "ualink.tl.start_frame", "ualink.tl.start_segment",
     "ualink.dlm.start_frame", "ualink.dlm.segment", "ualink.dlm.payload",
     "ualink.msg.type",
@@ -107,7 +107,7 @@ def check_frame(c, frame, j, t, msgs_seen):
         beats = ints(t, "ualink.sh.tlbeat")
         c.eq(frame, "sh.tlbeat", [b if b in TLBEAT.values() else "invalid" for b in beats],
              [TLBEAT.get(s["tlbeat"], "invalid") for s in segs])
-        c.eq(frame, "dllp.type", ints(t, "ualink.dllp.type"), [f["dllp"]["type"]] if "dllp" in f else [])
+        c.eq(frame, "dllp.type", ints(t, "pcie.fdllp.type"), [f["dllp"]["type"]] if "dllp" in f else [])
         tls = f.get("tl_flits", [])
         c.eq(frame, "tl.data", t["ualink.tl.data"], [x["data"] for x in tls])
         for k in ("m0", "m1", "start_frame", "start_segment"):

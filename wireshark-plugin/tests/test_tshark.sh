@@ -124,7 +124,7 @@ fields)
       $'ualink.flit.crc\tFT_UINT64\tualink\tBASE_HEX\t0x0' \
       $'ualink.link_width.target\tFT_UINT32\tualink\tBASE_DEC\t0xf0000' \
       $'ualink.uart_credit.data_fc_seq\tFT_UINT32\tualink\tBASE_DEC\t0xfff00000' \
-      $'ualink.dllp.type\tFT_UINT8\tualink\tBASE_HEX\t0x0' \
+      $'pcie.fdllp.type\tFT_UINT8\tpcie\tBASE_HEX\t0x0' \
       $'ualink.flit.crc_ok\tFT_BOOLEAN\tualink\t0\t0x0'; do
     check "field ${want%%$'\t'*} has type/base/mask from the table" grep -qF "$want" "$work/fields.txt"
   done

@@ -10,7 +10,7 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_FH: return 2;
   case UAL_SC_FLIT: return 256;
   case UAL_SC_SH: return 1;
-  case UAL_SC_DLLP: case UAL_SC_DLLP_LM: return 4;
+  case UAL_SC_PCIE_FDLLP: case UAL_SC_PCIE_FDLLP_LM: return 4;
   case UAL_SC_OS: return 4;
   case UAL_SC_TS: case UAL_SC_TS_EQ: case UAL_SC_MTS: return 16;
   case UAL_SC_EVENT: return 8;
@@ -110,8 +110,8 @@ static void test_layouts(void) {
   for (unsigned sc = UAL_SC_MSG_NOOP; sc <= UAL_SC_MSG_UART_RESET_RSP; sc++) check_scope_layout(sc, 1);
   check_scope_layout(UAL_SC_MSG, 0);
   check_scope_layout(UAL_SC_FLIT, 0);
-  check_scope_layout(UAL_SC_DLLP, 0);
-  check_scope_layout(UAL_SC_DLLP_LM, 0);
+  check_scope_layout(UAL_SC_PCIE_FDLLP, 0);
+  check_scope_layout(UAL_SC_PCIE_FDLLP_LM, 0);
   check_scope_layout(UAL_SC_TS, 0);
   check_scope_layout(UAL_SC_MTS, 0);
   /* Every message type has a scope with fields. */
