@@ -18,6 +18,12 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_PCIE_BODY: return 2;
   case UAL_SC_PCIE_DLLP: case UAL_SC_PCIE_DLLP_ACK: case UAL_SC_PCIE_DLLP_FC: case UAL_SC_PCIE_DLLP_PM:
   case UAL_SC_PCIE_DLLP_RAW: return 6;
+  case UAL_SC_PCIE_TLP: case UAL_SC_PCIE_TLP_NOP: return 4;
+  case UAL_SC_PCIE_TLP_REQ: case UAL_SC_PCIE_TLP_MSG: return 8;
+  case UAL_SC_PCIE_TLP_A32: case UAL_SC_PCIE_TLP_CFG: case UAL_SC_PCIE_TLP_CPL: return 12;
+  case UAL_SC_PCIE_TLP_A64: return 16;
+  case UAL_SC_PCIE_OHC_A1: case UAL_SC_PCIE_OHC_A2: case UAL_SC_PCIE_OHC_A3: case UAL_SC_PCIE_OHC_A4:
+  case UAL_SC_PCIE_OHC_A5: case UAL_SC_PCIE_OHC_B: case UAL_SC_PCIE_OHC_C: return 4;
   default:
     if (sc >= UAL_SC_UB_LPH && sc < UAL_SC_UB_GEN) return 20;   /* a UB flit */
     return 4; /* DL message and VDP DWords */
@@ -111,6 +117,10 @@ static void test_layouts(void) {
   check_scope_layout(UAL_SC_MSG, 0);
   check_scope_layout(UAL_SC_FLIT, 0);
   check_scope_layout(UAL_SC_PCIE_FDLLP, 0);
+  /* flit-mode TLP DW0 and every OHC word: every bit described once; header bases: no overlaps */
+  check_scope_layout(UAL_SC_PCIE_TLP, 1);
+  for (unsigned sc = UAL_SC_PCIE_OHC_A1; sc <= UAL_SC_PCIE_OHC_C; sc++) check_scope_layout(sc, 1);
+  for (unsigned sc = UAL_SC_PCIE_TLP_REQ; sc <= UAL_SC_PCIE_TLP_CPL; sc++) check_scope_layout(sc, 0);
   check_scope_layout(UAL_SC_PCIE_FDLLP_LM, 0);
   check_scope_layout(UAL_SC_TS, 0);
   check_scope_layout(UAL_SC_MTS, 0);
