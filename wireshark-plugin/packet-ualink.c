@@ -18,9 +18,12 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/filter.h"
+#include "ualink/pcie/filter.h"
 #include "packet-ualink.h"
 
 static int proto_ualink = -1;
+/* PCIe records' protocol item and fields (Wireshark 4.0 has no "pcie"). */
+static int proto_pcie = -1;
 static int uw_tap = -1;
 static dissector_handle_t uw_handle;
 
@@ -31,6 +34,8 @@ static int hf_field[UAL_F_COUNT];
  * findings as strings) come from libdecode's UALink filter table, the same
  * one ualink-decode -Y reads; indexed by enum ual_fu. */
 int ual_ws_hf_fu[UAL_FU_COUNT];
+/* PCIe's (pcie/filter.h), indexed by enum ual_fp. */
+int ual_ws_hf_fp[UAL_FP_COUNT];
 #define hf_sector ual_ws_hf_fu[UAL_FU_SECTOR]
 #define hf_tl_data ual_ws_hf_fu[UAL_FU_TL_DATA]
 #define hf_tl_m0 ual_ws_hf_fu[UAL_FU_TL_M0]
@@ -107,8 +112,14 @@ static gboolean uw_named(const struct ual_field *fd) {
 
 static gboolean hf_mask(const struct ual_field *fd) { return fd->size && fd->width < 8u * fd->size; }
 
+/* The protocol a field-table row is registered under: "pcie" for the rows
+ * named pcie.* (core/fabrics.h), registered before its first row so that
+ * -G fields lists it where ualink-decode does. */
+static gboolean uw_row_pcie(const struct ual_field *fd) { return strncmp(fd->abbrev, "pcie.", 5) == 0; }
+
 static void uw_register_fields(void) {
   hf_register_info *hf = g_new0(hf_register_info, UAL_F_COUNT);
+  int run = 0, run_proto = proto_ualink;
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     header_field_info *h = &hf[i].hfinfo;
@@ -128,8 +139,15 @@ static void uw_register_fields(void) {
     if (uw_named(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
+    int p = uw_row_pcie(fd) ? proto_pcie : proto_ualink;
+    if (p != run_proto || p < 0) {   /* rows of one protocol go in one call */
+      proto_register_field_array(run_proto, hf + run, i - run);
+      run = i;
+      if (p < 0) p = proto_pcie = proto_register_protocol("PCI Express", "PCIe", "pcie");
+      run_proto = p;
+    }
   }
-  proto_register_field_array(proto_ualink, hf, UAL_F_COUNT);
+  proto_register_field_array(run_proto, hf + run, UAL_F_COUNT - run);
 }
 
 /* One hf of the UALink filter table (ualink/filter.h). */
@@ -164,6 +182,14 @@ static void uw_register_table_fields(void) {
   for (int i = 0; i < n; i++)
     uw_hf_from_table(&hf[i], &ual_ws_hf_fu[UAL_FU_SECTOR + i], &ual_filter_ualink_fields[UAL_FU_SECTOR + i]);
   proto_register_field_array(proto_ualink, hf, n);
+}
+
+/* PCIe's analysis fields, after the expert fields (ualink-decode -G fields order). */
+static void uw_register_pcie_fields(void) {
+  const int n = UAL_FP_COUNT - 1;
+  hf_register_info *hf = g_new0(hf_register_info, n);
+  for (int i = 0; i < n; i++) uw_hf_from_table(&hf[i], &ual_ws_hf_fp[1 + i], &ual_filter_pcie_fields[1 + i]);
+  proto_register_field_array(proto_pcie, hf, n);
 }
 
 /* Expert group of a rule, from its layer prefix. */
@@ -251,6 +277,8 @@ struct uw_build {
   int open_seg;                     /* segment whose sectors are still to come, or -1 */
   unsigned open_depth;
   proto_tree *open_tree;
+  gboolean pcie;                    /* the next depth-0 group of the body is the "pcie" protocol item */
+  proto_tree *pcie_tree;            /* that item's subtree */
 };
 
 static int uw_segment_at(unsigned offset) {
@@ -297,8 +325,16 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
 
   if (!row->field) {
     proto_item *ti;
-    proto_tree *sub = proto_tree_add_subtree_format(parent, b->tvb, off, (gint)row->length,
-                                                    uw_ett(row->label), &ti, "%s: %s", row->label, row->text);
+    proto_tree *sub;
+    if (b->pcie && d == 0 && row->offset >= UAL_REC_HDR_BYTES) {
+      ti = proto_tree_add_protocol_format(parent, proto_pcie, b->tvb, off, (gint)row->length, "%s: %s", row->label,
+                                          row->text);
+      sub = b->pcie_tree = proto_item_add_subtree(ti, uw_ett(row->label));
+      b->pcie = FALSE;
+    } else {
+      sub = proto_tree_add_subtree_format(parent, b->tvb, off, (gint)row->length, uw_ett(row->label), &ti, "%s: %s",
+                                          row->label, row->text);
+    }
     for (unsigned k = d + 1; k < UW_MAX_DEPTH; k++) b->tree[k] = sub;
     int seg = strcmp(row->label, "Segment") == 0 ? uw_segment_at(row->offset) : -1;
     if (seg >= 0) {
@@ -416,6 +452,7 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   b.pinfo = pinfo;
   b.tvb = view;
   b.open_seg = -1;
+  b.pcie = uw_decoded(r) && ual_pcie_kind(r->rec.h.kind);
   for (int k = 0; k < UW_MAX_DEPTH; k++) b.tree[k] = root;
   if (tree) {
     ual_tree_walk(r, tvb_get_ptr(view, 0, len), len, uw_row, &b);
@@ -425,6 +462,7 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   }
   const struct ual_ws_released *rel;
   ual_ws_state_tree(root, tvb, pinfo, r, &rel);
+  if (b.pcie_tree) ual_ws_pcie_tree(b.pcie_tree, tvb, pinfo);
   if (tree && rel && (rel->n_tl || rel->n_msg))
     uw_add_completed(root, tvb, pinfo, r->unpacked ? r->unp.n_tl : 0, rel->n_tl, rel->tl, rel->n_msg, rel->msg);
   uw_add_findings(pinfo, top, root, &b, r);
@@ -477,6 +515,7 @@ void proto_register_ualink(void) {
   uw_register_table_fields();
   uw_register_etts();
   uw_register_expert();
+  uw_register_pcie_fields();
   ual_ws_state_register(proto_ualink);
   module_t *m = prefs_register_protocol(proto_ualink, NULL);
   prefs_register_bool_preference(m, "analyze", "Stateful analysis",

@@ -28,6 +28,8 @@ void ual_ws_register_stats(void);
 /* packet-ualink.c: hf ids of the UALink filter table's fields, by enum
  * ual_fu (ualink/ualink/filter.h). */
 extern int ual_ws_hf_fu[];
+/* ... and of PCIe's, by enum ual_fp (ualink/pcie/filter.h). */
+extern int ual_ws_hf_fp[];
 
 /* packet-ualink.c: value_string of a libdecode value list (kept for the run). */
 const value_string *ual_ws_vals(const struct ual_value_name *v);
@@ -41,5 +43,8 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
 /* The "Analysis" subtree; *rel = what replays released in this frame, or NULL. */
 void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
                        const struct ual_ws_released **rel);
+
+/* The PCIe analysis subtree of a PCIe record, under its "pcie" item. */
+void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo);
 
 #endif

@@ -24,6 +24,7 @@
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
 #include "ualink/ualink/filter.h"
+#include "ualink/pcie/filter.h"
 #include "packet-ualink.h"
 
 /* State of one side after the frame (from struct ual_analysis_summary). */
@@ -52,6 +53,7 @@ struct uw_frame {
   struct ual_ub_flit *ub;        /* UB flit: the receiver's result; NULL otherwise */
   char *ub_state;                /* UB flit, analysed: the UB link state after it */
   struct uw_side side[2];
+  struct ual_pcie_an_view *pcie; /* PCIe records: the analysis values after the frame */
 };
 
 static int uw_proto = -1;
@@ -150,6 +152,11 @@ static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const s
     char line[256];
     ual_ub_an_state_text(&uw_an->fab.ub, line, sizeof line);
     fr->ub_state = wmem_strdup(wmem_file_scope(), line);
+  }
+  if (ual_pcie_kind(r->rec.h.kind)) {
+    struct ual_pcie_an_view pv;
+    ual_pcie_an_view(&uw_an->fab.pcie, r, &pv);
+    fr->pcie = uw_dup(&pv, sizeof pv);
   }
   ual_analyzer_summary(uw_an, &s);
   for (unsigned d = 0; d < 2; d++) {
@@ -253,9 +260,10 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
 #define hf_neg_latency ual_ws_hf_fu[UAL_FU_NEG_LATENCY]
 static gint ett_analysis = -1;
 static gint ett_event = -1;
+static gint ett_pcie_analysis = -1;
 
 void ual_ws_state_register(int proto _U_) {
-  static gint *ett[] = { &ett_analysis, &ett_event };
+  static gint *ett[] = { &ett_analysis, &ett_event, &ett_pcie_analysis };
   proto_register_subtree_array(ett, array_length(ett));
 }
 
@@ -306,4 +314,13 @@ static void uw_events(proto_tree *t, tvbuff_t *tvb, const struct uw_frame *fr) {
       if (e->latency_ns) uw_gen(proto_tree_add_uint64(et, hf_neg_latency, tvb, 0, 0, e->latency_ns));
     }
   }
+}
+
+void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {
+  const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+  if (!fr || !fr->pcie) return;
+  const struct ual_pcie_an_view *v = fr->pcie;
+  proto_tree *t = proto_tree_add_subtree(tree, tvb, 0, 0, ett_pcie_analysis, NULL, "PCIe analysis");
+  for (unsigned i = UAL_FP_PROTO + 1; i < UAL_FP_COUNT; i++)
+    if (v->known[i]) uw_gen(proto_tree_add_uint(t, ual_ws_hf_fp[i], tvb, 0, 0, v->v[i]));
 }

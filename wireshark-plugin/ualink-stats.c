@@ -44,7 +44,7 @@ static void uw_classify(const struct ual_rec_result *r, uw_count_cb cb, void *ct
       cb(ctx, UG_CHECK, uw_name_or(ual_field_value_name(UAL_F_GEN_FEC, fi->fec.status), "?"), dir, 1);
     if (!fi->crc_ok) cb(ctx, UG_CHECK, fi->crc_inverted ? "CRC inverted" : "CRC bad", dir, 1);
     if (fi->kind == UAL_FK_NOP || fi->kind == UAL_FK_IDLE)
-      cb(ctx, UG_DLLP, uw_name_or(ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type), "Other"), dir, 1);
+      cb(ctx, UG_DLLP, uw_name_or(ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type), "Other"), dir, 1);
     if (r->unpacked) {
       if (r->unp.tl_started) cb(ctx, UG_TL, "Started", dir, r->unp.tl_started);
       if (r->unp.n_tl) cb(ctx, UG_TL, "Completed", dir, r->unp.n_tl);

@@ -61,19 +61,38 @@ static int e_option(struct dc_fopts *fo, const char *arg) {
   return -1;
 }
 
-/* -G fields: the fields as tshark lists them. */
+/* The protocol of a filter name: the part before its first dot. */
+static size_t proto_len(const char *abbrev) {
+  const char *dot = strchr(abbrev, '.');
+  return dot ? (size_t)(dot - abbrev) : strlen(abbrev);
+}
+
+/* -G fields: the fields as tshark lists them, each protocol's line where
+ * the plugin registers it (before its first field). */
 static void list_fields(void) {
   size_t n = ual_filter_field_count();
-  printf("P\t%s\t%s\n", ual_filter_ualink_fields[UAL_FU_PROTO].name, ual_filter_ualink_fields[UAL_FU_PROTO].abbrev);
+  char listed[4][16];
+  size_t n_listed = 0;
   for (size_t id = 0; id < n; id++) {
     struct ual_filter_field f;
     ual_filter_field_get(id, &f);
     if (strncmp(f.abbrev, "frame", 5) == 0 || f.type == UAL_FT_PROTOCOL) continue;
+    size_t pl = proto_len(f.abbrev);
+    char proto[16];
+    snprintf(proto, sizeof proto, "%.*s", (int)pl, f.abbrev);
+    size_t k = 0;
+    while (k < n_listed && strcmp(listed[k], proto) != 0) k++;
+    struct ual_filter_field p;
+    int pid = ual_filter_field_lookup(proto, strlen(proto));
+    if (k == n_listed && n_listed < 4 && pid >= 0 && ual_filter_field_get((size_t)pid, &p)) {
+      printf("P\t%s\t%s\n", p.name, p.abbrev);
+      snprintf(listed[n_listed++], sizeof listed[0], "%s", proto);
+    }
     char display[16] = "";
     if (f.type == UAL_FT_BOOLEAN) snprintf(display, sizeof display, "%u", 8u * f.bytes);
     else if (f.type == UAL_FT_UINT || f.type == UAL_FT_INT)
       snprintf(display, sizeof display, "%s", f.base == UAL_FB_HEX ? "BASE_HEX" : "BASE_DEC");
-    printf("F\t%s\t%s\t%s\tualink\t%s\t0x%llx\t", f.name, f.abbrev, ual_ft_name(&f), display,
+    printf("F\t%s\t%s\t%s\t%s\t%s\t0x%llx\t", f.name, f.abbrev, ual_ft_name(&f), proto, display,
            (unsigned long long)f.mask);
     if (f.section) printf("%s (%s)\n", f.name, f.section);
     else printf("%s\n", f.blurb ? f.blurb : "");

@@ -127,7 +127,7 @@ static void flit(struct dc_out *o, const struct ual_rec_result *r) {
     dc_json_u64(o, &h, "type", d->type);
     dc_json_str(o, &h, "name", ual_dllp_name_str((enum ual_dllp_name)d->name));
     dc_json_hex(o, &h, "bytes", d->b, 4);
-    if (d->type == UAL_DLLP_LINK_MGMT) scope_members(o, &h, UAL_SC_DLLP_LM, d->b, "lm_");
+    if (d->type == UAL_DLLP_LINK_MGMT) scope_members(o, &h, UAL_SC_PCIE_FDLLP_LM, d->b, "lm_");
     dc_out_ch(o, '}');
   }
   const struct ual_unpack_out *u = &r->unp;

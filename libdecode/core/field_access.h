@@ -6,7 +6,7 @@
 
 #include "ualink/core/fields.h"
 
-static const struct ual_field ual_fields_folded_[UAL_F_COUNT] = { UAL_FIELDS(UAL_FIELD_ROW_) };
+static const struct ual_field ual_fields_folded_[UAL_F_COUNT] = { UAL_FIELD_ROWS_ };
 
 static inline uint64_t ual_fa_width_mask(unsigned width) {
   return width >= 64 ? ~0ULL : ((1ULL << width) - 1);

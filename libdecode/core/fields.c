@@ -21,7 +21,7 @@ const struct ual_value_name ual_vals_pcie_role[] = {   /* pcie.md [P3] */
   {0, "unknown"}, {1, "Root Port"}, {2, "Switch Upstream Port"}, {3, "Switch Downstream Port"}, {4, "Endpoint"},
   {5, "other upstream port"}, END };
 
-const struct ual_field ual_fields[UAL_F_COUNT] = { UAL_FIELDS(UAL_FIELD_ROW_) };
+const struct ual_field ual_fields[UAL_F_COUNT] = { UAL_FIELD_ROWS_ };
 
 static uint64_t width_mask(unsigned width) {
   return width >= 64 ? ~0ULL : ((1ULL << width) - 1);

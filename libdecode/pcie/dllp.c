@@ -41,11 +41,20 @@ unsigned ual_pcie_scale_factor(unsigned code) {
   return f[code & 3];
 }
 
+unsigned ual_pcie_fdllp_layout(unsigned type) {
+#define UAL_X_(e, n, c, l) if (type == (c)) return UAL_PCIE_L_##l;
+  UAL_PCIE_FDLLP_ONLY(UAL_X_)
+#undef UAL_X_
+  unsigned l = ual_pcie_dllp_types[ual_pcie_dllp_name_of(type)].layout;
+  return l == UAL_PCIE_L_ACK || l == UAL_PCIE_L_NONE ? UAL_PCIE_L_RAW : l;
+}
+
 unsigned ual_pcie_layout_scope(unsigned l) {
   switch (l) {
   case UAL_PCIE_L_ACK: return UAL_SC_PCIE_DLLP_ACK;
   case UAL_PCIE_L_FC: return UAL_SC_PCIE_DLLP_FC;
   case UAL_PCIE_L_PM: return UAL_SC_PCIE_DLLP_PM;
+  case UAL_PCIE_L_LM: return UAL_SC_PCIE_FDLLP_LM;
   default: return UAL_SC_PCIE_DLLP_RAW;
   }
 }

@@ -2,6 +2,7 @@
  * one type table (dllp.h); the FC types are listed for VC 0-7. */
 #include "ualink/core/fields.h"
 #include "ualink/pcie/dllp.h"
+#include "ualink/pcie/tlp.h"
 
 #define END { 0, NULL }
 
@@ -18,6 +19,41 @@ const struct ual_value_name ual_vals_pcie_dllp_type[] = {
   UAL_PCIE_DLLP_TYPES(UAL_X_)
 #undef UAL_X_
   END };
+
+/* Flit mode: the flit-only types, then the table's without Ack/Nak. */
+#define FL_ACK(c, m, n)
+#define FL_FC(c, m, n) ONE_##m(c, n)
+#define FL_PM(c, m, n) ONE_##m(c, n)
+#define FL_RAW(c, m, n) ONE_##m(c, n)
+const struct ual_value_name ual_vals_pcie_fdllp_type[] = {
+#define UAL_X_(e, n, c, l) { c, n },
+  UAL_PCIE_FDLLP_ONLY(UAL_X_)
+#undef UAL_X_
+#define UAL_X_(e, n, c, m, l, cl, st) FL_##l(c, m, n)
+  UAL_PCIE_DLLP_TYPES(UAL_X_)
+#undef UAL_X_
+  END };
+
+const struct ual_value_name ual_vals_pcie_lm_type[] = { { 0x00, "L0p" }, END };
+const struct ual_value_name ual_vals_pcie_lm_cmd[] = { { 0x4, "Request" }, { 0x6, "Ack" }, { 0x7, "Nak" }, END };
+
+/* The named TLP types of the one Type table (tlp.h). */
+#define TLP_VAL_1(lo, n) { lo, n },
+#define TLP_VAL_0(lo, n)
+const struct ual_value_name ual_vals_pcie_tlp_type[] = {
+#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h) TLP_VAL_##named(lo, n)
+  UAL_PCIE_TLP_TYPES(UAL_X_)
+#undef UAL_X_
+  END };
+
+const struct ual_value_name ual_vals_pcie_ts[] = {
+  { 0, "none" }, { 1, "1 DW (ECRC)" }, { 2, "1 DW" }, { 3, "2 DW" }, { 4, "2 DW" }, { 5, "3 DW" }, { 6, "4 DW" },
+  { 7, "5 DW" }, END };
+const struct ual_value_name ual_vals_pcie_cpl_status[] = {
+  { 0, "Successful Completion" }, { 1, "Unsupported Request" }, { 2, "Config Request Retry Status" },
+  { 4, "Completer Abort" }, END };
+const struct ual_value_name ual_vals_pcie_substream[] = {
+  { 0, "IDE 000b" }, { 1, "IDE 001b" }, { 2, "IDE 010b" }, { 7, "non-IDE" }, END };
 
 /* [P8] */
 const struct ual_value_name ual_vals_pcie_scale[] = {

@@ -77,29 +77,29 @@ static enum ual_dllp_name dllp_name_of(uint8_t type) {
 void ual_dllp_decode(const uint8_t *b4, struct ual_dllp *d) {
   memset(d, 0, sizeof *d);
   memcpy(d->b, b4, 4);
-  d->type = (uint8_t)ual_field_get(UAL_F_DLLP_TYPE, b4);
+  d->type = (uint8_t)ual_field_get(UAL_F_PCIE_FDLLP_TYPE, b4);
   d->name = (uint8_t)dllp_name_of(d->type);
   if (d->type == UAL_DLLP_LINK_MGMT) {
-    d->lm_type = (uint8_t)ual_field_get(UAL_F_LM_TYPE, b4);
-    d->lm_priority = (uint8_t)ual_field_get(UAL_F_LM_PRIO, b4);
-    d->lm_cmd = (uint8_t)ual_field_get(UAL_F_LM_CMD, b4);
-    d->lm_response = (uint8_t)ual_field_get(UAL_F_LM_RESP, b4);
-    d->lm_width = (uint8_t)ual_field_get(UAL_F_LM_WIDTH, b4);
+    d->lm_type = (uint8_t)ual_field_get(UAL_F_PCIE_LM_TYPE, b4);
+    d->lm_priority = (uint8_t)ual_field_get(UAL_F_PCIE_LM_PRIO, b4);
+    d->lm_cmd = (uint8_t)ual_field_get(UAL_F_PCIE_LM_CMD, b4);
+    d->lm_response = (uint8_t)ual_field_get(UAL_F_PCIE_LM_RESP, b4);
+    d->lm_width = (uint8_t)ual_field_get(UAL_F_PCIE_LM_WIDTH, b4);
   }
 }
 
 void ual_dllp_encode(const struct ual_dllp *d, uint8_t *b4) {
   if (d->type == UAL_DLLP_LINK_MGMT) {
     memset(b4, 0, 4);
-    ual_field_put(UAL_F_DLLP_TYPE, b4, d->type);
-    ual_field_put(UAL_F_LM_TYPE, b4, d->lm_type);
-    ual_field_put(UAL_F_LM_PRIO, b4, d->lm_priority);
-    ual_field_put(UAL_F_LM_CMD, b4, d->lm_cmd);
-    ual_field_put(UAL_F_LM_RESP, b4, d->lm_response);
-    ual_field_put(UAL_F_LM_WIDTH, b4, d->lm_width);
+    ual_field_put(UAL_F_PCIE_FDLLP_TYPE, b4, d->type);
+    ual_field_put(UAL_F_PCIE_LM_TYPE, b4, d->lm_type);
+    ual_field_put(UAL_F_PCIE_LM_PRIO, b4, d->lm_priority);
+    ual_field_put(UAL_F_PCIE_LM_CMD, b4, d->lm_cmd);
+    ual_field_put(UAL_F_PCIE_LM_RESP, b4, d->lm_response);
+    ual_field_put(UAL_F_PCIE_LM_WIDTH, b4, d->lm_width);
   } else {
     memcpy(b4, d->b, 4);
-    ual_field_put(UAL_F_DLLP_TYPE, b4, d->type);
+    ual_field_put(UAL_F_PCIE_FDLLP_TYPE, b4, d->type);
   }
 }
 
@@ -126,7 +126,7 @@ static void check_nop_idle(const struct ual_flit_info *fi, struct ual_findings *
 
   if (d->type == UAL_DLLP_PM_ENTER_L23 || d->type == UAL_DLLP_PM_AS_REQ_L1)
     ual_findings_add(f, UAL_R_LT_UNSUPPORTED_PM, -1, "DLLP %02xh (%s) is not used by UALink",
-                     d->type, ual_field_value_name(UAL_F_DLLP_TYPE, d->type));
+                     d->type, ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, d->type));
   else if (idle && d->name != UAL_DN_NOP2 && d->name != UAL_DN_NOP)
     ual_findings_add(f, UAL_R_PL_IDLE_BODY, -1, "IDLE flit carries DLLP type %02xh", d->type);
   else if (d->name == UAL_DN_OTHER)
@@ -138,9 +138,9 @@ static void check_nop_idle(const struct ual_flit_info *fi, struct ual_findings *
     enum ual_field_id id;
     uint32_t v;
     const uint8_t *b = fi->bytes + UAL_DLLP_OFFSET;
-    if (ual_scope_unlisted(UAL_SC_DLLP_LM, b, &id, &v))
+    if (ual_scope_unlisted(UAL_SC_PCIE_FDLLP_LM, b, &id, &v))
       ual_findings_add(f, UAL_R_PL_NOP_DLLP, -1, "Link Management DLLP: reserved %s %u", ual_fields[id].name, v);
-    if (ual_scope_reserved_set(UAL_SC_DLLP_LM, b, &id, &v))
+    if (ual_scope_reserved_set(UAL_SC_PCIE_FDLLP_LM, b, &id, &v))
       ual_findings_add(f, UAL_R_PL_NOP_DLLP, -1, "Link Management DLLP: reserved bits set (%#x)", v);
     if (d->lm_priority)
       ual_findings_add(f, UAL_R_LT_L0P_PRIORITY, -1, "Link Management DLLP with Priority set");

@@ -4,6 +4,7 @@
 #include "ualink/ualink/os.h"
 #include "ualink/ualink/pack.h"
 #include "ualink/ualink/dlmsg.h"
+#include "ualink/pcie/dllp.h"
 #include "core/kind.h"
 
 #define UAL_OS_HDR_BYTES 4u
@@ -81,8 +82,8 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   } else if (fi->kind != UAL_FK_RESERVED) {
     unsigned d = flit + UAL_DLLP_OFFSET;
     ual_tb_group(w, 1, "DLLP", d, 4, "%s", ual_dllp_name_str((enum ual_dllp_name)fi->dllp.name));
-    ual_tb_scope(w, 2, UAL_SC_DLLP, d);
-    if (fi->dllp.type == UAL_DLLP_LINK_MGMT) ual_tb_scope(w, 2, UAL_SC_DLLP_LM, d);
+    ual_tb_scope(w, 2, UAL_SC_PCIE_FDLLP, d);   /* PCIe's flit-mode DLLP rows */
+    ual_tb_scope(w, 2, (enum ual_scope)ual_pcie_layout_scope(ual_pcie_fdllp_layout(fi->dllp.type)), d);
   }
   ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
                fi->valid ? "valid" : "not valid");
@@ -100,11 +101,11 @@ static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
   if (fi->fec.status != UAL_FEC_CLEAN) ual_text_put(o, " FEC:%s", ual_fec_status_name(fi->fec.status));
   if (!fi->crc_ok) ual_text_put(o, " CRC:%s", fi->crc_inverted ? "inverted" : "bad");
   if (fi->kind == UAL_FK_NOP || (fi->kind == UAL_FK_IDLE && fi->dllp.type != UAL_DLLP_NOP2))
-    ual_text_put(o, " | %s", ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type)
-                                 ? ual_field_value_name(UAL_F_DLLP_TYPE, fi->dllp.type) : "DLLP?");
+    ual_text_put(o, " | %s", ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type)
+                                 ? ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type) : "DLLP?");
   if (fi->kind == UAL_FK_NOP && fi->dllp.type == UAL_DLLP_LINK_MGMT)
-    ual_text_put(o, " %s width=%u", ual_field_value_name(UAL_F_LM_CMD, fi->dllp.lm_cmd)
-                                        ? ual_field_value_name(UAL_F_LM_CMD, fi->dllp.lm_cmd) : "cmd?",
+    ual_text_put(o, " %s width=%u", ual_field_value_name(UAL_F_PCIE_LM_CMD, fi->dllp.lm_cmd)
+                                        ? ual_field_value_name(UAL_F_PCIE_LM_CMD, fi->dllp.lm_cmd) : "cmd?",
                  fi->dllp.lm_width);
   if (!r->unpacked) return;
   const struct ual_unpack_out *u = &r->unp;

@@ -26,12 +26,6 @@ const struct ual_value_name ual_vals_channel[] = {
   {0x8, "ch0 (TL) online"}, {0xC, "ch4 (UART) online"}, END };
 const struct ual_value_name ual_vals_stream[] = { {0, "Stream 0"}, END };
 const struct ual_value_name ual_vals_status[] = { {0, "Success"}, END };
-const struct ual_value_name ual_vals_dllp_type[] = {
-  {0x00, "NOP2"}, {0x20, "PM_Enter_L1"}, {0x21, "PM_Enter_L23"},
-  {0x23, "PM_Active_State_Request_L1"}, {0x24, "PM_Request_Ack"}, {0x28, "Link Management"},
-  {0x30, "Vendor Specific"}, {0x31, "NOP"}, END };
-const struct ual_value_name ual_vals_lm_type[] = { {0x00, "L0p"}, END };
-const struct ual_value_name ual_vals_lm_cmd[] = { {0x4, "Request"}, {0x6, "Ack"}, {0x7, "Nak"}, END };
 const struct ual_value_name ual_vals_os_encoding[] = { {0, "8b/10b"}, {1, "128b/130b"}, {2, "1b/1b"}, END };
 const struct ual_value_name ual_vals_mts_usage[] = {
   {0, "PCIe protocol only"}, {1, "Training Set Message"}, {2, "Alternate Protocol"}, END };

@@ -98,8 +98,12 @@ def check(what, a, b):
         fail('%s:\n  tshark %r\n  ours   %r' % (what, a, b))
 
 
-# -G fields: our list is tshark's ualink lines, in order.
-t = [l for l in tshark(['-G', 'fields']).stdout.decode().splitlines() if '\tualink' in l]
+# -G fields: our list is tshark's lines of the plugin's protocols, in order.
+ours_protos = {'ualink', 'pcie'}
+def plugin_line(l):
+    c = l.split('\t')
+    return (c[0] == 'P' and c[-1] in ours_protos) or (c[0] == 'F' and len(c) > 4 and c[4] in ours_protos)
+t = [l for l in tshark(['-G', 'fields']).stdout.decode().splitlines() if plugin_line(l)]
 o = ours(['-G', 'fields']).stdout.decode().splitlines()
 check('-G fields line count', len(t), len(o))
 for a, b in zip(t, o):

@@ -19,16 +19,16 @@ FIELDS = [
     "ualink.flit.kind", "ualink.flit.crc", "ualink.flit.crc_calc", "ualink.flit.crc_ok",
     "ualink.flit.fec_status",
     "ualink.sh.alt", "ualink.sh.tlbeat",
-    "ualink.dllp.type",
+    "pcie.fdllp.type",
     "ualink.tl.data", "ualink.tl.m0", "ualink.tl.m1", "ualink.tl.start_frame", "ualink.tl.start_segment",
     "ualink.dlm.start_frame", "ualink.dlm.segment", "ualink.dlm.payload",
     "ualink.msg.type",
     "ualink.os.lane", "ualink.os.encoding", "ualink.os.type", "ualink.ts.link_number",
     "ualink.ts.lane_number", "ualink.ts.flit_mode", "ualink.ts.mts_usage", "ualink.ts.vendor_id",
     "ualink.event.code", "ualink.event.value",
-    "ualink.pcie.framing", "ualink.pcie.dllp.type", "ualink.pcie.dllp.crc", "ualink.pcie.dllp.crc_calc",
-    "ualink.pcie.dllp.crc_ok", "ualink.pcie.dllp.seq", "ualink.pcie.dllp.vc", "ualink.pcie.dllp.hdr_scale",
-    "ualink.pcie.dllp.hdr_fc", "ualink.pcie.dllp.data_scale", "ualink.pcie.dllp.data_fc", "ualink.pcie.dllp.data",
+    "pcie.framing", "pcie.dllp.type", "pcie.dllp.crc", "pcie.dllp.crc_calc",
+    "pcie.dllp.crc_ok", "pcie.dllp.seq", "pcie.dllp.vc", "pcie.dllp.hdr_scale",
+    "pcie.dllp.hdr_fc", "pcie.dllp.data_scale", "pcie.dllp.data_fc", "pcie.dllp.data",
     "_ws.expert.message",
 ]
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
@@ -107,7 +107,7 @@ def check_frame(c, frame, j, t, msgs_seen):
         beats = ints(t, "ualink.sh.tlbeat")
         c.eq(frame, "sh.tlbeat", [b if b in TLBEAT.values() else "invalid" for b in beats],
              [TLBEAT.get(s["tlbeat"], "invalid") for s in segs])
-        c.eq(frame, "dllp.type", ints(t, "ualink.dllp.type"), [f["dllp"]["type"]] if "dllp" in f else [])
+        c.eq(frame, "dllp.type", ints(t, "pcie.fdllp.type"), [f["dllp"]["type"]] if "dllp" in f else [])
         tls = f.get("tl_flits", [])
         c.eq(frame, "tl.data", t["ualink.tl.data"], [x["data"] for x in tls])
         for k in ("m0", "m1", "start_frame", "start_segment"):
@@ -141,10 +141,10 @@ def check_frame(c, frame, j, t, msgs_seen):
                 c.eq(frame, "ts.vendor_id", ints(t, "ualink.ts.vendor_id"), [o["vendor_id"]])
     elif j["kind"] == "pcie_dllp":
         d = j["dllp"]
-        c.eq(frame, "pcie.framing", len(t["ualink.pcie.framing"]), 1)
+        c.eq(frame, "pcie.framing", len(t["pcie.framing"]), 1)
         for k in ("type", "crc", "crc_calc", "crc_ok", "seq", "vc", "hdr_scale", "hdr_fc", "data_scale", "data_fc",
                   "data"):
-            c.eq(frame, "pcie.dllp." + k, ints(t, "ualink.pcie.dllp." + k), [int(d[k])] if k in d else [])
+            c.eq(frame, "pcie.dllp." + k, ints(t, "pcie.dllp." + k), [int(d[k])] if k in d else [])
     elif j["kind"] == "event":
         e = j["event"]
         c.eq(frame, "event.code", ints(t, "ualink.event.code"), [e["code"]])

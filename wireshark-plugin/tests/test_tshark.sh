@@ -118,7 +118,7 @@ fields)
       $'ualink.flit.crc\tFT_UINT64\tualink\tBASE_HEX\t0x0' \
       $'ualink.link_width.target\tFT_UINT32\tualink\tBASE_DEC\t0xf0000' \
       $'ualink.uart_credit.data_fc_seq\tFT_UINT32\tualink\tBASE_DEC\t0xfff00000' \
-      $'ualink.dllp.type\tFT_UINT8\tualink\tBASE_HEX\t0x0' \
+      $'pcie.fdllp.type\tFT_UINT8\tpcie\tBASE_HEX\t0x0' \
       $'ualink.flit.crc_ok\tFT_BOOLEAN\tualink\t0\t0x0'; do
     check "field ${want%%$'\t'*} has type/base/mask from the table" grep -qF "$want" "$work/fields.txt"
   done
@@ -319,7 +319,7 @@ udp)
   check "every UDP datagram dissected as UALink ($n of $total)" test "$n" -eq "$total"
   n=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' | wc -l)
   check "heuristic finds records on a non-default port ($n)" test "$n" -gt 0
-  n=$(ts -r "$u" -Y 'ualink.rec.kind == 4 && ualink.pcie.dllp.type && udp.dstport == 40001' | wc -l)
+  n=$(ts -r "$u" -Y 'ualink.rec.kind == 4 && pcie.dllp.type && udp.dstport == 40001' | wc -l)
   check "heuristic takes PCIe DLLP records (kind 4, PCIe roles, link 9): $n of 4" test "$n" -eq 4
   n=$(ts -r "$work/cap/udp-noise.pcap" -Y ualink | wc -l)
   m=$(ts -r "$work/cap/udp-noise.pcap" | wc -l)

@@ -10,7 +10,7 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_FH: return 2;
   case UAL_SC_FLIT: return 256;
   case UAL_SC_SH: return 1;
-  case UAL_SC_DLLP: case UAL_SC_DLLP_LM: return 4;
+  case UAL_SC_PCIE_FDLLP: case UAL_SC_PCIE_FDLLP_LM: return 4;
   case UAL_SC_OS: return 4;
   case UAL_SC_TS: case UAL_SC_TS_EQ: case UAL_SC_MTS: return 16;
   case UAL_SC_EVENT: return 8;
@@ -18,6 +18,12 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_PCIE_BODY: return 2;
   case UAL_SC_PCIE_DLLP: case UAL_SC_PCIE_DLLP_ACK: case UAL_SC_PCIE_DLLP_FC: case UAL_SC_PCIE_DLLP_PM:
   case UAL_SC_PCIE_DLLP_RAW: return 6;
+  case UAL_SC_PCIE_TLP: case UAL_SC_PCIE_TLP_NOP: return 4;
+  case UAL_SC_PCIE_TLP_REQ: case UAL_SC_PCIE_TLP_MSG: return 8;
+  case UAL_SC_PCIE_TLP_A32: case UAL_SC_PCIE_TLP_CFG: case UAL_SC_PCIE_TLP_CPL: return 12;
+  case UAL_SC_PCIE_TLP_A64: return 16;
+  case UAL_SC_PCIE_OHC_A1: case UAL_SC_PCIE_OHC_A2: case UAL_SC_PCIE_OHC_A3: case UAL_SC_PCIE_OHC_A4:
+  case UAL_SC_PCIE_OHC_A5: case UAL_SC_PCIE_OHC_B: case UAL_SC_PCIE_OHC_C: return 4;
   default:
     if (sc >= UAL_SC_UB_LPH && sc < UAL_SC_UB_GEN) return 20;   /* a UB flit */
     return 4; /* DL message and VDP DWords */
@@ -64,7 +70,10 @@ static void test_table_shape(void) {
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     CHECK(fd->name && fd->name[0]);
-    CHECK(fd->abbrev && strncmp(fd->abbrev, "ualink.", 7) == 0 && fd->abbrev[7]);
+    /* under the plugin's protocols: "ualink", and "pcie" for the PCIe scopes (core/fabrics.h) */
+    bool pcie_scope = fd->scope >= UAL_SC_PCIE_BODY && fd->scope <= UAL_SC_PCIE_GEN;
+    const char *proto = pcie_scope ? "pcie." : "ualink.";
+    CHECK(fd->abbrev && strncmp(fd->abbrev, proto, strlen(proto)) == 0 && fd->abbrev[strlen(proto)]);
     CHECK(fd->section && fd->section[0]);
     CHECK(fd->scope < UAL_SC_COUNT);
     CHECK(fd->width > 0 && fd->width <= 64);
@@ -107,8 +116,12 @@ static void test_layouts(void) {
   for (unsigned sc = UAL_SC_MSG_NOOP; sc <= UAL_SC_MSG_UART_RESET_RSP; sc++) check_scope_layout(sc, 1);
   check_scope_layout(UAL_SC_MSG, 0);
   check_scope_layout(UAL_SC_FLIT, 0);
-  check_scope_layout(UAL_SC_DLLP, 0);
-  check_scope_layout(UAL_SC_DLLP_LM, 0);
+  check_scope_layout(UAL_SC_PCIE_FDLLP, 0);
+  /* flit-mode TLP DW0 and every OHC word: every bit described once; header bases: no overlaps */
+  check_scope_layout(UAL_SC_PCIE_TLP, 1);
+  for (unsigned sc = UAL_SC_PCIE_OHC_A1; sc <= UAL_SC_PCIE_OHC_C; sc++) check_scope_layout(sc, 1);
+  for (unsigned sc = UAL_SC_PCIE_TLP_REQ; sc <= UAL_SC_PCIE_TLP_CPL; sc++) check_scope_layout(sc, 0);
+  check_scope_layout(UAL_SC_PCIE_FDLLP_LM, 0);
   check_scope_layout(UAL_SC_TS, 0);
   check_scope_layout(UAL_SC_MTS, 0);
   /* Every message type has a scope with fields. */
@@ -168,6 +181,7 @@ static void test_spec_positions(void) {
   CHECK_STR(ual_field_value_name(UAL_F_WIDTH_TARGET, 3), "x8");
   CHECK(ual_field_value_name(UAL_F_WIDTH_CMD, 5) == NULL);
   CHECK_STR(ual_fields[UAL_F_FH_SEQ].abbrev, "ualink.fh.seq");
+  CHECK_STR(ual_fields[UAL_F_PCIE_DLLP_TYPE].abbrev, "pcie.dllp.type");
 }
 
 int main(void) {

@@ -29,7 +29,12 @@
 
 #define UAL_FABRIC_SCOPES(X)      UAL_UALINK_SCOPES(X) UAL_PCIE_SCOPES(X) UAL_UB_SCOPES(X)
 #define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_PCIE_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
-#define UAL_FABRIC_FIELDS(X)      UAL_UALINK_FIELDS(X) UAL_PCIE_FIELDS(X) UAL_UB_FIELDS(X)
+/* The field rows by display-filter protocol: XU gets the rows named under
+ * the plugin's protocol "ualink" (their abbrev follows "ualink."), XF the
+ * rows that carry their full name under a protocol of their own (PCIe's,
+ * "pcie": Wireshark 4.0 registers none). */
+#define UAL_FABRIC_FIELDS_BY_PROTO(XU, XF) UAL_UALINK_FIELDS(XU) UAL_PCIE_FIELDS(XF) UAL_UB_FIELDS(XU)
+#define UAL_FABRIC_FIELDS(X)      UAL_FABRIC_FIELDS_BY_PROTO(X, X)
 #define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_PCIE_RULES(X) UAL_UB_RULES(X)
 #define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_PCIE_KINDS(X) UAL_UB_KINDS(X)
 #define UAL_FABRIC_TEV_KINDS(X)   UAL_UALINK_TEV_KINDS(X) UAL_PCIE_TEV_KINDS(X) UAL_UB_TEV_KINDS(X)
@@ -39,6 +44,6 @@
 #define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
-#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink)
+#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie)
 
 #endif

@@ -53,7 +53,8 @@ enum ual_scope {
 UAL_VALUE_LISTS(UAL_X_)
 #undef UAL_X_
 
-/* X(ID, scope, "Name", "filter suffix after ualink.", offset, size, endian,
+/* X(ID, scope, "Name", "filter name after ualink." (rows of
+ *   their own protocol: the full name, core/fabrics.h), offset, size, endian,
  *   lsb, width, flags, value list or NULL, "spec section") */
 #define UAL_V_(n) ual_vals_##n
 #define UAL_CORE_FIELDS(X) \
@@ -78,8 +79,9 @@ UAL_VALUE_LISTS(UAL_X_)
   X(REC_PROLES_RSVD, UAL_SC_REC_PCIE_ROLES, "Reserved roles", "rec.pcie_roles_rsvd", 6, 1, UAL_LE, 6, 1, UAL_FF_RESERVED, NULL, "pcie.md [P3]") \
   X(REC_PROLES_SEL, UAL_SC_REC_PCIE_ROLES, "PCIe role encoding", "rec.pcie_roles", 6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md [P3]")
 
-/* The whole table, in scope order. */
+/* The whole table, in scope order; by protocol as in core/fabrics.h. */
 #define UAL_FIELDS(X) UAL_CORE_FIELDS(X) UAL_FABRIC_FIELDS(X)
+#define UAL_FIELDS_BY_PROTO(XU, XF) UAL_CORE_FIELDS(XU) UAL_FABRIC_FIELDS_BY_PROTO(XU, XF)
 
 enum ual_field_id {
 #define UAL_X_(id, ...) UAL_F_##id,
@@ -105,6 +107,9 @@ struct ual_field {
  * library's private constant-folded copy (core/field_access.h). */
 #define UAL_FIELD_ROW_(id, sc, name, abbrev, off, size, end, lsb, width, flags, vals, sec) \
   { name, "ualink." abbrev, sc, off, size, end, lsb, width, flags, vals, sec },
+#define UAL_FIELD_ROW_FULL_(id, sc, name, abbrev, off, size, end, lsb, width, flags, vals, sec) \
+  { name, abbrev, sc, off, size, end, lsb, width, flags, vals, sec },
+#define UAL_FIELD_ROWS_ UAL_FIELDS_BY_PROTO(UAL_FIELD_ROW_, UAL_FIELD_ROW_FULL_)
 
 extern const struct ual_field ual_fields[UAL_F_COUNT];
 

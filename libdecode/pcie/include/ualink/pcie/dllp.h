@@ -35,7 +35,7 @@ enum ual_pcie_fc_class { UAL_PCIE_P = 0, UAL_PCIE_NP = 1, UAL_PCIE_CPL = 2, UAL_
 enum ual_pcie_fc_stage { UAL_PCIE_NONE = 0, UAL_PCIE_INIT1 = 1, UAL_PCIE_INIT2 = 2, UAL_PCIE_UPDATE = 3 };
 
 /* What bytes 1-3 hold. */
-enum ual_pcie_layout { UAL_PCIE_L_NONE, UAL_PCIE_L_ACK, UAL_PCIE_L_FC, UAL_PCIE_L_PM, UAL_PCIE_L_RAW };
+enum ual_pcie_layout { UAL_PCIE_L_NONE, UAL_PCIE_L_ACK, UAL_PCIE_L_FC, UAL_PCIE_L_PM, UAL_PCIE_L_RAW, UAL_PCIE_L_LM };
 
 /* The DLLP types (§2.2), X(enum suffix, "name", code, code mask, layout,
  * FC class, FC stage). Codes with mask F0h carry the VC in [2:0] and a
@@ -64,6 +64,13 @@ enum ual_pcie_layout { UAL_PCIE_L_NONE, UAL_PCIE_L_ACK, UAL_PCIE_L_FC, UAL_PCIE_
   X(INITFC2_NP, "InitFC2-NP",                 0xD0, 0xF0, FC,  NP,  INIT2) \
   X(INITFC2_CPL,"InitFC2-Cpl",                0xE0, 0xF0, FC,  CPL, INIT2) \
   X(MRINITFC2,  "MRInitFC2",                  0xF0, 0xF0, FC,  MR,  INIT2)
+
+/* Flit-mode DLLPs (4 bytes, no CRC-16; UALink NOP/IDLE flits, PCIe flit
+ * DLP2-5 [P12]) take the types above except Ack and Nak (in DLP0/1) and
+ * these flit-only ones, X(enum suffix, "name", code, layout). */
+#define UAL_PCIE_FDLLP_ONLY(X) \
+  X(NOP2,      "NOP2",            0x00, RAW) \
+  X(LINK_MGMT, "Link Management", 0x28, LM)
 
 enum ual_pcie_dllp_name {
 #define UAL_X_(e, n, c, m, l, cl, st) UAL_PCIE_DT_##e,
@@ -104,6 +111,9 @@ const char *ual_pcie_dllp_name_str(unsigned name);
 unsigned ual_pcie_layout_scope(unsigned layout);
 /* CRC-16 of DLLP bytes 0-3 (§2.3) as transmitted: byte 4 = low byte. */
 uint16_t ual_pcie_crc16(const uint8_t b[4]);
+/* The layout (enum ual_pcie_layout) of a flit-mode DLLP type: the flit-only
+ * types', else the non-flit one's (L_RAW for reserved codes and 10h). */
+unsigned ual_pcie_fdllp_layout(unsigned type);
 /* Scale factor of a HdrScale/DataScale code [P8]: 1, 1, 4, 16. */
 unsigned ual_pcie_scale_factor(unsigned code);
 /* DLLP bytes 0..5 (the CRC is checked, not trusted) into d; no findings. */

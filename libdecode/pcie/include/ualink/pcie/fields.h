@@ -3,7 +3,10 @@
  * lists with no includes, registered in core/fabrics.h.
  *
  * Every DLLP scope's base is DLLP byte 0 (the type), so the same rows
- * describe a flit-mode DLLP (4 bytes, no CRC-16) wherever it sits. Bytes
+ * describe a flit-mode DLLP (4 bytes, no CRC-16) wherever it sits: UALink
+ * NOP/IDLE flit bytes 2-5, PCIe flit DLP2-5. A flit-mode DLLP has its own
+ * type row (00h is NOP2 there; Ack/Nak live in DLP0/1) and the Link
+ * Management rows; its bytes 1-3 are the rows of its layout above. Bytes
  * 1-3 of the FC types are one big-endian 24-bit container W = b1<<16 |
  * b2<<8 | b3 (§2.2); the CRC-16 is little-endian (byte 4 = low byte of
  * the reflected register, §2.3). */
@@ -16,11 +19,29 @@
   X(PCIE_DLLP_ACK)      /* Ack / Nak */ \
   X(PCIE_DLLP_FC)       /* InitFC1 / InitFC2 / UpdateFC and the MR* FC types [P7] */ \
   X(PCIE_DLLP_PM)       /* PM_* (bytes 1-3 reserved) */ \
-  X(PCIE_DLLP_RAW)      /* Vendor Specific, NOP, MRInit, Data_Link_Feature [P7] */ \
+  X(PCIE_DLLP_RAW)      /* Vendor Specific, NOP, MRInit, Data_Link_Feature [P7]; flit mode: NOP2, reserved */ \
+  X(PCIE_FDLLP)         /* flit-mode DLLP byte 0: type (4 bytes, no CRC-16) */ \
+  X(PCIE_FDLLP_LM)      /* flit-mode Link Management DLLP (28h) */ \
+  X(PCIE_TLP)           /* flit-mode TLP DW0 (TLP byte 0) */ \
+  X(PCIE_TLP_NOP)       /* NOP TLP / 1-DW prefix: bytes 1-3 reserved */ \
+  X(PCIE_TLP_REQ)       /* request DW1: Requester ID, EP, Tag [P15] */ \
+  X(PCIE_TLP_A32)       /* 32-bit address (DW2) [P15] */ \
+  X(PCIE_TLP_A64)       /* 64-bit address (DW2-3) [P15] */ \
+  X(PCIE_TLP_CFG)       /* configuration request DW2 [P15] */ \
+  X(PCIE_TLP_MSG)       /* message request DW1 [P15] */ \
+  X(PCIE_TLP_CPL)       /* completion DW1-2 [P15] */ \
+  X(PCIE_OHC_A1)        /* OHC words, base = the word's byte 0 [P14] */ \
+  X(PCIE_OHC_A2) \
+  X(PCIE_OHC_A3) \
+  X(PCIE_OHC_A4) \
+  X(PCIE_OHC_A5) \
+  X(PCIE_OHC_B) \
+  X(PCIE_OHC_C) \
   X(PCIE_GEN)           /* generated values */
 
 /* Value-name lists ual_vals_<name>, defined in pcie/values.c. */
-#define UAL_PCIE_VALUE_LISTS(X) X(pcie_framing) X(pcie_dllp_type) X(pcie_scale) X(pcie_fc_class)
+#define UAL_PCIE_VALUE_LISTS(X) X(pcie_framing) X(pcie_dllp_type) X(pcie_scale) X(pcie_fc_class) \
+  X(pcie_fdllp_type) X(pcie_lm_type) X(pcie_lm_cmd) X(pcie_tlp_type) X(pcie_ts) X(pcie_cpl_status) X(pcie_substream)
 
 #define UAL_PCIE_FIELDS(X) \
   X(PCIE_FRAMING,   UAL_SC_PCIE_BODY, "Framing",     "pcie.framing",       0, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(pcie_framing), "pcie.md [P1]") \
@@ -38,6 +59,89 @@
   X(PCIE_FC_DATA,   UAL_SC_PCIE_DLLP_FC, "DataFC",    "pcie.dllp.data_fc",  1, 3, UAL_BE, 0, 12, 0, NULL, "pcie.md 2.2") \
   X(PCIE_PM_RSVD,   UAL_SC_PCIE_DLLP_PM, "Reserved",  "pcie.dllp.pm_rsvd",  1, 3, UAL_BE, 0, 24, UAL_FF_RESERVED, NULL, "pcie.md 2.2") \
   X(PCIE_RAW_DATA,  UAL_SC_PCIE_DLLP_RAW, "Bytes 1-3", "pcie.dllp.data",    1, 3, UAL_BE, 0, 24, UAL_FF_HEX, NULL, "pcie.md 2.2 [P7]") \
+  X(PCIE_FDLLP_TYPE, UAL_SC_PCIE_FDLLP, "DLLP Type", "pcie.fdllp.type",  0, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(pcie_fdllp_type), "pcie.md 3.1 [P12]") \
+  X(PCIE_LM_TYPE,   UAL_SC_PCIE_FDLLP_LM, "Link Management Type", "pcie.fdllp.lm.type", 1, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(pcie_lm_type), "PCIe 6.x Link Management DLLP") \
+  X(PCIE_LM_RSVD5,  UAL_SC_PCIE_FDLLP_LM, "Reserved",  "pcie.fdllp.lm.rsvd5", 2, 1, UAL_LE, 5, 3, UAL_FF_RESERVED, NULL, "PCIe 6.x Link Management DLLP") \
+  X(PCIE_LM_PRIO,   UAL_SC_PCIE_FDLLP_LM, "Priority",  "pcie.fdllp.lm.priority", 2, 1, UAL_LE, 4, 1, UAL_FF_BOOL, NULL, "PCIe 6.x Link Management DLLP") \
+  X(PCIE_LM_CMD,    UAL_SC_PCIE_FDLLP_LM, "Command",   "pcie.fdllp.lm.command", 2, 1, UAL_LE, 0, 4, UAL_FF_ENUM, UAL_V_(pcie_lm_cmd), "PCIe 6.x Link Management DLLP") \
+  X(PCIE_LM_RESP,   UAL_SC_PCIE_FDLLP_LM, "Response payload", "pcie.fdllp.lm.response", 3, 1, UAL_LE, 4, 4, 0, NULL, "PCIe 6.x Link Management DLLP") \
+  X(PCIE_LM_WIDTH,  UAL_SC_PCIE_FDLLP_LM, "Link Width", "pcie.fdllp.lm.width", 3, 1, UAL_LE, 0, 4, 0, NULL, "PCIe 6.x Link Management DLLP") \
+  X(PCIE_TLP_TYPE,  UAL_SC_PCIE_TLP, "Type",       "pcie.tlp.type",      0, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(pcie_tlp_type), "pcie.md 3.3 3.4") \
+  X(PCIE_TLP_TC,    UAL_SC_PCIE_TLP, "TC",         "pcie.tlp.tc",        1, 1, UAL_LE, 5, 3, 0, NULL, "pcie.md 3.3") \
+  X(PCIE_TLP_OHC,   UAL_SC_PCIE_TLP, "OHC",        "pcie.tlp.ohc",       1, 1, UAL_LE, 0, 5, UAL_FF_HEX, NULL, "pcie.md 3.3") \
+  X(PCIE_TLP_TS,    UAL_SC_PCIE_TLP, "TS (Trailer Size)", "pcie.tlp.ts", 2, 1, UAL_LE, 5, 3, 0, UAL_V_(pcie_ts), "pcie.md 3.3") \
+  X(PCIE_TLP_ATTR,  UAL_SC_PCIE_TLP, "Attr",       "pcie.tlp.attr",      2, 1, UAL_LE, 2, 3, UAL_FF_HEX, NULL, "pcie.md 3.3") \
+  X(PCIE_TLP_LENGTH,UAL_SC_PCIE_TLP, "Length",     "pcie.tlp.length",    2, 2, UAL_BE, 0, 10, 0, NULL, "pcie.md 3.3") \
+  X(PCIE_NOP_RSVD,  UAL_SC_PCIE_TLP_NOP, "Reserved", "pcie.tlp.nop_rsvd", 1, 3, UAL_BE, 0, 24, UAL_FF_RESERVED, NULL, "pcie.md 3.2") \
+  X(PCIE_REQ_RID,   UAL_SC_PCIE_TLP_REQ, "Requester ID", "pcie.tlp.requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_REQ_EP,    UAL_SC_PCIE_TLP_REQ, "EP",     "pcie.tlp.ep",        6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_REQ_RSVD,  UAL_SC_PCIE_TLP_REQ, "Reserved", "pcie.tlp.req_rsvd", 6, 1, UAL_LE, 6, 1, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_REQ_TAG,   UAL_SC_PCIE_TLP_REQ, "Tag",    "pcie.tlp.tag",       6, 2, UAL_BE, 0, 14, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A32_ADDR,  UAL_SC_PCIE_TLP_A32, "Address[31:2]", "pcie.tlp.addr32", 8, 4, UAL_BE, 2, 30, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A32_AT,    UAL_SC_PCIE_TLP_A32, "AT",     "pcie.tlp.at32",      11, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A64_ADDR,  UAL_SC_PCIE_TLP_A64, "Address[63:2]", "pcie.tlp.addr64", 8, 8, UAL_BE, 2, 62, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A64_AT,    UAL_SC_PCIE_TLP_A64, "AT",     "pcie.tlp.at64",      15, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_CID,   UAL_SC_PCIE_TLP_CFG, "Completer ID", "pcie.tlp.cfg_completer_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_RSVD10,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd10", 10, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_EXTREG,UAL_SC_PCIE_TLP_CFG, "Extended Register Number", "pcie.tlp.ext_reg", 10, 1, UAL_LE, 0, 4, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_REG,   UAL_SC_PCIE_TLP_CFG, "Register Number", "pcie.tlp.reg", 11, 1, UAL_LE, 2, 6, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_RSVD11,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd11", 11, 1, UAL_LE, 0, 2, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_RID,   UAL_SC_PCIE_TLP_MSG, "Requester ID", "pcie.tlp.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_EP,    UAL_SC_PCIE_TLP_MSG, "EP",     "pcie.tlp.msg_ep",    6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_SPEC,  UAL_SC_PCIE_TLP_MSG, "Message-specific", "pcie.tlp.msg_specific", 6, 1, UAL_LE, 0, 7, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_CODE,  UAL_SC_PCIE_TLP_MSG, "Message Code", "pcie.tlp.msg_code", 7, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_CID,   UAL_SC_PCIE_TLP_CPL, "Completer ID", "pcie.tlp.completer_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_EP,    UAL_SC_PCIE_TLP_CPL, "EP",     "pcie.tlp.cpl_ep",    6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_LA6,   UAL_SC_PCIE_TLP_CPL, "Lower Address[6]", "pcie.tlp.la6", 6, 1, UAL_LE, 6, 1, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_TAG,   UAL_SC_PCIE_TLP_CPL, "Tag",    "pcie.tlp.cpl_tag",   6, 2, UAL_BE, 0, 14, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_DEST,  UAL_SC_PCIE_TLP_CPL, "Destination BDF", "pcie.tlp.cpl_requester_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_LA52,  UAL_SC_PCIE_TLP_CPL, "Lower Address[5:2]", "pcie.tlp.la52", 10, 1, UAL_LE, 4, 4, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_BC,    UAL_SC_PCIE_TLP_CPL, "Byte Count", "pcie.tlp.byte_count", 10, 2, UAL_BE, 0, 12, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A1_NW,     UAL_SC_PCIE_OHC_A1, "NW",      "pcie.ohc_a1.nw",     0, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_PV,     UAL_SC_PCIE_OHC_A1, "PV",      "pcie.ohc_a1.pv",     0, 1, UAL_LE, 6, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_PMR,    UAL_SC_PCIE_OHC_A1, "PMR",     "pcie.ohc_a1.pmr",    0, 1, UAL_LE, 5, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_ER,     UAL_SC_PCIE_OHC_A1, "ER",      "pcie.ohc_a1.er",     0, 1, UAL_LE, 4, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_PASID,  UAL_SC_PCIE_OHC_A1, "PASID",   "pcie.ohc_a1.pasid",  0, 3, UAL_BE, 0, 20, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_LBE,    UAL_SC_PCIE_OHC_A1, "Last DW BE", "pcie.ohc_a1.last_be", 3, 1, UAL_LE, 4, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A1_FBE,    UAL_SC_PCIE_OHC_A1, "First DW BE", "pcie.ohc_a1.first_be", 3, 1, UAL_LE, 0, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A2_RSVD,   UAL_SC_PCIE_OHC_A2, "Reserved", "pcie.ohc_a2.rsvd",  0, 3, UAL_BE, 0, 24, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A2_LBE,    UAL_SC_PCIE_OHC_A2, "Last DW BE", "pcie.ohc_a2.last_be", 3, 1, UAL_LE, 4, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A2_FBE,    UAL_SC_PCIE_OHC_A2, "First DW BE", "pcie.ohc_a2.first_be", 3, 1, UAL_LE, 0, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_DSEG,   UAL_SC_PCIE_OHC_A3, "Destination Segment", "pcie.ohc_a3.dest_segment", 0, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_RSVD1,  UAL_SC_PCIE_OHC_A3, "Reserved", "pcie.ohc_a3.rsvd1", 1, 1, UAL_LE, 0, 8, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_DSV,    UAL_SC_PCIE_OHC_A3, "DSV",     "pcie.ohc_a3.dsv",    2, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_RSVD2,  UAL_SC_PCIE_OHC_A3, "Reserved", "pcie.ohc_a3.rsvd2", 2, 1, UAL_LE, 0, 7, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_LBE,    UAL_SC_PCIE_OHC_A3, "Last DW BE", "pcie.ohc_a3.last_be", 3, 1, UAL_LE, 4, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A3_FBE,    UAL_SC_PCIE_OHC_A3, "First DW BE", "pcie.ohc_a3.first_be", 3, 1, UAL_LE, 0, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_DSEG,   UAL_SC_PCIE_OHC_A4, "Destination Segment", "pcie.ohc_a4.dest_segment", 0, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_PASID_HI, UAL_SC_PCIE_OHC_A4, "PASID[15:8]", "pcie.ohc_a4.pasid_15_8", 1, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_DSV,    UAL_SC_PCIE_OHC_A4, "DSV",     "pcie.ohc_a4.dsv",    2, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_PV,     UAL_SC_PCIE_OHC_A4, "PV",      "pcie.ohc_a4.pv",     2, 1, UAL_LE, 6, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_RSVD,   UAL_SC_PCIE_OHC_A4, "Reserved", "pcie.ohc_a4.rsvd",  2, 1, UAL_LE, 4, 2, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_PASID_TOP, UAL_SC_PCIE_OHC_A4, "PASID[19:16]", "pcie.ohc_a4.pasid_19_16", 2, 1, UAL_LE, 0, 4, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A4_PASID_LO, UAL_SC_PCIE_OHC_A4, "PASID[7:0]", "pcie.ohc_a4.pasid_7_0", 3, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_DSEG,   UAL_SC_PCIE_OHC_A5, "Destination Segment", "pcie.ohc_a5.dest_segment", 0, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_CSEG,   UAL_SC_PCIE_OHC_A5, "Completer Segment", "pcie.ohc_a5.completer_segment", 1, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_DSV,    UAL_SC_PCIE_OHC_A5, "DSV",     "pcie.ohc_a5.dsv",    2, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_RSVD2,  UAL_SC_PCIE_OHC_A5, "Reserved", "pcie.ohc_a5.rsvd2", 2, 1, UAL_LE, 0, 7, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_RSVD3,  UAL_SC_PCIE_OHC_A5, "Reserved", "pcie.ohc_a5.rsvd3", 3, 1, UAL_LE, 5, 3, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_LA,     UAL_SC_PCIE_OHC_A5, "Lower Address[1:0]", "pcie.ohc_a5.la10", 3, 1, UAL_LE, 3, 2, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_A5_STATUS, UAL_SC_PCIE_OHC_A5, "Completion Status", "pcie.ohc_a5.status", 3, 1, UAL_LE, 0, 3, 0, UAL_V_(pcie_cpl_status), "pcie.md 3.5 [P14]") \
+  X(PCIE_B_RSVD,    UAL_SC_PCIE_OHC_B, "Reserved", "pcie.ohc_b.rsvd",    0, 1, UAL_LE, 0, 8, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_B_ST,      UAL_SC_PCIE_OHC_B, "ST",       "pcie.ohc_b.st",      1, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_B_PH,      UAL_SC_PCIE_OHC_B, "PH",       "pcie.ohc_b.ph",      3, 1, UAL_LE, 6, 2, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_B_HV,      UAL_SC_PCIE_OHC_B, "HV",       "pcie.ohc_b.hv",      3, 1, UAL_LE, 4, 2, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_B_AMA,     UAL_SC_PCIE_OHC_B, "AMA",      "pcie.ohc_b.ama",     3, 1, UAL_LE, 1, 3, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_B_AV,      UAL_SC_PCIE_OHC_B, "AV",       "pcie.ohc_b.av",      3, 1, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_RSEG,    UAL_SC_PCIE_OHC_C, "Requester Segment", "pcie.ohc_c.requester_segment", 0, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_PRSC,    UAL_SC_PCIE_OHC_C, "PR_Sent_Counter", "pcie.ohc_c.pr_sent_counter", 1, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_SID,     UAL_SC_PCIE_OHC_C, "Stream_ID", "pcie.ohc_c.stream_id", 2, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_RSVD7,   UAL_SC_PCIE_OHC_C, "Reserved", "pcie.ohc_c.rsvd7",   3, 1, UAL_LE, 7, 1, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_SUBSTREAM, UAL_SC_PCIE_OHC_C, "Sub-Stream", "pcie.ohc_c.sub_stream", 3, 1, UAL_LE, 4, 3, 0, UAL_V_(pcie_substream), "pcie.md 3.5 [P14]") \
+  X(PCIE_C_RSV,     UAL_SC_PCIE_OHC_C, "RSV",      "pcie.ohc_c.rsv",     3, 1, UAL_LE, 3, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_RSVD2,   UAL_SC_PCIE_OHC_C, "Reserved", "pcie.ohc_c.rsvd2",   3, 1, UAL_LE, 2, 1, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_K,       UAL_SC_PCIE_OHC_C, "K",        "pcie.ohc_c.k",       3, 1, UAL_LE, 1, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
+  X(PCIE_C_T,       UAL_SC_PCIE_OHC_C, "T",        "pcie.ohc_c.t",       3, 1, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
   X(PCIE_GEN_CLASS, UAL_SC_PCIE_GEN, "FC class",      "pcie.dllp.fc_class", 0, 0, UAL_LE, 0, 8, 0, UAL_V_(pcie_fc_class), "pcie.md 2.2") \
   X(PCIE_GEN_HDR_CREDITS, UAL_SC_PCIE_GEN, "Header credits (scaled)", "pcie.dllp.hdr_credits", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 2.2 [P8]") \
   X(PCIE_GEN_DATA_CREDITS, UAL_SC_PCIE_GEN, "Data credits (scaled)", "pcie.dllp.data_credits", 0, 0, UAL_LE, 0, 20, 0, NULL, "pcie.md 2.2 [P8]") \

@@ -28,8 +28,6 @@
   X(MSG_UART_CREDIT) \
   X(MSG_UART_RESET_REQ) \
   X(MSG_UART_RESET_RSP) \
-  X(DLLP)               /* flit byte 2 (D4) */ \
-  X(DLLP_LM)            /* flit byte 2, Link Management DLLP */ \
   X(OS)                 /* ordered-set record body */ \
   X(TS)                 /* TS1/TS2 symbol 0 */ \
   X(TS_EQ)              /* TS1 symbol 0 at 128b/130b and 1b/1b: equalization fields */ \
@@ -40,8 +38,8 @@
 /* Value-name lists ual_vals_<name>, defined in ualink/values.c. */
 #define UAL_UALINK_VALUE_LISTS(X) \
   X(fh_usage) X(prior) X(replay_cmd) X(tlbeat) X(mclass) X(ack) X(dev_type) X(valid) \
-  X(ctrl_cmd) X(width) X(speed) X(state) X(channel) X(stream) X(status) X(dllp_type) \
-  X(lm_type) X(lm_cmd) X(os_encoding) X(mts_usage) X(flit_kind) X(msg_type) X(fec_status) \
+  X(ctrl_cmd) X(width) X(speed) X(state) X(channel) X(stream) X(status) \
+  X(os_encoding) X(mts_usage) X(flit_kind) X(msg_type) X(fec_status) \
   X(os_type)
 
 /* Link width, speed and state share one layout (§2.4.3). */
@@ -110,14 +108,6 @@
   X(URS_ALL,      UAL_SC_MSG_UART_RESET_RSP, "allStreams","uart_reset_rsp.all_streams",0,4,UAL_LE,12,1, UAL_FF_BOOL, NULL, "Table 2-14") \
   X(URS_STATUS,   UAL_SC_MSG_UART_RESET_RSP, "Status","uart_reset_rsp.status",0,4,UAL_LE,13, 3, UAL_FF_ENUM, UAL_V_(status), "Table 2-14") \
   X(URS_RSVD16,   UAL_SC_MSG_UART_RESET_RSP, "Reserved","uart_reset_rsp.rsvd16",0,4,UAL_LE,16,16, UAL_FF_RESERVED, NULL, "Table 2-14") \
-  X(DLLP_TYPE,    UAL_SC_DLLP, "DLLP Type",    "dllp.type",     0, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(dllp_type), "Table 3-2") \
-  X(DLLP_DATA,    UAL_SC_DLLP, "DLLP bytes 1-3","dllp.data",    1, 3, UAL_LE, 0, 24, UAL_FF_HEX, NULL, "Table 3-2") \
-  X(LM_TYPE,      UAL_SC_DLLP_LM, "Link Management Type","dllp.lm.type",1,1,UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(lm_type), "PCIe 6.x Link Management DLLP") \
-  X(LM_RSVD5,     UAL_SC_DLLP_LM, "Reserved",  "dllp.lm.rsvd5", 2, 1, UAL_LE, 5, 3, UAL_FF_RESERVED, NULL, "PCIe 6.x Link Management DLLP") \
-  X(LM_PRIO,      UAL_SC_DLLP_LM, "Priority",  "dllp.lm.priority",2,1,UAL_LE, 4, 1, UAL_FF_BOOL, NULL, "PCIe 6.x Link Management DLLP") \
-  X(LM_CMD,       UAL_SC_DLLP_LM, "Command",   "dllp.lm.command",2, 1, UAL_LE, 0, 4, UAL_FF_ENUM, UAL_V_(lm_cmd), "PCIe 6.x Link Management DLLP") \
-  X(LM_RESP,      UAL_SC_DLLP_LM, "Response payload","dllp.lm.response",3,1,UAL_LE,4,4, 0, NULL, "PCIe 6.x Link Management DLLP") \
-  X(LM_WIDTH,     UAL_SC_DLLP_LM, "Link Width","dllp.lm.width",  3, 1, UAL_LE, 0, 4, 0, NULL, "PCIe 6.x Link Management DLLP") \
   X(OS_LANE,      UAL_SC_OS, "Lane",           "os.lane",       0, 1, UAL_LE, 0, 8, 0, NULL, "capture-format") \
   X(OS_ENCODING,  UAL_SC_OS, "Encoding",       "os.encoding",   1, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(os_encoding), "capture-format") \
   X(OS_KMASK,     UAL_SC_OS, "K-symbol mask",  "os.kmask",      2, 2, UAL_LE, 0, 16, UAL_FF_HEX, NULL, "capture-format") \

@@ -1,0 +1,124 @@
+/* Flit-mode TLP sizing and the TLP stream walker (tlp.h). */
+#include "ualink/pcie/tlp.h"
+#include "ualink/core/fields.h"
+#include "core/field_access.h"
+
+#include <string.h>
+
+static const struct ual_pcie_tlp_type types[] = {
+#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h) \
+  { lo, hi, named ? n : NULL, UAL_TLP_FC_##fc, data, base, UAL_TLP_RT_##rt, UAL_TLP_H_##h },
+  UAL_PCIE_TLP_TYPES(UAL_X_)
+#undef UAL_X_
+};
+
+const struct ual_pcie_tlp_type *ual_pcie_tlp_type(unsigned type) {
+  size_t lo = 0, hi = sizeof types / sizeof types[0];
+  type &= 0xFF;
+  while (lo + 1 < hi) {   /* rows are sorted and cover 00h-FFh */
+    size_t mid = (lo + hi) / 2;
+    if (types[mid].first <= type) lo = mid;
+    else hi = mid;
+  }
+  return &types[lo];
+}
+
+unsigned ual_pcie_ohc_dw(unsigned ohc) {
+  static const uint8_t e[4] = { 0, 1, 2, 4 };
+  return (ohc & 1) + ((ohc >> 1) & 1) + ((ohc >> 2) & 1) + e[(ohc >> 3) & 3];
+}
+
+unsigned ual_pcie_ts_dw(unsigned ts) {
+  static const uint8_t n[8] = { 0, 1, 1, 2, 2, 3, 4, 5 };
+  return n[ts & 7];
+}
+
+void ual_pcie_tlp_size(const uint8_t dw0[4], struct ual_pcie_tlp_size *s) {
+  const struct ual_pcie_tlp_type *t = ual_pcie_tlp_type((unsigned)ual_field_get(UAL_F_PCIE_TLP_TYPE, dw0));
+  memset(s, 0, sizeof *s);
+  s->base_dw = t->base_dw;
+  if (t->base_dw > 1) {   /* NOP and the 1-DW prefixes: all other fields reserved */
+    unsigned len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
+    s->ohc_dw = (uint8_t)ual_pcie_ohc_dw((unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0));
+    s->trailer_dw = (uint8_t)ual_pcie_ts_dw((unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0));
+    s->payload_dw = (uint16_t)(t->data ? (len ? len : 1024u) : 0);
+  }
+  s->total_dw = (uint16_t)(s->base_dw + s->ohc_dw + s->payload_dw + s->trailer_dw);
+}
+
+void ual_pcie_walk_init(struct ual_pcie_walk *w) { memset(w, 0, sizeof *w); }
+
+void ual_pcie_walk_lose(struct ual_pcie_walk *w) {
+  w->synced = 0;
+  w->owed_dw = 0;
+  memset(&w->cur, 0, sizeof w->cur);
+}
+
+static unsigned hdr_need(const struct ual_pcie_tlp *t) {
+  return (unsigned)t->prefix_dw + t->size.base_dw + t->size.ohc_dw;
+}
+
+static void keep(struct ual_pcie_tlp *t, const uint8_t *d) {
+  if (t->hdr_dw < UAL_PCIE_TLP_MAX_HDR_DW) memcpy(t->hdr + 4u * t->hdr_dw++, d, 4);
+}
+
+/* Walks DW from..58 of a flit. strict: stop (return false) at a type with
+ * no name, or when the flit ends inside a TLP. */
+static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, bool strict, ual_pcie_tlp_cb cb,
+                 void *ctx) {
+  struct ual_pcie_tlp *c = &w->cur;
+  for (unsigned i = from; i < UAL_PCIE_FLIT_TLP_DW; i++) {
+    const uint8_t *d = tlp + 4u * i;
+    if (w->owed_dw == 0) {
+      if (c->hdr_dw == 0) {
+        c->start_flit = w->flit;
+        c->start_dw = (uint8_t)i;
+      }
+      const struct ual_pcie_tlp_type *t = ual_pcie_tlp_type(d[0]);
+      if (strict && !t->name) return false;
+      keep(c, d);
+      if (ual_pcie_tlp_is_prefix(d[0])) {
+        c->prefix_dw++;
+        continue;
+      }
+      ual_pcie_tlp_size(d, &c->size);
+      w->owed_dw = c->size.total_dw - 1u;
+    } else {
+      if (c->hdr_dw < hdr_need(c)) keep(c, d);
+      w->owed_dw--;
+    }
+    if (w->owed_dw == 0) {
+      c->end_dw = (uint8_t)(i + 1);
+      if (cb) cb(ctx, c);
+      memset(c, 0, sizeof *c);
+    }
+  }
+  return !strict || (w->owed_dw == 0 && c->hdr_dw == 0);
+}
+
+enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint8_t tlp[UAL_PCIE_FLIT_TLP_BYTES],
+                                             ual_pcie_tlp_cb cb, void *ctx, unsigned *sync_dw) {
+  enum ual_pcie_walk_result res = UAL_PW_OK;
+  if (!w->synced) {
+    unsigned k = 0;
+    for (; k < UAL_PCIE_FLIT_TLP_DW; k++) {
+      struct ual_pcie_walk trial;
+      ual_pcie_walk_init(&trial);
+      if (walk(&trial, tlp, k, true, NULL, NULL)) break;
+    }
+    if (k == UAL_PCIE_FLIT_TLP_DW) {
+      w->flit++;
+      return UAL_PW_UNSYNCED;
+    }
+    w->synced = 1;
+    w->owed_dw = 0;
+    memset(&w->cur, 0, sizeof w->cur);
+    if (sync_dw) *sync_dw = k;
+    walk(w, tlp, k, false, cb, ctx);
+    res = UAL_PW_SYNCED;
+  } else {
+    walk(w, tlp, 0, false, cb, ctx);
+  }
+  w->flit++;
+  return res;
+}
