@@ -251,6 +251,11 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
     const struct ual_sync *s = &a->sync[i];
     a->dp.s[i].heard = !s->hidden || (ts_ns && w.ft_ps && s->hidden_ts && ts_ns - s->hidden_ts > window) ||
                        all_flits - s->hidden_flits >= UAL_HISTORY_FLITS;
+    /* Decision Pending obliges a request within 10 ms: a switch's request
+     * is judged once its last 10 ms (or everything since a link-up) are known */
+    uint64_t dp_window = UAL_PENDING_NS + window;
+    a->dp.s[i].heard_pending = (a->fresh[i] || (ts_ns && ts_ns - a->t_first_ns > dp_window)) &&
+                               (!s->hidden || (ts_ns && s->hidden_ts && ts_ns - s->hidden_ts > dp_window));
   }
 
   ual_dlproto_tick(&a->dp, d, &w, ev, f);

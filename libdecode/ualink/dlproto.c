@@ -472,7 +472,7 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
   char b1[16];
   const char *tt = target_text(type, m->target, b1, sizeof b1);
 
-  if (ual_dlproto_role(dp, dir) == UAL_ROLE_SWITCH && !(me->dp_owed && me->dp_mtype == type))
+  if (ual_dlproto_role(dp, dir) == UAL_ROLE_SWITCH && !(me->dp_owed && me->dp_mtype == type) && me->heard_pending)
     ual_findings_add(f, UAL_R_DM_CTRL_INITIATOR, w->segment, "%c, a switch, requests %s %s without having sent Decision Pending",
                      side_name(dir), label(type), tt);
 

@@ -216,6 +216,50 @@ static void test_initiator(void) {
   CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 0);
 }
 
+/* Mid-stream, a switch's request may follow a Decision Pending sent before
+ * the capture: DM-CTRL-INITIATOR waits until 10 ms (plus a response window)
+ * of its messages are known, from the capture start and from lost records. */
+static void initiator_toggle(uint64_t at_ns, unsigned *raised) {
+  X.ts_ns = at_ns;
+  fx_msg(&X, FX_B, REQ(UAL_MT_CHANNEL, CH4_ON));
+  fx_msg(&X, FX_A, ACK(UAL_MT_CHANNEL, CH4_ON));
+  fx_msg(&X, FX_B, ACK(UAL_MT_CHANNEL, CH4_ON));
+  *raised = fx_count(&X, UAL_R_DM_CTRL_INITIATOR);
+  fx_msg(&X, FX_B, REQ(UAL_MT_CHANNEL, UAL_CHAN_UART));
+  fx_msg(&X, FX_A, ACK(UAL_MT_CHANNEL, UAL_CHAN_UART));
+  fx_msg(&X, FX_B, ACK(UAL_MT_CHANNEL, UAL_CHAN_UART));
+}
+
+static void test_initiator_mid_stream(void) {
+  unsigned n;
+  fx_init(&X);
+  uint64_t t0 = X.ts_ns;
+  fx_sync(&X);
+  initiator_toggle(t0 + 1000, &n);                   /* at the start */
+  CHECK_EQ(n, 0);
+  initiator_toggle(t0 + UAL_PENDING_NS - 1000, &n);  /* still within 10 ms of it */
+  CHECK_EQ(n, 0);
+  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 0);
+  CHECK_EQ(fx_problems(&X), 0);
+  initiator_toggle(t0 + UAL_PENDING_NS + 10000, &n);  /* 10 ms and a response window known */
+  CHECK_EQ(n, 1);
+  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 2);
+
+  fx_clear_counts(&X);                               /* records lost: 10 ms from there */
+  uint64_t t1 = X.ts_ns;
+  X.next_flags = UAL_RF_LOST;
+  fx_payload_hdr(&X, FX_B, UAL_RC_SEQ, ual_seq_add(X.next_seq[FX_B], UAL_SEQ_MOD - 1), false);
+  initiator_toggle(t1 + UAL_PENDING_NS - 1000, &n);
+  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 0);
+  initiator_toggle(t1 + UAL_PENDING_NS + 10000, &n);
+  CHECK_EQ(n, 1);
+
+  fresh(false);                                      /* from a link-up everything is known */
+  fx_channels_online(&X);
+  fx_msg(&X, FX_B, REQ(UAL_MT_CHANNEL, UAL_CHAN_UART));
+  CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_INITIATOR), 1);
+}
+
 static void test_response_rules(void) {
   fresh(false);
   fx_channels_online(&X);
@@ -488,6 +532,7 @@ int main(void) {
   test_ctrl_outstanding();
   test_pending();
   test_initiator();
+  test_initiator_mid_stream();
   test_response_rules();
   test_same_state();
   test_echo();

@@ -50,6 +50,7 @@ struct ual_dlproto_side {
   uint8_t role_hdr;         /* enum ual_role from record headers */
   uint8_t heard;            /* its DL messages have been known for longer than a response takes:
                                an answer to it with no request seen is unsolicited (set by the analyzer) */
+  uint8_t heard_pending;    /* the same for the last 10 ms: a Decision Pending it sent would have been seen */
   uint8_t role_learned;     /* from its Device ID Type */
   uint16_t dev_id, port;
   uint8_t dev_valid, port_valid;
