@@ -29,6 +29,7 @@ FIELDS = [
     "ualink.pcie.framing", "ualink.pcie.dllp.type", "ualink.pcie.dllp.crc", "ualink.pcie.dllp.crc_calc",
     "ualink.pcie.dllp.crc_ok", "ualink.pcie.dllp.seq", "ualink.pcie.dllp.vc", "ualink.pcie.dllp.hdr_scale",
     "ualink.pcie.dllp.hdr_fc", "ualink.pcie.dllp.data_scale", "ualink.pcie.dllp.data_fc", "ualink.pcie.dllp.data",
+    "ualink.ub.flit.role", "ualink.ub.bcrc.ok", "ualink.ub.bcrc.crc30_calc", "ualink.ub.unit.flits",
     "_ws.expert.message",
 ]
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
