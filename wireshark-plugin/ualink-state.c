@@ -277,14 +277,11 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
   if (!tree || !fr || !fr->analyzed || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
   unsigned d = r->dir;
   const struct uw_side *me = &fr->side[d], *peer = &fr->side[d ^ 1];
-  if (fr->ub_state) {
-    /* a UB link: its DLL states, credits and retry buffers, then the events */
-    proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: %s", fr->ub_state);
-    uw_events(t, tvb, fr);
-    return;
-  }
-  proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL,
-      "Analysis: %s / %s", ual_lt_state_name(me->ltssm), ual_lt_state_name(peer->ltssm));
+  /* a UB flit: the UB link's DLL states, credits and retry buffers */
+  proto_tree *t = fr->ub_state
+      ? proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: UB %s", fr->ub_state)
+      : proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: %s / %s",
+                                      ual_lt_state_name(me->ltssm), ual_lt_state_name(peer->ltssm));
   uw_gen(proto_tree_add_uint(t, hf_ltssm, tvb, 0, 0, me->ltssm));
   uw_gen(proto_tree_add_uint(t, hf_ltssm_peer, tvb, 0, 0, peer->ltssm));
   uw_gen(proto_tree_add_uint(t, hf_role, tvb, 0, 0, me->role));

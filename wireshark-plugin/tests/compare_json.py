@@ -29,6 +29,7 @@ FIELDS = [
     "pcie.framing", "pcie.dllp.type", "pcie.dllp.crc", "pcie.dllp.crc_calc",
     "pcie.dllp.crc_ok", "pcie.dllp.seq", "pcie.dllp.vc", "pcie.dllp.hdr_scale",
     "pcie.dllp.hdr_fc", "pcie.dllp.data_scale", "pcie.dllp.data_fc", "pcie.dllp.data",
+    "ualink.ub.flit.role", "ualink.ub.bcrc.ok", "ualink.ub.bcrc.crc30_calc", "ualink.ub.unit.flits",
     "_ws.expert.message",
 ]
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
