@@ -554,6 +554,7 @@ static void link_event(struct ual_ub_an *a, struct ual_rec_result *r, const stru
   case UAL_EV_UB_LINKUP:
     for (unsigned d = 0; d < 2; d++) {
       ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
+      a->rx[d].blind = 0;             /* no block before the link-up is replayed */
       side_reset(&a->s[d], a->s[d].dll);
       set_dll(a, d, UAL_UB_DLL_PARAM_INIT, c);
     }
@@ -598,6 +599,7 @@ static void link_event(struct ual_ub_an *a, struct ual_rec_result *r, const stru
   case UAL_EV_DROPPED:
     for (unsigned d = 0; d < 2; d++) {
       ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
+      a->rx[d].blind = 1;             /* the lost records may have held a bad block */
       side_forget(&a->s[d]);
     }
     break;
@@ -626,6 +628,7 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
   }
   if (h->flags & UAL_RF_LOST) {
     ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
+    a->rx[d].blind = 1;
     side_forget(s);
   }
   unsigned hint = ual_ub_rec_mode_hint(h);

@@ -363,12 +363,14 @@ unsigned ual_ub_dlldp_build(enum ual_ub_mode mode, const struct ual_ub_unit *u, 
 
 void ual_ub_rx_init(struct ual_ub_rx *rx) {
   memset(rx, 0, offsetof(struct ual_ub_rx, blk));
+  rx->blind = 1;                      /* what went before the capture is unknown */
 }
 
 void ual_ub_rx_resync(struct ual_ub_rx *rx, enum ual_ub_mode mode) {
-  uint8_t m = mode ? (uint8_t)mode : rx->mode;
+  uint8_t m = mode ? (uint8_t)mode : rx->mode, b = rx->blind;
   ual_ub_rx_init(rx);
   rx->mode = m;
+  rx->blind = b;
 }
 
 static bool cfg_dlldp(unsigned cfg) { return (cfg >= 3 && cfg <= 7) || cfg == 9; }
@@ -669,6 +671,7 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
     rx->mode = UAL_UB_MODE_NONCRC;
     rx->synced = 1;
     out->skipped = (uint16_t)(rx->hunt_seen - 1);
+    if (out->skipped) rx->blind = 1;
     rx->hunt_seen = 0;
     rx->hunt_n = 0;
     memcpy(rx->blk, flit, UAL_UB_FLIT_BYTES);
@@ -693,6 +696,7 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
     rx->mode = UAL_UB_MODE_CRC;
     rx->synced = 1;
     out->skipped = (uint16_t)(rx->hunt_seen - len);
+    if (out->skipped) rx->blind = 1;
     rx->hunt_seen = 0;
     memmove(rx->blk, h, (size_t)len * UAL_UB_FLIT_BYTES);
     rx->hunt_n = 0;
@@ -743,7 +747,16 @@ void ual_ub_rx_flit(struct ual_ub_rx *rx, const uint8_t flit[UAL_UB_FLIT_BYTES],
         rx->dp = rx->snap.dp;
         memcpy(rx->lph, rx->snap.lph, sizeof rx->lph);
       }
-      rx->ack_seen = rx->err_open = 0;
+      bool unseen = !rx->err_open && rx->blind;
+      rx->ack_seen = rx->err_open = rx->blind = 0;
+      if (unseen) {
+        /* the bad block may have gone before the capture or among the flits
+       * skipped while hunting: where in a DLLDP the replay resumes is
+       * unknown, find the blocks again */
+        ual_ub_rx_resync(rx, UAL_UB_MODE_UNKNOWN);
+        hunt(rx, flit, frame, out, f);
+        return;
+      }
     }
     if (!block_start(rx, flit, frame)) {
       /* Length unknown: hunt with this flit as the first candidate. */

@@ -2,8 +2,9 @@
  * a capture cut at record K, analysed on its own, against the whole capture.
  *
  *   test_anywhere [--verbose] [--bound RECORDS] FILE.pcap...   the samples, and
- *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed
- *                                        (Nak modes, a second accelerator, x4 vary with the seed)
+ *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed:
+ *                                        UALink (Nak modes, a second accelerator, x4 vary with
+ *                                        the seed), PCIe DLLPs (kind 4) and UB (kind 6)
  *   test_anywhere --cut K IN.pcap OUT.pcap     writes IN from record K (1-based) on
  *
  * For every cut it asserts:
@@ -20,6 +21,7 @@
 #include <ualink/ualink.h>
 #include "ualink/ualink/analysis.h"
 #include "gen.h"
+#include "ub.h"
 
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -104,24 +106,39 @@ static int cb_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) 
   return 0;
 }
 
-static int generate(int sc, uint64_t seed, struct cap *c) {
+/* Scenario sc of ualink-gen: UALink's and PCIe's (enum gen_scenario), or
+ * ub_sc of the UB generator when ub_sc >= 0. */
+static int generate(int sc, int ub_sc, uint64_t seed, struct cap *c) {
   struct gen_opts o;
   gen_opts_default(&o);
   o.scenario = sc;
   o.seed = seed;
-  o.nak = (int)(seed % 3);                    /* alternate, standard, selective */
-  if (seed % 4 == 2) o.peer = GEN_PEER_ACCEL;
-  if (seed % 4 == 3) o.width = 4;
+  bool ualink = ub_sc < 0 && sc < GEN_SC_COUNT;
+  if (ualink) {
+    o.nak = (int)(seed % 3);                  /* alternate, standard, selective */
+    if (seed % 4 == 2) o.peer = GEN_PEER_ACCEL;
+    if (seed % 4 == 3) o.width = 4;
+  }
   struct gen_out out = { .ctx = c, .record = cb_record };
   char err[256];
-  struct gen *g = gen_new(&o, &out, err, sizeof err);
-  if (!g || gen_run(g, err, sizeof err)) {
-    fprintf(stderr, "ualink-gen -s %s --seed %llu: %s\n", gen_scenario_name(sc), (unsigned long long)seed, err);
+  const char *name = ub_sc >= 0 ? ub_scenario_name(ub_sc) : gen_scenario_name(sc);
+  int rc = 0;
+  if (ub_sc >= 0) {
+    rc = ub_gen_run(ub_sc, &o, &out, err, sizeof err);
+  } else {
+    struct gen *g = gen_new(&o, &out, err, sizeof err);
+    rc = !g || gen_run(g, err, sizeof err) ? -1 : 0;
     if (g) gen_free(g);
+  }
+  if (rc) {
+    fprintf(stderr, "ualink-gen -s %s --seed %llu: %s\n", name, (unsigned long long)seed, err);
     return -1;
   }
-  gen_free(g);
-  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s", gen_scenario_name(sc),
+  if (!ualink) {
+    snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu", name, (unsigned long long)seed);
+    return 0;
+  }
+  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s", name,
            (unsigned long long)seed, o.nak == GEN_NAK_ALTERNATE ? "alternate" : o.nak == GEN_NAK_STANDARD ? "standard" : "selective",
            o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "");
   return 0;
@@ -256,10 +273,11 @@ int main(int argc, char **argv) {
     bad |= check_capture(&c, &all);
     cap_free(&c);
   }
+  /* UALink's scenarios, PCIe's (kind 4) after them, then UB's (kind 6) */
   for (unsigned s = 1; s <= seeds; s++)
-    for (int sc = 0; sc < GEN_SC_COUNT; sc++) {
+    for (int sc = 0; sc < GEN_SC_ALL_COUNT + UB_SC_COUNT; sc++) {
       struct cap c = { 0 };
-      if (generate(sc, s, &c)) return 2;
+      if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, &c)) return 2;
       bad |= check_capture(&c, &all);
       cap_free(&c);
     }

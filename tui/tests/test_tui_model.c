@@ -68,6 +68,8 @@ static void test_ring_and_counts(void) {
   CHECK_EQ(m.dir[1].crc_bad, 1);
   CHECK_EQ(m.rule_counts[UAL_R_PL_CRC], 1);
   CHECK_EQ(m.first_rule_frame[UAL_R_PL_CRC], 12);
+  CHECK_EQ(m.rule_counts[UAL_R_AN_SYNC], 1);   /* A synchronized at its first payload flit; B sent none */
+  CHECK_EQ(m.first_rule_frame[UAL_R_AN_SYNC], 2);
   CHECK_EQ(m.role_a, UAL_ROLE_ACCEL);
   CHECK_EQ(m.sum.flits, 12);
   CHECK_EQ(m.sum.naks, 0);

@@ -271,6 +271,13 @@ expert)
   done < "$work/cap/bad.frames"
   check "-z expert lists the malformed record" grep -q "Malformed record: unknown record kind" "$work/expert.txt"
   check "expert group Checksum for PL-CRC" grep -qE 'Checksum +UALink  PL-CRC: ' "$work/expert.txt"
+  # A capture that starts mid-stream: AN-SYNC where each direction synchronized
+  # (captures/README.md: frames 1 and 6), as ualink-decode --stats says
+  mid=$work/cap/sample-mid-traffic.pcap
+  if [ -f "$mid" ]; then
+    got=$(frames "$mid" 'ualink.rule.AN-SYNC')
+    check "mid-traffic.pcap: AN-SYNC at frames 1 and 6 ($got)" test "$got" = "1,6"
+  fi
   ;;
 clean)
   for p in "$work/cap/clean.pcap" "$work/cap/udp.pcap" "${samples[@]}"; do

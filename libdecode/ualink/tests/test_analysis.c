@@ -155,6 +155,24 @@ static void test_capture_gap(void) {
   CHECK_EQ(fx_count(&X, UAL_R_RP_SEQ_GAP), 0);
 }
 
+/* A capture whose first record says records were lost before it: the same
+ * as any mid-stream start; AN-SYNC where each direction's boundaries are
+ * known (its first flit here, whose segments start no TL flit), and a later
+ * sequence gap is still found. */
+static void test_start_lost(void) {
+  fx_init(&X);
+  X.next_flags = UAL_RF_LOST;
+  fx_sync(&X);
+  CHECK_EQ(X.counts[UAL_R_AN_SYNC], 2);
+  CHECK_EQ(X.a.sync[FX_A].frame, 1);
+  CHECK_EQ(X.a.sync[FX_B].frame, 2);
+  for (int i = 0; i < 4; i++) fx_payload(&X, FX_A);
+  CHECK_EQ(fx_problems(&X), 0);
+  X.next_seq[FX_A] = ual_seq_add(X.next_seq[FX_A], 5);
+  fx_payload(&X, FX_A);
+  CHECK_EQ(fx_count(&X, UAL_R_RP_SEQ_GAP), 1);
+}
+
 static void test_truncated(void) {
   struct ual_findings f;
   for (int cut = 0; cut < 2; cut++) {                /* at the end of the capture */
@@ -300,6 +318,7 @@ int main(void) {
   test_same_decode();
   test_snapshot();
   test_capture_gap();
+  test_start_lost();
   test_truncated();
   test_link_down_one_side();
   test_mid_stream_sync();

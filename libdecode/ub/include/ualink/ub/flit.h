@@ -162,6 +162,8 @@ struct ual_ub_rx {
    * replay starts (after a Retry_Ack), since RcvPtr may point at a later
    * DLLDB of a DLLDP. */
   uint8_t err_open, ack_seen;
+  uint8_t blind;                /* a bad block may be unseen (before the capture or the link-up, or
+                                   skipped while hunting) since the last replay */
   struct {
     uint8_t in_dlldp, db, ndb, nlast;
     uint16_t dp_flits, pay_n;
@@ -176,7 +178,8 @@ struct ual_ub_rx {
 
 void ual_ub_rx_init(struct ual_ub_rx *rx);
 /* The link went down or retrained, or records were lost: block boundaries
- * are unknown again (the mode is kept unless mode is not UNKNOWN). */
+ * are unknown again (the mode is kept unless mode is not UNKNOWN; so is
+ * `blind`, which a link-up clears). */
 void ual_ub_rx_resync(struct ual_ub_rx *rx, enum ual_ub_mode mode);
 /* One flit of this direction. hint is the record's mode hint (U6), 0 when
  * none; fec_bad = flags bit 1 (U2). Fills out and the stateless findings
