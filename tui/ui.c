@@ -472,8 +472,10 @@ static void ub_draw(const struct ual_ub_an *ub, int y) {
 static void link_draw(struct app *a) {
   header_line(a, "Link state");
   const struct tui_model *m = &a->model;
-  const char *rate = ual_value_name(ual_vals_rate, m->last_rate);
-  mvprintw(2, 2, "Rate %s   Width x%u", rate ? rate : "?", m->last_width);
+  const char *rate = m->last_rate ? ual_value_name(ual_vals_rate, m->last_rate) : NULL;
+  char lw[8] = "?";
+  if (m->last_width) snprintf(lw, sizeof lw, "%u", m->last_width);
+  mvprintw(2, 2, "Rate %s   Width x%s", rate ? rate : "?", lw);
   mvprintw(4, 2, "%-24s %-22s %-22s", "", "Side A", "Side B");
   mvprintw(5, 2, "%-24s %-22s %-22s", "role", role_name(m->role_a), role_name(m->role_b));
   const struct { const char *name; size_t off; } rows[] = {
@@ -495,21 +497,27 @@ static void link_draw(struct app *a) {
   struct ual_analysis_summary s;
   ual_analyzer_summary(&m->an, &s);
   y++;
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "LTSSM", ual_lt_state_name(s.ltssm[0]), ual_lt_state_name(s.ltssm[1]));
-  char ra[24], rb[24];
-  snprintf(ra, sizeof ra, "%s x%u", s.rate[0] ? ual_value_name(ual_vals_rate, s.rate[0]) : "?", s.width[0]);
-  snprintf(rb, sizeof rb, "%s x%u", s.rate[1] ? ual_value_name(ual_vals_rate, s.rate[1]) : "?", s.width[1]);
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "rate, width", ra, rb);
+  /* what is not known is "?" here as in --stats and the timeline */
+  char lt[2][24];
+  for (int d = 0; d < 2; d++) {
+    const char *rn = s.rate[d] ? ual_value_name(ual_vals_rate, s.rate[d]) : NULL;
+    char wn[8] = "?";
+    if (s.width[d]) snprintf(wn, sizeof wn, "%u", s.width[d]);
+    snprintf(lt[d], sizeof lt[d], "%s x%s", rn ? rn : "?", wn);
+  }
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "LTSSM", s.ltssm[0] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[0]),
+           s.ltssm[1] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[1]));
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "rate, width", lt[0], lt[1]);
   const char *onoff[] = { "offline", "online" };
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "unknown" : onoff[s.ch0[0] & 1],
-           s.ch0[1] < 0 ? "unknown" : onoff[s.ch0[1] & 1]);
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "unknown" : onoff[s.ch4[0] & 1],
-           s.ch4[1] < 0 ? "unknown" : onoff[s.ch4[1] & 1]);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "?" : onoff[s.ch0[0] & 1],
+           s.ch0[1] < 0 ? "?" : onoff[s.ch0[1] & 1]);
+  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "?" : onoff[s.ch4[0] & 1],
+           s.ch4[1] < 0 ? "?" : onoff[s.ch4[1] & 1]);
   mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated width", ual_width_code_name(s.neg_width[0]),
            ual_width_code_name(s.neg_width[1]));
   mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated speed", ual_speed_code_name(s.neg_speed[0]),
            ual_speed_code_name(s.neg_speed[1]));
-  char ta[24] = "unknown", tb[24] = "unknown";
+  char ta[24] = "?", tb[24] = "?";
   if (s.tl_rate[0] >= 0) snprintf(ta, sizeof ta, "%d (%.2f MHz)", s.tl_rate[0], s.tl_rate[0] * 0.05);
   if (s.tl_rate[1] >= 0) snprintf(tb, sizeof tb, "%d (%.2f MHz)", s.tl_rate[1], s.tl_rate[1] * 0.05);
   mvprintw(y++, 2, "%-24s %-22s %-22s", "TL rate", ta, tb);

@@ -116,8 +116,17 @@ void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
   dc_out_fmt(o, "  Analysis (sent by)             %14s %14s\n", "A", "B");
   dc_analysis_rows(s, text_row2, o);
   char state[256];
-  ual_analyzer_state_text(&c->an, state, sizeof state);
-  dc_out_fmt(o, "  State at the end: %s\n", state);
+  /* each fabric's own state: the UALink line only when UALink flits came or
+   * nothing else did */
+  bool ub = c->st.d[0].ub_flits + c->st.d[1].ub_flits > 0, pcie = c->st.pcie.dllps[0] + c->st.pcie.dllps[1] > 0;
+  if (c->an.flits[0] + c->an.flits[1] > 0 || (!ub && !pcie)) {
+    ual_analyzer_state_text(&c->an, state, sizeof state);
+    dc_out_fmt(o, "  State at the end: %s\n", state);
+  }
+  if (ub) {
+    ual_ub_an_state_text(&c->an.fab.ub, state, sizeof state);
+    dc_out_fmt(o, "  UB state at the end: %s\n", state);
+  }
   dc_pcie_credits_text(&c->st.pcie, o);
 }
 

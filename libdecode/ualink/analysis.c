@@ -337,9 +337,12 @@ int ual_analyzer_state_text(const struct ual_analyzer *a, char *buf, size_t cap)
   int n = 0;
   for (unsigned d = 0; d < 2; d++) {
     char *at = buf && (size_t)n < cap ? buf + n : NULL;
-    int k = snprintf(at, at ? cap - (size_t)n : 0,
-                     "%s%c:%s x%u %s ch0=%s ch4=%s", d ? " | " : "", side_name(d), ual_lt_state_name(s.ltssm[d]),
-                     s.width[d], ual_rate_name(s.rate[d]) ? ual_rate_name(s.rate[d]) : "?", chan_text(s.ch0[d]),
+    /* what is not known is "?", as in the timeline */
+    char width[8] = "?";
+    if (s.width[d]) snprintf(width, sizeof width, "%u", s.width[d]);
+    int k = snprintf(at, at ? cap - (size_t)n : 0, "%s%c:%s x%s %s ch0=%s ch4=%s", d ? " | " : "", side_name(d),
+                     s.ltssm[d] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[d]), width,
+                     ual_rate_name(s.rate[d]) ? ual_rate_name(s.rate[d]) : "?", chan_text(s.ch0[d]),
                      chan_text(s.ch4[d]));
     if (k > 0) n += k;
   }

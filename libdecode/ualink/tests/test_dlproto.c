@@ -510,6 +510,10 @@ static void test_summary(void) {
   CHECK(n > 0 && (size_t)n < sizeof buf);
   CHECK(strstr(buf, "A:L0 x8 2.5 ch0=on ch4=on") != NULL);
   CHECK_EQ(ual_analyzer_state_text(&X.a, NULL, 0), n);
+  static struct ual_analyzer none;                   /* nothing seen: every value "?" */
+  ual_analyzer_init(&none);
+  ual_analyzer_state_text(&none, buf, sizeof buf);
+  CHECK_STR(buf, "A:? x? ? ch0=? ch4=? | B:? x? ? ch0=? ch4=?");
 }
 
 /* The resolution function itself, the digest's cases (§3.2). */
