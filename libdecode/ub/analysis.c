@@ -531,6 +531,7 @@ static void tick(struct ual_ub_an *a, const struct ual_fabric_step *c, struct ua
   if (!c->ts_ns) return;
   for (unsigned d = 0; d < 2; d++) {
     struct ual_ub_side *s = &a->s[d];
+    unsigned from = f ? f->n : 0;
     if (s->err_pending && (c->ts_ns - s->err_ns > UAL_UB_RETRY_REQ_WINDOW_NS || end)) {
       if (c->ts_ns - s->err_ns > UAL_UB_RETRY_REQ_WINDOW_NS)
         ual_findings_add(f, UAL_R_UB_RETRY_REQ_MISSING, -1, "error in %c's frame %llu: no Retry_Req_Set from %c", side_name(d),
@@ -543,6 +544,7 @@ static void tick(struct ual_ub_an *a, const struct ual_fabric_step *c, struct ua
                        side_name(d ^ 1), (unsigned long long)(c->ts_ns - s->held_since_ns));
       s->held_reported = 1;
     }
+    if (end) ual_findings_set_dir(f, from, d ^ 1);   /* at the end: the side that owed the answer */
   }
 }
 
