@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "ualink/core/decode.h"
 #include "ualink/pcie/dllp.h"
+#include "ualink/pcie/tlp.h"
 
 #define UAL_PCIE_VCS 8
 #define UAL_PCIE_CLASSES 3   /* P, NP, Cpl */
@@ -54,8 +55,21 @@ struct ual_pcie_side {
   struct ual_pcie_fc_vals adv[UAL_PCIE_VCS][UAL_PCIE_CLASSES];
 };
 
+/* Flit mode, one direction: which payload flits are first deliveries
+ * (their TLP bytes feed the walker, pcie.md §3.1 [P13]) and the walk.
+ * Sequence numbers follow the UALink flit header rules (explicit with
+ * Replay Command 00b, else the previous + 1); unknown until an explicit one
+ * is seen. */
+struct ual_pcie_flow {
+  uint8_t seq_known;
+  uint16_t next_seq;         /* of the next new payload flit */
+  struct ual_pcie_walk walk;
+  uint64_t flits, delivered, tlps;
+};
+
 struct ual_pcie_an {
   struct ual_pcie_side s[2];
+  struct ual_pcie_flow fl[2];
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
 };
 
