@@ -48,7 +48,7 @@ void ual_pcie_an_init(struct ual_pcie_an *s) {
   ual_pcie_walk_init(&s->fl[1].walk);
 }
 
-static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r);
+static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
 
 static void ack_step(struct ual_pcie_side *me, unsigned d, const struct ual_pcie_dllp *p, struct ual_findings *f) {
   if (me->ack_known && ((unsigned)(p->seq - me->ack_seq) & (UAL_PCIE_SEQ_MOD - 1)) >= UAL_PCIE_SEQ_MOD / 2)
@@ -203,7 +203,7 @@ void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
     return;
   }
   if (h->kind == UAL_REC_PCIE_FLIT) {
-    flit_step(s, r);
+    flit_step(s, r, c);
     return;
   }
   if (h->roles_pcie) {
@@ -241,8 +241,60 @@ void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const str
 struct tlp_ctx {
   struct ual_findings *f;
   unsigned d;
-  uint64_t *count;
+  struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
+  const struct ual_fabric_step *c;
 };
+
+/* Request/completion pairing (pcie.md §4 request table, on one link):
+ * a non-posted request is kept under (Requester ID, Tag); a completion from
+ * the other side with that Destination BDF and Tag pairs with it, and
+ * finishes it when it carries no data or its Byte Count fits its payload
+ * (Length DW x 4; the Lower Address offset is not taken off). A completion
+ * without a kept request is counted, not judged: its request may precede
+ * the capture or the walk's sync. */
+static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, const uint8_t *dw0, unsigned type) {
+  if (ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
+    struct ual_pcie_flow *me = x->me;
+    unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
+    struct ual_pcie_req *slot = NULL;
+    for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
+      struct ual_pcie_req *q = &me->req[i];
+      if (q->used && q->rid == rid && q->tag == tag) { slot = q; break; }   /* a tag reused: the newer request */
+      if (!q->used && !slot) slot = q;
+    }
+    if (!slot) {
+      me->untracked++;
+      return;
+    }
+    if (!slot->used) me->outstanding++;
+    *slot = (struct ual_pcie_req){ 1, (uint8_t)type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns };
+    return;
+  }
+  if (ty->hdr != UAL_TLP_H_CPL) return;
+  struct ual_pcie_flow *req_side = x->other, *me = x->me;
+  unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0);
+  for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
+    struct ual_pcie_req *q = &req_side->req[i];
+    if (!q->used || q->rid != rid || q->tag != tag) continue;
+    unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
+    bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
+    if (!last) {
+      me->split_parts++;
+      return;
+    }
+    struct ual_pcie_lat *l = &me->lat[q->type];
+    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
+    if (!l->n || ns < l->min_ns) l->min_ns = ns;
+    if (ns > l->max_ns) l->max_ns = ns;
+    l->n++;
+    l->sum_ns += ns;
+    me->pairs++;
+    q->used = 0;
+    req_side->outstanding--;
+    return;
+  }
+  me->cpl_unmatched++;
+}
 
 /* The stateless TLP rules of §3.6 on one walked TLP. Its OHC words follow
  * the header base in A, B, C, E order; only the held header is read. */
@@ -253,7 +305,7 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   unsigned type = dw0[0], ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0);
   unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
-  (*x->count)++;
+  x->me->tlps++;
   if (type == 0x00) {
     if (dw0[1] || dw0[2] || dw0[3])
       ual_findings_add(f, UAL_R_PF_NOP_NONZERO, -1, "NOP TLP from %c = %02x %02x %02x %02x", side_name(x->d), dw0[0],
@@ -265,6 +317,7 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
                      t->size.total_dw);
     return;
   }
+  if (t->hdr_dw >= t->prefix_dw + 3u) track(x, ty, dw0, type);   /* every header base holds DW0-2 */
   bool a = ohc & 1, c = ohc & 4;
   bool cfg = ty->hdr == UAL_TLP_H_CFG, io = type == 0x02 || type == 0x42;
   if ((cfg || io) && !a)
@@ -300,7 +353,7 @@ static bool first_delivery(struct ual_pcie_flow *fl, const struct ual_fh *fh) {
   return true;
 }
 
-static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r) {
+static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c) {
   unsigned d = r->dir;
   struct ual_pcie_flow *fl = &s->fl[d];
   const struct ual_flit_info *fi = &r->flit;
@@ -311,7 +364,7 @@ static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r) {
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;
-  struct tlp_ctx x = { &r->findings, d, &fl->tlps };
+  struct tlp_ctx x = { &r->findings, d, fl, &s->fl[d ^ 1], c };
   unsigned at = 0;
   if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED)
     ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);

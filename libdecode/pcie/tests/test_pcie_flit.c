@@ -196,7 +196,54 @@ static void test_rules(void) {
   CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
 }
 
+/* Request/completion pairing and latency on one link. */
+static void one_tlp(struct ual_analyzer *a, const uint8_t *tlp, unsigned n_dw, unsigned seq, unsigned dir,
+                    uint64_t frame, struct ual_rec_result *r) {
+  uint8_t t[236] = { 0 };
+  put(t, 0, tlp, n_dw);
+  step(a, t, seq, dir, frame, r);
+}
+
+static void test_pairs(void) {
+  static struct ual_analyzer a;
+  static struct ual_rec_result r;
+  ual_analyzer_init(&a);
+  const struct ual_pcie_an *p = &a.fab.pcie;
+  /* MRd64 from A: Requester 0100h, Tag 1005h, 16 bytes */
+  uint8_t mrd[16] = { 0x20, 0, 0, 4, 0x01, 0x00, 0x10, 0x05, 0, 0, 0, 0, 0, 0, 0x10, 0 };
+  /* CplD from B: Completer 0200h, Tag 1005h, Destination 0100h, Byte Count 16, 4 DW */
+  uint8_t cpl[28] = { 0x4A, 0, 0, 4, 0x02, 0x00, 0x10, 0x05, 0x01, 0x00, 0x00, 16 };
+  one_tlp(&a, mrd, 4, 10, 0, 10, &r);        /* ts 40 */
+  CHECK_EQ(p->fl[0].outstanding, 1);
+  one_tlp(&a, cpl, 7, 20, 1, 11, &r);        /* ts 44 */
+  CHECK_EQ(r.findings.n, 1);                 /* PF-SYNC of B's walk only */
+  CHECK_EQ(p->fl[1].pairs, 1);
+  CHECK_EQ(p->fl[0].outstanding, 0);
+  CHECK_EQ(p->fl[1].lat[0x20].n, 1);
+  CHECK_EQ(p->fl[1].lat[0x20].sum_ns, 4);
+  /* a split completion: Byte Count 32 in the first 16-byte part */
+  mrd[7] = 0x06;
+  cpl[7] = 0x06;
+  one_tlp(&a, mrd, 4, 11, 0, 12, &r);        /* ts 48 */
+  cpl[11] = 32;
+  one_tlp(&a, cpl, 7, 21, 1, 13, &r);
+  CHECK_EQ(p->fl[1].split_parts, 1);
+  CHECK_EQ(p->fl[1].pairs, 1);
+  cpl[11] = 16;
+  one_tlp(&a, cpl, 7, 22, 1, 14, &r);        /* ts 56: 8 ns after its request */
+  CHECK_EQ(p->fl[1].pairs, 2);
+  CHECK_EQ(p->fl[1].lat[0x20].min_ns, 4);
+  CHECK_EQ(p->fl[1].lat[0x20].max_ns, 8);
+  CHECK_EQ(p->fl[1].lat[0x20].sum_ns, 12);
+  /* a completion nobody asked for on this capture: counted, not a finding */
+  cpl[7] = 0x09;
+  one_tlp(&a, cpl, 7, 23, 1, 15, &r);
+  CHECK_EQ(p->fl[1].cpl_unmatched, 1);
+  CHECK_EQ(r.findings.n, 0);
+}
+
 int main(void) {
+  test_pairs();
   test_decode_clean();
   test_decode_errors();
   test_rules();
