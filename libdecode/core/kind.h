@@ -35,6 +35,11 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
 /* Every wire field of a scope whose base is at record offset base, read
  * from the record (fields past its end are left out). */
 void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base);
+/* Rows both flit kinds (UALink 1, PCIe 5) show: the "CRC and FEC" group of
+ * a flit at record offset flit (ualink/kinds.c), and a flit-mode DLLP's
+ * rows at depth under its group (pcie/flit.c). */
+void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_flit_info *fi, unsigned flit);
+void ual_tb_fdllp(struct ual_tree_builder *w, unsigned depth, unsigned type, unsigned off);
 
 /* A one-line summary being written: appends stop at cap-1. */
 struct ual_text {

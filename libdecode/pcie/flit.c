@@ -39,14 +39,13 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_field(w, 2, UAL_F_GEN_KIND, dlp, fi->kind);
   ual_tb_group(w, 1, "DLLP", dl, 4, "%s", ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type)
                                               ? ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type) : "reserved");
-  ual_tb_scope(w, 2, UAL_SC_PCIE_FDLLP, dl);
-  ual_tb_scope(w, 2, (enum ual_scope)ual_pcie_layout_scope(ual_pcie_fdllp_layout(fi->dllp.type)), dl);
-  ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
-               fi->valid ? "valid" : "not valid");
-  ual_tb_scope(w, 2, UAL_SC_FLIT, flit);
-  ual_tb_field(w, 2, UAL_F_GEN_CRC_CALC, flit + UAL_CRC_OFFSET, ual_crc64_value(fi->crc_calc));
-  ual_tb_field(w, 2, UAL_F_GEN_CRC_OK, flit + UAL_CRC_OFFSET, fi->crc_ok);
-  ual_tb_field(w, 2, UAL_F_GEN_FEC, flit + UAL_FEC_OFFSET, fi->fec.status);
+  ual_tb_fdllp(w, 2, fi->dllp.type, dl);
+  ual_tb_flit_crc_fec(w, fi, flit);
+}
+
+void ual_tb_fdllp(struct ual_tree_builder *w, unsigned depth, unsigned type, unsigned off) {
+  ual_tb_scope(w, depth, UAL_SC_PCIE_FDLLP, off);
+  ual_tb_scope(w, depth, (enum ual_scope)ual_pcie_layout_scope(ual_pcie_fdllp_layout(type)), off);
 }
 
 static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
