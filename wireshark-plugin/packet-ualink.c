@@ -440,7 +440,8 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   /* Wire fields are shown as the flit is after FEC correction. */
   tvbuff_t *view = tvb;
   guint len = tvb_captured_length(tvb);
-  if (uw_decoded(r) && r->rec.h.kind == UAL_REC_FLIT && r->flit.fec.status == UAL_FEC_CORRECTED) {
+  gboolean flit = r->rec.h.kind == UAL_REC_FLIT || r->rec.h.kind == UAL_REC_PCIE_FLIT;   /* both in r->flit */
+  if (uw_decoded(r) && flit && r->flit.fec.status == UAL_FEC_CORRECTED) {
     guint8 *fixed = (guint8 *)tvb_memdup(pinfo->pool, tvb, 0, len);
     memcpy(fixed + UAL_REC_HDR_BYTES, r->flit.bytes, UAL_FLIT_BYTES);
     view = tvb_new_child_real_data(tvb, fixed, len, len);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DC_MAX_E_FIELDS 64
+#define DC_MAX_E_FIELDS 128
 
 struct dc_fopts {
   const char *filter;          /* -Y, NULL none */

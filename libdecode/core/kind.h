@@ -43,6 +43,11 @@ static inline bool ual_tb_wants(const struct ual_tree_builder *w, enum ual_scope
 }
 #define ual_tb_scope(w, depth, sc, base) \
   (ual_tb_wants((w), (sc)) ? (ual_tb_scope)((w), (depth), (sc), (base)) : (void)0)
+/* Rows both flit kinds (UALink 1, PCIe 5) show: the "CRC and FEC" group of
+ * a flit at record offset flit (ualink/kinds.c), and a flit-mode DLLP's
+ * rows at depth under its group (pcie/flit.c). */
+void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_flit_info *fi, unsigned flit);
+void ual_tb_fdllp(struct ual_tree_builder *w, unsigned depth, unsigned type, unsigned off);
 
 /* A one-line summary being written: appends stop at cap-1. */
 struct ual_text {

@@ -2,6 +2,8 @@
  * layout and FC stage; every surprise is a PD- finding. */
 #include "ualink/pcie/analysis.h"
 #include "ualink/core/analysis.h"
+#include "ualink/core/fields.h"
+#include "ualink/ualink/flit.h"
 
 #include <string.h>
 
@@ -33,11 +35,20 @@ static void forget(struct ual_pcie_side *s) {
   s->ack_known = 0;
 }
 
+static void flow_forget(struct ual_pcie_flow *fl) {
+  fl->seq_known = 0;
+  ual_pcie_walk_lose(&fl->walk);
+}
+
 void ual_pcie_an_init(struct ual_pcie_an *s) {
   memset(s, 0, sizeof *s);
   forget(&s->s[0]);
   forget(&s->s[1]);
+  ual_pcie_walk_init(&s->fl[0].walk);
+  ual_pcie_walk_init(&s->fl[1].walk);
 }
+
+static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
 
 static void ack_step(struct ual_pcie_side *me, unsigned d, const struct ual_pcie_dllp *p, struct ual_findings *f) {
   if (me->ack_known && ((unsigned)(p->seq - me->ack_seq) & (UAL_PCIE_SEQ_MOD - 1)) >= UAL_PCIE_SEQ_MOD / 2)
@@ -187,6 +198,12 @@ void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
   if (h->kind == UAL_REC_EVENT) {
     forget(&s->s[0]);
     forget(&s->s[1]);
+    flow_forget(&s->fl[0]);
+    flow_forget(&s->fl[1]);
+    return;
+  }
+  if (h->kind == UAL_REC_PCIE_FLIT) {
+    flit_step(s, r, c);
     return;
   }
   if (h->roles_pcie) {
@@ -217,4 +234,138 @@ void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const str
   (void)s;
   (void)f;
   (void)c;
+}
+
+/* ---- flit mode (kind 5) ---- */
+
+struct tlp_ctx {
+  struct ual_findings *f;
+  unsigned d;
+  struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
+  const struct ual_fabric_step *c;
+};
+
+/* Request/completion pairing (pcie.md §4 request table, on one link):
+ * a non-posted request is kept under (Requester ID, Tag); a completion from
+ * the other side with that Destination BDF and Tag pairs with it, and
+ * finishes it when it carries no data or its Byte Count fits its payload
+ * (Length DW x 4; the Lower Address offset is not taken off). A completion
+ * without a kept request is counted, not judged: its request may precede
+ * the capture or the walk's sync. */
+static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, const uint8_t *dw0, unsigned type) {
+  if (ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
+    struct ual_pcie_flow *me = x->me;
+    unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
+    struct ual_pcie_req *slot = NULL;
+    for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
+      struct ual_pcie_req *q = &me->req[i];
+      if (q->used && q->rid == rid && q->tag == tag) { slot = q; break; }   /* a tag reused: the newer request */
+      if (!q->used && !slot) slot = q;
+    }
+    if (!slot) {
+      me->untracked++;
+      return;
+    }
+    if (!slot->used) me->outstanding++;
+    *slot = (struct ual_pcie_req){ 1, (uint8_t)type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns };
+    return;
+  }
+  if (ty->hdr != UAL_TLP_H_CPL) return;
+  struct ual_pcie_flow *req_side = x->other, *me = x->me;
+  unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0);
+  for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
+    struct ual_pcie_req *q = &req_side->req[i];
+    if (!q->used || q->rid != rid || q->tag != tag) continue;
+    unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
+    bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
+    if (!last) {
+      me->split_parts++;
+      return;
+    }
+    struct ual_pcie_lat *l = &me->lat[q->type];
+    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
+    if (!l->n || ns < l->min_ns) l->min_ns = ns;
+    if (ns > l->max_ns) l->max_ns = ns;
+    l->n++;
+    l->sum_ns += ns;
+    me->pairs++;
+    q->used = 0;
+    req_side->outstanding--;
+    return;
+  }
+  me->cpl_unmatched++;
+}
+
+/* The stateless TLP rules of §3.6 on one walked TLP. Its OHC words follow
+ * the header base in A, B, C, E order; only the held header is read. */
+static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
+  const struct tlp_ctx *x = ctx;
+  struct ual_findings *f = x->f;
+  const uint8_t *dw0 = t->hdr + 4u * t->prefix_dw;
+  unsigned type = dw0[0], ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0);
+  unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
+  x->me->tlps++;
+  if (type == 0x00) {
+    if (dw0[1] || dw0[2] || dw0[3])
+      ual_findings_add(f, UAL_R_PF_NOP_NONZERO, -1, "NOP TLP from %c = %02x %02x %02x %02x", side_name(x->d), dw0[0],
+                       dw0[1], dw0[2], dw0[3]);
+    return;
+  }
+  if (!ty->name) {
+    ual_findings_add(f, UAL_R_PF_RSVD_TYPE, -1, "TLP Type %02xh from %c is reserved (%u DW)", type, side_name(x->d),
+                     t->size.total_dw);
+    return;
+  }
+  if (t->hdr_dw >= t->prefix_dw + 3u) track(x, ty, dw0, type);   /* every header base holds DW0-2 */
+  bool a = ohc & 1, c = ohc & 4;
+  bool cfg = ty->hdr == UAL_TLP_H_CFG, io = type == 0x02 || type == 0x42;
+  if ((cfg || io) && !a)
+    ual_findings_add(f, UAL_R_PF_OHC_MISSING, -1, "%s from %c without OHC-A%c", ty->name, side_name(x->d),
+                     cfg ? '3' : '2');
+  if ((ts == 5 || ts == 6) && !c)
+    ual_findings_add(f, UAL_R_PF_TS_IDE, -1, "%s from %c: TS %u%u%ub without OHC-C", ty->name, side_name(x->d),
+                     ts >> 2 & 1, ts >> 1 & 1, ts & 1);
+  unsigned c_dw = t->prefix_dw + t->size.base_dw + (ohc & 1) + (ohc >> 1 & 1);
+  if (!c || c_dw >= t->hdr_dw) return;
+  const uint8_t *oc = t->hdr + 4u * c_dw;
+  unsigned sub = (unsigned)ual_field_get(UAL_F_PCIE_C_SUBSTREAM, oc);
+  if (sub >= 3 && sub <= 6)
+    ual_findings_add(f, UAL_R_PF_SUBSTREAM, -1, "%s from %c: OHC-C Sub-Stream %u%u%ub", ty->name, side_name(x->d),
+                     sub >> 2 & 1, sub >> 1 & 1, sub & 1);
+  if (ty->fc == UAL_TLP_FC_CPL && ual_field_get(UAL_F_PCIE_C_RSV, oc))
+    ual_findings_add(f, UAL_R_PF_CPL_RSV, -1, "%s from %c: OHC-C RSV = 1", ty->name, side_name(x->d));
+}
+
+/* Whether a payload flit is a first delivery, by the UALink sequence rules. */
+static bool first_delivery(struct ual_pcie_flow *fl, const struct ual_fh *fh) {
+  if (fh->replay_cmd != UAL_RC_SEQ) {   /* implicit: the previous + 1 */
+    if (fl->seq_known) fl->next_seq = (uint16_t)((fl->next_seq + 1) & 0x3FF);
+    return true;
+  }
+  unsigned seq = fh->seq;
+  if (fl->seq_known && seq != fl->next_seq) {
+    if (((fl->next_seq - seq) & 0x3FF) <= 512) return false;   /* a replayed copy */
+    ual_pcie_walk_lose(&fl->walk);                                 /* flits missing: a gap */
+  }
+  fl->seq_known = 1;
+  fl->next_seq = (uint16_t)((seq + 1) & 0x3FF);
+  return true;
+}
+
+static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c) {
+  unsigned d = r->dir;
+  struct ual_pcie_flow *fl = &s->fl[d];
+  const struct ual_flit_info *fi = &r->flit;
+  if (r->rec.h.flags & UAL_RF_LOST) {
+    fl->seq_known = 0;
+    ual_pcie_walk_lose(&fl->walk);
+  }
+  fl->flits++;
+  if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
+  fl->delivered++;
+  struct tlp_ctx x = { &r->findings, d, fl, &s->fl[d ^ 1], c };
+  unsigned at = 0;
+  if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED)
+    ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);
 }

@@ -68,7 +68,8 @@ static bool decoded(const struct ual_rec_result *r) {
 /* Wire fields are shown as the flit is after FEC correction. */
 static const uint8_t *tree_bytes(struct ual_fview *v, const struct ual_filter_record *fr) {
   const struct ual_rec_result *r = fr->r;
-  if (!decoded(r) || r->rec.h.kind != UAL_REC_FLIT || r->flit.fec.status != UAL_FEC_CORRECTED) return NULL;
+  bool flit = r->rec.h.kind == UAL_REC_FLIT || r->rec.h.kind == UAL_REC_PCIE_FLIT;   /* PCIe flits: pcie/flit.h */
+  if (!decoded(r) || !flit || r->flit.fec.status != UAL_FEC_CORRECTED) return NULL;
   uint8_t *b = (uint8_t *)ual_fview_text(v, fr->len);
   if (!b) return NULL;
   memcpy(b, fr->rec, fr->len);

@@ -153,7 +153,7 @@ static void check_nop_idle(const struct ual_flit_info *fi, struct ual_findings *
   }
 }
 
-static void check_fec_crc(const struct ual_flit_info *fi, struct ual_findings *f) {
+void ual_flit_fec_crc_findings(const struct ual_flit_info *fi, struct ual_findings *f) {
   if (fi->fec.status == UAL_FEC_UNCORRECTABLE) {
     for (int g = 0; g < 3; g++)
       if (fi->fec.group[g] == UAL_FEC_UNCORRECTABLE)
@@ -174,7 +174,7 @@ static void check_fec_crc(const struct ual_flit_info *fi, struct ual_findings *f
     ual_findings_add(f, UAL_R_PL_CRC, -1, "CRC mismatch");
 }
 
-void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_findings *f) {
+void ual_flit_fec_crc(const uint8_t *raw, struct ual_flit_info *fi) {
   memcpy(fi->bytes, raw, UAL_FLIT_BYTES);
   if (ual_fec_clean(fi->bytes)) {
     fi->fec.status = UAL_FEC_CLEAN;
@@ -196,14 +196,18 @@ void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_fi
       if ((fi->crc_calc[i] ^ fi->crc_rx[i]) != 0xFF) { fi->crc_inverted = false; break; }
   }
   fi->valid = fi->fec.status != UAL_FEC_UNCORRECTABLE && fi->crc_ok;
+}
 
+enum ual_flit_kind ual_flit_kind_of(const struct ual_fh *fh) {
+  if (fh->usage == UAL_USAGE_PAYLOAD) return UAL_FK_PAYLOAD;
+  if (fh->usage == UAL_USAGE_NOP_IDLE) return (fh->seq == 0 && fh->replay_cmd == UAL_RC_SEQ) ? UAL_FK_IDLE : UAL_FK_NOP;
+  return UAL_FK_RESERVED;
+}
+
+void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_findings *f) {
+  ual_flit_fec_crc(raw, fi);
   ual_fh_decode(fi->bytes, &fi->fh);
-  if (fi->fh.usage == UAL_USAGE_PAYLOAD)
-    fi->kind = UAL_FK_PAYLOAD;
-  else if (fi->fh.usage == UAL_USAGE_NOP_IDLE)
-    fi->kind = (fi->fh.seq == 0 && fi->fh.replay_cmd == UAL_RC_SEQ) ? UAL_FK_IDLE : UAL_FK_NOP;
-  else
-    fi->kind = UAL_FK_RESERVED;
+  fi->kind = (uint8_t)ual_flit_kind_of(&fi->fh);
 
   memset(fi->sh, 0, sizeof fi->sh);
   memset(&fi->dllp, 0, sizeof fi->dllp);
@@ -213,7 +217,7 @@ void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_fi
   else if (fi->kind != UAL_FK_RESERVED)
     ual_dllp_decode(fi->bytes + UAL_DLLP_OFFSET, &fi->dllp);
 
-  check_fec_crc(fi, f);
+  ual_flit_fec_crc_findings(fi, f);
   if (fi->fec.status == UAL_FEC_UNCORRECTABLE || !fi->crc_ok)
     return; /* content of an invalid flit is not judged */
 

@@ -82,9 +82,12 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   } else if (fi->kind != UAL_FK_RESERVED) {
     unsigned d = flit + UAL_DLLP_OFFSET;
     ual_tb_group(w, 1, "DLLP", d, 4, "%s", ual_dllp_name_str((enum ual_dllp_name)fi->dllp.name));
-    ual_tb_scope(w, 2, UAL_SC_PCIE_FDLLP, d);   /* PCIe's flit-mode DLLP rows */
-    ual_tb_scope(w, 2, (enum ual_scope)ual_pcie_layout_scope(ual_pcie_fdllp_layout(fi->dllp.type)), d);
+    ual_tb_fdllp(w, 2, fi->dllp.type, d);   /* PCIe's flit-mode DLLP rows */
   }
+  ual_tb_flit_crc_fec(w, fi, flit);
+}
+
+void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_flit_info *fi, unsigned flit) {
   ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
                fi->valid ? "valid" : "not valid");
   ual_tb_scope(w, 2, UAL_SC_FLIT, flit);

@@ -32,13 +32,14 @@ static void test_names(void) {
   CHECK_STR(ual_rec_kind_name(UAL_REC_EVENT), "link event");
   CHECK(ual_rec_kind_name(0) == NULL);
   CHECK_STR(ual_rec_kind_name(UAL_REC_PCIE_DLLP), "PCIe DLLP");
-  CHECK(ual_rec_kind_name(UAL_REC_PCIE_FLIT) == NULL);
+  CHECK_STR(ual_rec_kind_name(UAL_REC_PCIE_FLIT), "PCIe flit");
   CHECK_STR(ual_rec_kind_name(UAL_REC_UB_FLIT), "UB flit");
   CHECK(ual_rec_kind_name(1000) == NULL);
   CHECK_STR(ual_rec_kind_key(UAL_REC_FLIT), "flit");
   CHECK_STR(ual_rec_kind_key(UAL_REC_OS), "os");
   CHECK_STR(ual_rec_kind_key(UAL_REC_EVENT), "event");
-  CHECK(ual_rec_kind_key(UAL_REC_PCIE_FLIT) == NULL);
+  CHECK_STR(ual_rec_kind_key(UAL_REC_PCIE_FLIT), "pcie_flit");
+  CHECK(ual_rec_kind_key(7) == NULL);
   /* every registered kind is complete: the dispatch calls these unchecked */
   unsigned n = 0;
   for (unsigned k = 0; k < 256; k++) {
@@ -50,13 +51,13 @@ static void test_names(void) {
 #define UAL_X_(code, kind) +1
   CHECK_EQ(n, 0 UAL_KINDS(UAL_X_));   /* the core's and every fabric's kinds */
 #undef UAL_X_
-  CHECK_EQ(n, 5);   /* UALink 1, 2; events 3; PCIe DLLP 4; UB 6 */
+  CHECK_EQ(n, 6);   /* UALink 1, 2; events 3; PCIe DLLP 4, flit 5; UB 6 */
 }
 
-/* The kinds of the fabrics to come, with the body their digests give them. */
+/* A kind nobody registered (7: no digest gives it one). */
 static void test_unregistered(void) {
   static const struct { unsigned kind; size_t body; } k[] = {
-    { UAL_REC_PCIE_FLIT, 256 } };
+    { 7, 256 } };
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
     uint8_t body[256] = {0}, rec[8 + 256];
     size_t n = record(k[i].kind, body, k[i].body, rec, sizeof rec);

@@ -24,7 +24,7 @@ struct ual_rec_result {
   enum ual_rec_status status;   /* OK or RESERVED: decoded; others: malformed */
   struct ual_record rec;
   uint8_t dir;                  /* 0 = A>B, 1 = B>A */
-  /* UALink, kind == UAL_REC_FLIT */
+  /* UALink, kind == UAL_REC_FLIT; PCIe flits (UAL_REC_PCIE_FLIT) too: pcie/flit.h */
   struct ual_flit_info flit;
   bool unpacked;                /* the flit went through the unpacker */
   struct ual_unpack_out unp;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "ualink/core/decode.h"
 #include "ualink/pcie/dllp.h"
+#include "ualink/pcie/tlp.h"
 
 #define UAL_PCIE_VCS 8
 #define UAL_PCIE_CLASSES 3   /* P, NP, Cpl */
@@ -54,8 +55,43 @@ struct ual_pcie_side {
   struct ual_pcie_fc_vals adv[UAL_PCIE_VCS][UAL_PCIE_CLASSES];
 };
 
+/* Flit mode, one direction: which payload flits are first deliveries
+ * (their TLP bytes feed the walker, pcie.md §3.1 [P13]) and the walk.
+ * Sequence numbers follow the UALink flit header rules (explicit with
+ * Replay Command 00b, else the previous + 1); unknown until an explicit one
+ * is seen. */
+#define UAL_PCIE_MAX_OUTSTANDING 64
+
+/* A non-posted request this side sent, waiting for its completion(s),
+ * keyed by Requester ID and the 14-bit Tag. */
+struct ual_pcie_req {
+  uint8_t used, type;
+  uint16_t rid, tag;
+  uint64_t frame, ts_ns;
+};
+
+/* Completion latency of one request Type: request to the completion that
+ * finishes it (a split completion's last part). */
+struct ual_pcie_lat {
+  uint64_t n, sum_ns, min_ns, max_ns;
+};
+
+struct ual_pcie_flow {
+  uint8_t seq_known;
+  uint16_t next_seq;         /* of the next new payload flit */
+  struct ual_pcie_walk walk;
+  uint64_t flits, delivered, tlps;
+  /* requests this side sent; completions come from the other side */
+  struct ual_pcie_req req[UAL_PCIE_MAX_OUTSTANDING];
+  uint16_t outstanding;
+  uint64_t untracked;        /* requests not kept: the table was full */
+  uint64_t pairs, split_parts, cpl_unmatched;   /* completions this side received */
+  struct ual_pcie_lat lat[256];                  /* by the request's Type */
+};
+
 struct ual_pcie_an {
   struct ual_pcie_side s[2];
+  struct ual_pcie_flow fl[2];
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
 };
 

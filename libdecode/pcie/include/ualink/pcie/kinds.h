@@ -1,10 +1,10 @@
-/* The record kind PCIe decodes (kind 4, non-flit DLLP), its timeline event
+/* The record kinds PCIe decodes (kind 4, non-flit DLLP; kind 5, PCIe flit), its timeline event
  * kinds and its stateful analysis (core/analysis.h). Pure X-macro lists
  * with no includes, registered in core/fabrics.h. */
 #ifndef UALINK_PCIE_KINDS_H
 #define UALINK_PCIE_KINDS_H
 
-#define UAL_PCIE_KINDS(X) X(UAL_REC_PCIE_DLLP, ual_kind_pcie_dllp)
+#define UAL_PCIE_KINDS(X) X(UAL_REC_PCIE_DLLP, ual_kind_pcie_dllp) X(UAL_REC_PCIE_FLIT, ual_kind_pcie_flit)
 
 /* X(enum suffix, "json name") */
 #define UAL_PCIE_TEV_KINDS(X) \
@@ -12,6 +12,6 @@
   X(PCIE_PM, "pcie_pm")   /* a PM DLLP starting or answering a handshake: value = DLLP type */
 
 #define UAL_PCIE_ANALYSES(X) X(pcie)
-#define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie)
+#define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie)
 
 #endif

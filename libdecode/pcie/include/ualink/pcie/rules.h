@@ -1,4 +1,5 @@
-/* The PCIe DLLP conformance rules (docs/rules.md, digest pcie.md §2.4).
+/* The PCIe DLLP and flit-mode TLP conformance rules (docs/rules.md, digest
+ * pcie.md §2.4, §3.6).
  * A pure X-macro list with no includes, registered in core/fabrics.h. */
 #ifndef UALINK_PCIE_RULES_H
 #define UALINK_PCIE_RULES_H
@@ -15,6 +16,13 @@
   X(PD_FC_SCALE,        "PD-FC-SCALE",        WARNING, "UpdateFC scale differs from InitFC, or scale 10b/11b without both sides advertising scaling") \
   X(PD_ACK_BACKWARDS,   "PD-ACK-BACKWARDS",   ERROR,   "Ack/Nak sequence number moves backwards modulo 4096") \
   X(PD_NAK,             "PD-NAK",             INFO,    "Nak received") \
-  X(PD_PM_ORDER,        "PD-PM-ORDER",        ERROR,   "PM_Request_Ack without a preceding PM request from the other side, or a PM DLLP sent by the wrong role")
+  X(PD_PM_ORDER,        "PD-PM-ORDER",        ERROR,   "PM_Request_Ack without a preceding PM request from the other side, or a PM DLLP sent by the wrong role") \
+  X(PF_SYNC,            "PF-SYNC",            INFO,    "flit-mode TLP alignment found after the capture start or a gap") \
+  X(PF_NOP_NONZERO,     "PF-NOP-NONZERO",     WARNING, "NOP TLP with bits besides Type set") \
+  X(PF_RSVD_TYPE,       "PF-RSVD-TYPE",       WARNING, "TLP with a reserved Type code (sized from the Type table)") \
+  X(PF_OHC_MISSING,     "PF-OHC-MISSING",     ERROR,   "configuration request without OHC-A3 or IO request without OHC-A2") \
+  X(PF_TS_IDE,          "PF-TS-IDE",          WARNING, "TS 101b/110b on a TLP without OHC-C") \
+  X(PF_SUBSTREAM,       "PF-SUBSTREAM",       WARNING, "OHC-C Sub-Stream 011b-110b (undefined)") \
+  X(PF_CPL_RSV,         "PF-CPL-RSV",         ERROR,   "completion whose OHC-C has RSV = 1")
 
 #endif

@@ -130,6 +130,12 @@ struct ual_flit_info {
  * the segment-header ones (DL-SH-RESERVED, DL-TLBEAT). Packing rules that
  * need carry-over state are checked by the unpacker (pack.h). */
 void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_findings *f);
+/* Its parts shared with PCIe flits (same CRC-64/FEC coverage, pcie.md [P2]):
+ * the corrected bytes, FEC and CRC results and valid; the PL-FEC-* /
+ * PL-CRC* findings of those; the flit kind from a flit header (PCIe: DLP0/1). */
+void ual_flit_fec_crc(const uint8_t *raw, struct ual_flit_info *fi);
+void ual_flit_fec_crc_findings(const struct ual_flit_info *fi, struct ual_findings *f);
+enum ual_flit_kind ual_flit_kind_of(const struct ual_fh *fh);
 
 /* Builders: fill bytes 0..241 and seal CRC+FEC. */
 void ual_flit_build_nop(uint8_t *flit, const struct ual_fh *fh, const struct ual_dllp *d);

@@ -1,0 +1,251 @@
+/* PCIe flits (record kind 5): DLP0/1 and DLP2-5 at their [P11]/[P12]
+ * positions, CRC-64/FEC shared with UALink (a corrected byte, a bad CRC),
+ * the tree's rows and the summary, then the TLP walk over the delivered
+ * TLP bytes. */
+#include "check.h"
+#include "ualink/core/decode.h"
+#include "ualink/core/tree.h"
+#include "ualink/core/rules.h"
+#include "ualink/core/summary.h"
+#include "ualink/pcie/flit.h"
+#include "ualink/pcie/tlp.h"
+#include "ualink/ualink/analysis.h"
+
+static size_t record(const uint8_t body[256], uint8_t *rec) {
+  memset(rec, 0, 8);
+  rec[0] = 1;                  /* version */
+  rec[1] = UAL_REC_PCIE_FLIT;
+  rec[3] = 255;                /* link unknown */
+  rec[4] = 3;                  /* 64.0 GT/s */
+  rec[5] = 16;                 /* x16 */
+  rec[6] = 0x80 | 4 << 3 | 1;  /* PCIe roles: A Root Port, B Endpoint */
+  memcpy(rec + 8, body, 256);
+  return 8 + 256;
+}
+
+static void build(uint8_t f[256]) {
+  memset(f, 0, 256);
+  /* TLP bytes: MRd64 (4 DW) then NOPs */
+  const uint8_t mrd[16] = { 0x20, 0, 0, 4, 0x01, 0x00, 0x00, 0x2A, 0, 0, 0, 0, 0x12, 0x34, 0x56, 0x78 };
+  memcpy(f, mrd, sizeof mrd);
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 0, UAL_RC_SEQ, 0x155 };
+  struct ual_dllp d;
+  memset(&d, 0, sizeof d);
+  d.type = 0x81;               /* UpdateFC-P VC1 ... */
+  d.b[0] = 0x81, d.b[1] = 0x11, d.b[2] = 0x46, d.b[3] = 0xA0;   /* ... H=45h D=6A0h */
+  ual_pcie_flit_seal(f, &fh, &d);
+}
+
+struct rows {
+  unsigned n, with_id;
+  enum ual_field_id id[128];
+  uint64_t v[128];
+};
+
+static void collect(void *ctx, const struct ual_tree_row *row) {
+  struct rows *t = ctx;
+  if (row->field && t->with_id < 128) {
+    t->id[t->with_id] = row->id;
+    t->v[t->with_id++] = row->value;
+  }
+  t->n++;
+}
+
+static uint64_t row_value(const struct rows *t, enum ual_field_id id, int *found) {
+  for (unsigned i = 0; i < t->with_id; i++)
+    if (t->id[i] == id) {
+      *found = 1;
+      return t->v[i];
+    }
+  *found = 0;
+  return 0;
+}
+
+static void test_decode_clean(void) {
+  uint8_t f[256], rec[264];
+  build(f);
+  size_t n = record(f, rec);
+  struct ual_rec_result r;
+  ual_decode_stateless(rec, n, 1, &r);
+  CHECK_EQ(r.status, UAL_RS_OK);
+  CHECK_EQ(r.flit.valid, 1);
+  CHECK_EQ(r.flit.fec.status, UAL_FEC_CLEAN);
+  CHECK_EQ(r.flit.kind, UAL_FK_PAYLOAD);
+  CHECK_EQ(r.flit.fh.seq, 0x155);
+  CHECK_EQ(r.flit.dllp.type, 0x81);
+  CHECK_EQ(r.findings.n, 0);
+  char s[160];
+  ual_rec_summary(&r, s, sizeof s);
+  CHECK_STR(s, "PCIe payload seq 341 | UpdateFC-P");
+  struct rows t = { 0 };
+  ual_tree_walk(&r, rec, n, collect, &t);
+  int found;
+  CHECK_EQ(row_value(&t, UAL_F_FH_SEQ, &found), 0x155);
+  CHECK(found);
+  CHECK_EQ(row_value(&t, UAL_F_PCIE_FDLLP_TYPE, &found), 0x81);
+  CHECK(found);
+  CHECK_EQ(row_value(&t, UAL_F_PCIE_FC_VC, &found), 1);
+  CHECK(found);
+  CHECK_EQ(row_value(&t, UAL_F_PCIE_FC_HDR, &found), 0x45);
+  CHECK(found);
+  CHECK_EQ(row_value(&t, UAL_F_PCIE_FC_DATA, &found), 0x6A0);
+  CHECK(found);
+  CHECK_EQ(row_value(&t, UAL_F_GEN_CRC_OK, &found), 1);
+  CHECK(found);
+  /* the delivered TLP bytes walk as MRd64 then 55 NOPs */
+  struct ual_pcie_walk w;
+  ual_pcie_walk_init(&w);
+  unsigned at = 99;
+  CHECK_EQ(ual_pcie_walk_flit(&w, r.flit.bytes, NULL, NULL, &at), UAL_PW_SYNCED);
+  CHECK_EQ(at, 0);
+}
+
+static void test_decode_errors(void) {
+  uint8_t f[256], rec[264];
+  build(f);
+  f[100] ^= 0x5A;              /* one byte: FEC corrects it */
+  size_t n = record(f, rec);
+  struct ual_rec_result r;
+  ual_decode_stateless(rec, n, 2, &r);
+  CHECK_EQ(r.flit.fec.status, UAL_FEC_CORRECTED);
+  CHECK_EQ(r.flit.valid, 1);
+  CHECK(ual_findings_has(&r.findings, UAL_R_PL_FEC_CORRECTED));
+  build(f);
+  f[242] ^= 1;                 /* the CRC itself, re-sealed FEC: a CRC mismatch */
+  ual_fec_encode(f);
+  n = record(f, rec);
+  ual_decode_stateless(rec, n, 3, &r);
+  CHECK_EQ(r.flit.crc_ok, 0);
+  CHECK_EQ(r.flit.valid, 0);
+  CHECK(ual_findings_has(&r.findings, UAL_R_PL_CRC));
+  /* a short body is malformed, not decoded */
+  n = record(f, rec);
+  ual_decode_stateless(rec, n - 1, 4, &r);
+  CHECK(r.status != UAL_RS_OK);
+}
+
+/* ---- the flit-mode TLP rules through the analyzer ---- */
+
+static unsigned put(uint8_t *f, unsigned dw, const uint8_t *tlp, unsigned n_dw) {
+  memcpy(f + 4 * dw, tlp, 4 * n_dw);
+  return dw + n_dw;
+}
+
+static void step(struct ual_analyzer *a, const uint8_t tlp[236], unsigned seq, unsigned dir, uint64_t frame,
+                 struct ual_rec_result *r) {
+  uint8_t f[256] = { 0 }, rec[264];
+  memcpy(f, tlp, 236);
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 0, UAL_RC_SEQ, (uint16_t)seq };
+  struct ual_dllp d;
+  memset(&d, 0, sizeof d);
+  d.type = d.b[0] = 0x31;   /* NOP DLLP */
+  ual_pcie_flit_seal(f, &fh, &d);
+  size_t n = record(f, rec);
+  rec[2] = (uint8_t)dir;
+  struct ual_events ev;
+  ual_events_init(&ev);
+  ual_analyzer_step(a, rec, n, frame, frame * 4, r, &ev);
+}
+
+static unsigned count(const struct ual_rec_result *r, enum ual_rule id) {
+  unsigned n = 0;
+  for (unsigned i = 0; i < r->findings.n; i++) n += r->findings.v[i].rule == id;
+  return n;
+}
+
+static void test_rules(void) {
+  static struct ual_analyzer a;
+  static struct ual_rec_result r;
+  ual_analyzer_init(&a);
+  uint8_t t[236] = { 0 };
+  /* flit 1: a clean MWr32 (1 DW), a CfgWr0 with OHC-A3, NOPs */
+  const uint8_t mwr[16] = { 0x40, 0, 0, 1, 0x01, 0, 0, 1, 0x10, 0, 0, 0, 0xAA, 0xBB, 0xCC, 0xDD };
+  const uint8_t cfg_ok[20] = { 0x44, 1, 0, 1, 0x01, 0, 0, 2, 0x03, 0x25, 0, 0x10, 7, 0, 0x80, 0x0F, 1, 2, 3, 4 };
+  unsigned dw = put(t, 0, mwr, 4);
+  put(t, dw, cfg_ok, 5);
+  step(&a, t, 1, 0, 1, &r);
+  CHECK_EQ(r.findings.n, 1);
+  CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
+  /* flit 2: every rule once */
+  memset(t, 0, sizeof t);
+  const uint8_t cfg_bad[16] = { 0x44, 0, 0, 1, 0x01, 0, 0, 3, 0x03, 0x25, 0, 0x10, 1, 2, 3, 4 };   /* no OHC-A3 */
+  const uint8_t nop_bad[4] = { 0x00, 0x00, 0x01, 0x00 };
+  const uint8_t rsvd[8] = { 0x08, 0, 0, 0, 0, 0, 0, 0 };   /* reserved 08h: PR, 3 DW base, no data */
+  const uint8_t ts_ide[20] = { 0x40, 0, 5 << 5, 1, 1, 0, 0, 4, 0x10, 0, 0, 0, 9, 9, 9, 9, 0, 0, 0, 0 };   /* + 3 DW trailer */
+  /* CplD with OHC-C: RSV = 1 and Sub-Stream 011b */
+  const uint8_t cpl_c[20] = { 0x4A, 0x04, 0, 1, 0x02, 0, 0, 5, 0x01, 0, 0, 4, 0, 0, 0, 0x38, 0xEE, 0xEE, 0xEE, 0xEE };
+  dw = put(t, 0, cfg_bad, 4);
+  dw = put(t, dw, nop_bad, 1);
+  dw = put(t, dw, rsvd, 2) + 1;   /* 3 DW: 08h's base */
+  dw = put(t, dw, ts_ide, 5) + 2; /* its 3-DW trailer: the last 2 are zero */
+  put(t, dw, cpl_c, 5);
+  step(&a, t, 2, 0, 2, &r);
+  CHECK_EQ(count(&r, UAL_R_PF_OHC_MISSING), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_NOP_NONZERO), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_RSVD_TYPE), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_TS_IDE), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_CPL_RSV), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_SUBSTREAM), 1);
+  CHECK_EQ(count(&r, UAL_R_PF_SYNC), 0);
+  CHECK_EQ(r.findings.n, 6);
+  /* a replayed copy of flit 2 is not delivered again */
+  step(&a, t, 2, 0, 3, &r);
+  CHECK_EQ(r.findings.n, 0);
+  /* the other direction has its own walk: it locks past the reserved type (DW 8) */
+  step(&a, t, 7, 1, 4, &r);
+  CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
+}
+
+/* Request/completion pairing and latency on one link. */
+static void one_tlp(struct ual_analyzer *a, const uint8_t *tlp, unsigned n_dw, unsigned seq, unsigned dir,
+                    uint64_t frame, struct ual_rec_result *r) {
+  uint8_t t[236] = { 0 };
+  put(t, 0, tlp, n_dw);
+  step(a, t, seq, dir, frame, r);
+}
+
+static void test_pairs(void) {
+  static struct ual_analyzer a;
+  static struct ual_rec_result r;
+  ual_analyzer_init(&a);
+  const struct ual_pcie_an *p = &a.fab.pcie;
+  /* MRd64 from A: Requester 0100h, Tag 1005h, 16 bytes */
+  uint8_t mrd[16] = { 0x20, 0, 0, 4, 0x01, 0x00, 0x10, 0x05, 0, 0, 0, 0, 0, 0, 0x10, 0 };
+  /* CplD from B: Completer 0200h, Tag 1005h, Destination 0100h, Byte Count 16, 4 DW */
+  uint8_t cpl[28] = { 0x4A, 0, 0, 4, 0x02, 0x00, 0x10, 0x05, 0x01, 0x00, 0x00, 16 };
+  one_tlp(&a, mrd, 4, 10, 0, 10, &r);        /* ts 40 */
+  CHECK_EQ(p->fl[0].outstanding, 1);
+  one_tlp(&a, cpl, 7, 20, 1, 11, &r);        /* ts 44 */
+  CHECK_EQ(r.findings.n, 1);                 /* PF-SYNC of B's walk only */
+  CHECK_EQ(p->fl[1].pairs, 1);
+  CHECK_EQ(p->fl[0].outstanding, 0);
+  CHECK_EQ(p->fl[1].lat[0x20].n, 1);
+  CHECK_EQ(p->fl[1].lat[0x20].sum_ns, 4);
+  /* a split completion: Byte Count 32 in the first 16-byte part */
+  mrd[7] = 0x06;
+  cpl[7] = 0x06;
+  one_tlp(&a, mrd, 4, 11, 0, 12, &r);        /* ts 48 */
+  cpl[11] = 32;
+  one_tlp(&a, cpl, 7, 21, 1, 13, &r);
+  CHECK_EQ(p->fl[1].split_parts, 1);
+  CHECK_EQ(p->fl[1].pairs, 1);
+  cpl[11] = 16;
+  one_tlp(&a, cpl, 7, 22, 1, 14, &r);        /* ts 56: 8 ns after its request */
+  CHECK_EQ(p->fl[1].pairs, 2);
+  CHECK_EQ(p->fl[1].lat[0x20].min_ns, 4);
+  CHECK_EQ(p->fl[1].lat[0x20].max_ns, 8);
+  CHECK_EQ(p->fl[1].lat[0x20].sum_ns, 12);
+  /* a completion nobody asked for on this capture: counted, not a finding */
+  cpl[7] = 0x09;
+  one_tlp(&a, cpl, 7, 23, 1, 15, &r);
+  CHECK_EQ(p->fl[1].cpl_unmatched, 1);
+  CHECK_EQ(r.findings.n, 0);
+}
+
+int main(void) {
+  test_pairs();
+  test_decode_clean();
+  test_decode_errors();
+  test_rules();
+  return check_done("test_pcie_flit");
+}
