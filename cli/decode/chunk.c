@@ -7,6 +7,8 @@
 
 #include "input_file.h"
 
+static void boundary_state(const struct dc_ctx *c, bool other, char *buf, size_t cap);
+
 bool dc_chunk_plan(struct dc_chunk *ch, struct dc_ctx *c, struct dc_input *in, char *msg, size_t cap) {
   const struct dc_opts *o = c->o;
   ch->k = o->chunk_k;
@@ -63,12 +65,37 @@ bool dc_chunk_plan(struct dc_chunk *ch, struct dc_ctx *c, struct dc_input *in, c
   c->tref.first = ch->first_ts;
   c->warm = ch->warm_from < ch->first;
   c->out.fp = ch->verify_from < ch->first && ch->warm_from == ch->verify_from ? ch->ov_mem : ch->devnull;
-  if (!c->warm) c->out.fp = stdout;
+  if (!c->warm) {
+    c->out.fp = stdout;
+    boundary_state(c, ch->other_fabric, ch->state_start, sizeof ch->state_start);
+  }
   return true;
 }
 
+/* What the merger compares at a boundary: the link state, and per direction
+ * whether the stream is synchronized, AN-SYNC was raised and a flit was
+ * delivered since the last reset; whether records of another fabric (PCIe,
+ * UB), whose analysis state is not compared, were decoded. Counters are not in it: they count from
+ * where the decode began. */
+static void boundary_state(const struct dc_ctx *c, bool other, char *buf, size_t cap) {
+  char text[256];
+  if (c->o->stateless) {
+    snprintf(buf, cap, "{\"stateless\":true}");
+    return;
+  }
+  ual_analyzer_state_text(&c->an, text, sizeof text);
+  for (char *p = text; *p; p++)
+    if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '?';
+  int n = snprintf(buf, cap, "{\"text\":\"%s\",\"sync\":[", text);
+  for (int d = 0; d < 2 && n > 0 && (size_t)n < cap; d++)
+    n += snprintf(buf + n, cap - (size_t)n, "%s[%d,%d,%d,%d,%d]", d ? "," : "", ual_unpack_synced(&c->an.unpack[d]),
+                  c->an.sync[d].reported, c->an.sync[d].flits > 0, c->an.after_idle[d], c->an.fresh[d]);
+  if (n > 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "],\"other_fabric\":%s}", other ? "true" : "false");
+}
+
 /* From the warm-up's sinks to stdout. */
-static void to_part(struct dc_ctx *c) {
+static void to_part(struct dc_chunk *ch, struct dc_ctx *c) {
+  boundary_state(c, ch->other_fabric, ch->state_start, sizeof ch->state_start);
   dc_out_flush(&c->out);
   c->out.fp = stdout;
   c->out.written = 0;
@@ -76,18 +103,22 @@ static void to_part(struct dc_ctx *c) {
   c->error_finding = false; /* --strict judges the part's own records */
 }
 
-void dc_chunk_done(struct dc_ctx *c) {
-  if (c->warm) to_part(c);
+void dc_chunk_done(struct dc_chunk *ch, struct dc_ctx *c) {
+  if (c->warm) to_part(ch, c);
 }
 
 bool dc_chunk_before(struct dc_chunk *ch, struct dc_ctx *c, uint64_t pos) {
-  if (pos >= ch->hi) return false;
+  if (c->frame >= ch->warm_from && c->res.rec.h.kind > UAL_REC_EVENT) ch->other_fabric = true;
+  if (pos >= ch->hi) {
+    boundary_state(c, ch->other_fabric, ch->state_end, sizeof ch->state_end);
+    return false;
+  }
   uint64_t next = c->frame + 1;
   if (next == ch->verify_from && next < ch->first) {
     dc_out_flush(&c->out);
     c->out.fp = ch->ov_mem;
   }
-  if (next == ch->first) to_part(c);
+  if (next == ch->first) to_part(ch, c);
   if (next >= ch->first) {
     ch->tail_frame[ch->tail_at] = next;
     ch->tail_off[ch->tail_at] = c->out.written + c->out.n;
@@ -117,7 +148,8 @@ bool dc_chunk_write_side(struct dc_chunk *ch, const struct dc_ctx *c, const char
             (unsigned long long)ch->tail_off[j]);
   }
   size_t ov = ch->verify_from < ch->first ? ch->ov_len : 0;
-  fprintf(fp, "],\"overlap_bytes\":%zu}\n", ov);
+  fprintf(fp, "],\"state_start\":%s,\"state_end\":%s,\"overlap_bytes\":%zu}\n", ch->state_start[0] ? ch->state_start : "null",
+          ch->state_end[0] ? ch->state_end : "null", ov);
   if (ov) fwrite(ch->ov_buf, 1, ov, fp);
   if (fclose(fp) != 0) {
     snprintf(msg, cap, "error writing %s: %s", path, strerror(errno));

@@ -33,6 +33,9 @@ struct dc_chunk {
   char *ov_buf;             /* the warm-up output of [verify_from, first) */
   size_t ov_len;
   FILE *ov_mem, *devnull;
+  bool other_fabric;        /* a record of another fabric was decoded */
+  char state_start[512];    /* the analysis state before the part's first record (JSON) */
+  char state_end[512];      /* and before the next part's first record; "" when the part reads to the end */
 };
 
 /* Walks the record headers up to the part, seeks the input to the warm-up's
@@ -42,7 +45,7 @@ bool dc_chunk_plan(struct dc_chunk *ch, struct dc_ctx *c, struct dc_input *in, c
  * Switches the output between the warm-up sinks and stdout. */
 bool dc_chunk_before(struct dc_chunk *ch, struct dc_ctx *c, uint64_t pos);
 /* After the decode: the end-of-capture output goes to stdout. */
-void dc_chunk_done(struct dc_ctx *c);
+void dc_chunk_done(struct dc_chunk *ch, struct dc_ctx *c);
 /* The side file: a JSON line (part, frames, the tail offsets, the overlap's
  * length) and the overlap's bytes. */
 bool dc_chunk_write_side(struct dc_chunk *ch, const struct dc_ctx *c, const char *path, char *msg, size_t cap);

@@ -694,7 +694,7 @@ int main(int argc, char **argv) {
     }
     dc_feed_stop(&feed);
   }
-  if (opts.chunk_n) dc_chunk_done(c); /* a part with no records of its own may hold the end */
+  if (opts.chunk_n) dc_chunk_done(&ch, c); /* a part with no records of its own may hold the end */
   if (c->read_error) exit_code = DC_EXIT_USAGE;
   if (c->progress_line) fputs("\r\033[K", stderr);
 
