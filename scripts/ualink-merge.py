@@ -156,6 +156,10 @@ def merge(workdir, n, out, redo, overlap, log=sys.stderr):
     for k in range(1, n + 1):
         out_path, side, err = part_paths(workdir, k)
         rc = None
+        if not os.path.exists(side):  # the part failed before it could write one
+            with open(err, "rb") as f:
+                log.write(f.read().decode(errors="replace"))
+            return 2
         while True:
             meta, ov = read_side(side)
             why = m.check(k, meta, ov)

@@ -17,6 +17,10 @@ bool dc_chunk_plan(struct dc_chunk *ch, struct dc_ctx *c, struct dc_input *in, c
     snprintf(msg, cap, "%s: --chunk needs a regular pcap file (not pcapng, a stream or UALINK_LIBPCAP=1)", in->name);
     return false;
   }
+  if (in->udp_lt >= 0) { /* its frames are unwrapped, not framed in place */
+    snprintf(msg, cap, "%s: --chunk does not read captures of the UDP export", in->name);
+    return false;
+  }
   uint64_t body = in->size - DC_FILE_FIRST;
   ch->lo = DC_FILE_FIRST + body * (ch->k - 1) / ch->n;
   ch->hi = ch->k == ch->n ? UINT64_MAX : DC_FILE_FIRST + body * ch->k / ch->n;
