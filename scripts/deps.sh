@@ -3,7 +3,8 @@
 set -euo pipefail
 PKGS=(build-essential cmake pkg-config python3 libpcap-dev libncurses-dev
       libwireshark-dev libwiretap-dev libglib2.0-dev libpcre2-dev tshark tmux
-      clang libclang-rt-14-dev valgrind util-linux iproute2 bc chromium)
+      clang libclang-rt-14-dev valgrind util-linux iproute2 bc chromium
+      python3-distributed python3-dask)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -40,6 +40,9 @@ struct dc_opts {
   enum dc_tfmt tfmt;           /* -t */
   const char *save;            /* -w FILE: the selected records as a pcap, "-" = stdout; NULL none */
   bool print_saved;            /* -P: print the records while saving them */
+  unsigned chunk_k, chunk_n;   /* --chunk K/N; chunk_n 0 = the whole capture */
+  uint64_t warmup, overlap;    /* --warmup W, --overlap V (chunk.h) */
+  const char *chunk_side;      /* --chunk-side FILE: the merger's side file; NULL none */
 };
 
 /* Exit codes (also in --help and the man page). */
@@ -73,6 +76,7 @@ struct dc_ctx {
   bool read_error;             /* the input ended on a read error */
   bool ended;                  /* the input was read to its real end */
   bool sel_stop;               /* -c or --frames stopped reading: ended if nothing follows */
+  bool warm;                   /* --chunk's warm-up: problems are not reported */
   struct progress *pg;
 };
 

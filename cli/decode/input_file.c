@@ -153,3 +153,10 @@ enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len,
   }
 }
 uint64_t dc_file_pos(const struct dc_input *in) { return in->fb->off - (in->fb->len - in->fb->at); }
+
+void dc_file_seek(struct dc_input *in, uint64_t off) {
+  struct dc_file *f = in->fb;
+  f->off = off;
+  f->at = f->len = 0;
+  f->eof = false;
+}

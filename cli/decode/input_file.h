@@ -47,5 +47,7 @@ ssize_t dc_file_pread(const struct dc_input *in, uint8_t *buf, size_t cap, uint6
 /* dc_input_next and dc_input_pos of the backend. */
 enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns);
 uint64_t dc_file_pos(const struct dc_input *in);
+/* The next record is read from file offset off (a record start). */
+void dc_file_seek(struct dc_input *in, uint64_t off);
 
 #endif

@@ -3,6 +3,7 @@
  *   input (pcap/pcapng, raw, hex) -> ual_decode_record -> select -> print
  *                                                       -> statistics
  */
+#include "chunk.h"
 #include "dcli.h"
 #include "feed.h"
 #include "input.h"
@@ -79,6 +80,15 @@ static void usage(FILE *fp) {
         "\n"
         "  -j, --jobs N         decode with N threads (default: the cores for a regular\n"
         "                       file, 1 otherwise); the output is the same for every N\n"
+        "  --chunk K/N          decode the K-th of N parts (split by bytes, at record starts) of\n"
+        "                       a regular pcap file: output for the part's records only, with\n"
+        "                       their frame numbers; end-of-capture findings in the part that\n"
+        "                       reaches the end (scripts/ualink-merge.py joins the parts)\n"
+        "  --warmup W           with --chunk: decode W records before the part first, printing\n"
+        "                       nothing for them (default 8192)\n"
+        "  --overlap V          with --chunk: the last V warm-up records checked (default 256)\n"
+        "  --chunk-side FILE    with --chunk: write the part's frames, the output offsets of its\n"
+        "                       last V records and the output of its last V warm-up records\n"
         "  --strict             exit 1 on findings of severity error or malformed input records\n"
         "  --list-rules         the rule IDs with their severity and meaning\n"
         "  -h, --help           this help\n"
@@ -175,7 +185,8 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
-       OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT };
+       OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
+       OPT_CHUNK_SIDE };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -203,6 +214,10 @@ static const struct option long_opts[] = {
   { "udp-port", required_argument, NULL, OPT_UDP_PORT },
   { "write", required_argument, NULL, 'w' },
   { "jobs", required_argument, NULL, 'j' },
+  { "chunk", required_argument, NULL, OPT_CHUNK },
+  { "warmup", required_argument, NULL, OPT_WARMUP },
+  { "overlap", required_argument, NULL, OPT_OVERLAP },
+  { "chunk-side", required_argument, NULL, OPT_CHUNK_SIDE },
   { NULL, 0, NULL, 0 },
 };
 
@@ -236,6 +251,8 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   dc_fopts_init(&o->fo);
   o->tfmt = DC_T_REL;
   o->udp_port = UAL_UDP_PORT;
+  o->warmup = DC_CHUNK_WARMUP;
+  o->overlap = DC_CHUNK_OVERLAP;
   const char *input = NULL;
   int n_inputs = 0;
   int c;
@@ -292,6 +309,24 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
       if (!parse_u64(optarg, &v) || v < 1 || v > 65535) arg_error("--udp-port needs a UDP port 1..65535, not '%s'", optarg);
       else o->udp_port = (unsigned)v;
       break;
+    case OPT_CHUNK: {
+      unsigned k = 0, n = 0;
+      char tail;
+      if (sscanf(optarg, "%u/%u%c", &k, &n, &tail) != 2 || k == 0 || n == 0 || k > n || n > 1000000)
+        arg_error("--chunk needs K/N with 1 <= K <= N, not '%s'", optarg);
+      o->chunk_k = k;
+      o->chunk_n = n;
+      break;
+    }
+    case OPT_WARMUP:
+      if (!parse_u64(optarg, &v) || v > (1u << 28)) arg_error("--warmup needs a record count 0..268435456, not '%s'", optarg);
+      else o->warmup = v;
+      break;
+    case OPT_OVERLAP:
+      if (!parse_u64(optarg, &v) || v > (1u << 20)) arg_error("--overlap needs a record count 0..1048576, not '%s'", optarg);
+      else o->overlap = v;
+      break;
+    case OPT_CHUNK_SIDE: o->chunk_side = optarg; break;
     case OPT_RAW: input = optarg; n_inputs++; o->in_type = DC_IN_RAW; break;
     case OPT_HEX: input = optarg; n_inputs++; o->in_type = DC_IN_HEX; break;
     case OPT_NO_COLOR: color = 0; break;
@@ -337,6 +372,15 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
       arg_error("%s", "-w - writes the pcap to standard output: no --stats, --timeline, -P or --report - with it");
     else if (isatty(STDOUT_FILENO))
       arg_error("%s", "-w -: standard output is a terminal, not writing a binary pcap to it (redirect it or give -w FILE)");
+  }
+  if (o->chunk_n) {
+    /* these need the whole capture in one process: counts, totals, one file */
+    if (o->stats || o->report || o->save || o->count)
+      arg_error("%s", "--chunk: --stats, --report, -w and -c are not supported (they need the whole capture)");
+    if (o->in_type != DC_IN_PCAP || (input && strcmp(input, "-") == 0))
+      arg_error("%s", "--chunk needs a regular pcap file");
+  } else if (o->chunk_side) {
+    arg_error("%s", "--chunk-side goes with --chunk K/N");
   }
   if (o->print_saved && !o->save) arg_error("%s", "-P prints the records while -w saves them: give -w FILE");
   if (arg_errors) {
@@ -388,6 +432,7 @@ static void select_end_findings(struct dc_ctx *c, struct ual_findings *f) {
 /* One line on stderr naming the input and frame. problem: counts for
  * --strict; notices (a record that still decodes) do not. */
 static void report(struct dc_ctx *c, uint64_t frame, const char *what, const char *detail, bool problem) {
+  if (c->warm) return; /* the part before reports it */
   if (problem) c->problems++;
   if (++c->reports > MAX_REPORTS) return;
   dc_out_flush(&c->out);
@@ -558,6 +603,7 @@ int main(int argc, char **argv) {
   if (rc >= 0) return rc;
 
   int exit_code = DC_EXIT_OK;
+  struct dc_chunk ch = { 0 };
   struct dc_ctx *c = calloc(1, sizeof *c);
   struct dc_input *in = calloc(1, sizeof *in);
   if (!c || !in || !dc_out_init(&c->out, stdout, 1u << 20)) {
@@ -600,7 +646,18 @@ int main(int argc, char **argv) {
     exit_code = rc;
     goto done;
   }
-  if (!opts.quiet) dc_fields_header(c);
+  if (opts.chunk_n) {
+    char err[400];
+    opts.jobs = 1;
+    if (!dc_chunk_plan(&ch, c, in, err, sizeof err)) {
+      fprintf(stderr, PROG ": %s\n", err);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
+  }
+  /* after --frames' last frame a part has nothing to show, nor the end */
+  bool chunk_idle = opts.chunk_n && (ch.empty || ch.first > opts.frame_hi);
+  if (!opts.quiet && (!opts.chunk_n || ch.k == 1)) dc_fields_header(c);
 
   struct progress pg = { 0 };
   pg.size = in->size;
@@ -623,10 +680,11 @@ int main(int argc, char **argv) {
       exit_code = DC_EXIT_USAGE;
       goto done;
     }
-  } else {
+  } else if (!chunk_idle) {
     struct dc_feed feed;
     dc_feed_start(&feed, in);
     for (;;) {
+      if (opts.chunk_n && !dc_chunk_before(&ch, c, dc_feed_pos(&feed))) break; /* the next part's record */
       const uint8_t *rec = NULL;
       size_t len = 0;
       uint64_t ts_ns = 0;
@@ -640,6 +698,7 @@ int main(int argc, char **argv) {
     }
     dc_feed_stop(&feed);
   }
+  if (opts.chunk_n) dc_chunk_done(&ch, c); /* a part with no records of its own may hold the end */
   if (c->read_error) exit_code = DC_EXIT_USAGE;
   if (c->progress_line) fputs("\r\033[K", stderr);
 
@@ -686,6 +745,13 @@ int main(int argc, char **argv) {
     fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
     exit_code = DC_EXIT_USAGE;
   }
+  if (opts.chunk_n && opts.chunk_side) {
+    char err[400];
+    if (!dc_chunk_write_side(&ch, c, opts.chunk_side, err, sizeof err)) {
+      fprintf(stderr, PROG ": %s\n", err);
+      exit_code = DC_EXIT_USAGE;
+    }
+  }
   if (c->skipped)
     fprintf(stderr, PROG ": %s: %llu frame%s without a record skipped: not UDP datagrams to port %u (--udp-port N)\n",
             opts.path, (unsigned long long)c->skipped, c->skipped == 1 ? "" : "s", opts.udp_port);
@@ -699,6 +765,7 @@ done:
   if (c) dc_report_free(c->rep);
   if (c) dc_filter_free(c);
   if (c) dc_save_close(c->save);
+  if (opts.chunk_n) dc_chunk_free(&ch);
   free(in);
   free(c);
   return exit_code;

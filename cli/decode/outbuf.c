@@ -10,6 +10,7 @@ bool dc_out_init(struct dc_out *o, FILE *fp, size_t cap) {
   o->cap = o->buf ? cap : 0;
   o->fp = fp;
   o->failed = false;
+  o->written = 0;
   return o->buf != NULL;
 }
 
@@ -22,6 +23,7 @@ void dc_out_free(struct dc_out *o) {
 
 void dc_out_flush(struct dc_out *o) {
   if (o->n && !o->failed && fwrite(o->buf, 1, o->n, o->fp) != o->n) o->failed = true;
+  o->written += o->n;
   o->n = 0;
 }
 
@@ -30,6 +32,7 @@ void dc_out_mem(struct dc_out *o, const void *p, size_t k) {
     dc_out_flush(o);
     if (k > o->cap) {
       if (!o->failed && fwrite(p, 1, k, o->fp) != k) o->failed = true;
+      o->written += k;
       return;
     }
   }

@@ -14,6 +14,7 @@ struct dc_out {
   size_t n, cap;
   FILE *fp;
   bool failed;          /* a write failed (disk full, closed pipe) */
+  uint64_t written;     /* bytes handed to fp */
 };
 
 bool dc_out_init(struct dc_out *o, FILE *fp, size_t cap);
