@@ -192,14 +192,14 @@ gen)
     n=$(ts -r "$p" -Y '_ws.malformed' | wc -l)
     check "ualink-gen $sc: no Malformed/exception items" test "$n" -eq 0
   done
-  found=0 both=0 total=0 skipped=""
-  while read -r rule _; do
-    p=$work/cap/inject.pcap
+  # One injection's checks; a worker w takes every second rule (2 cores).
+  inject_one() {
+    local rule=$1 p=$2 want got
     rm -f "$p"
     if ! bounded_gen --inject "$rule" -c 600 -w "$p" && ! bounded_gen --inject "$rule" -c 3000 -w "$p"; then
       echo "skip: ualink-gen --inject $rule -c 600/3000 failed or ran past the bounds"
       skipped="$skipped $rule"
-      continue
+      return
     fi
     chmod a+r "$p"
     total=$((total + 1))
@@ -214,8 +214,25 @@ gen)
 print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.loads(l).get("findings", [])})))')
     got=$(expert_rules "$p" "${json_opts[@]}")
     check "--inject $rule: -z expert ${json_opts[*]} lists the rules ualink-decode finds ($want)" test "$got" = "$want"
-  done < <("$gen" --list-injections)
-  rm -f "$work/cap/inject.pcap"
+  }
+  mapfile -t rules < <("$gen" --list-injections | cut -d' ' -f1)
+  for w in 0 1; do
+    (
+      found=0 both=0 total=0 skipped="" fails=0
+      for ((i = w; i < ${#rules[@]}; i += 2)); do inject_one "${rules[$i]}" "$work/cap/inject-$w.pcap"; done
+      rm -f "$work/cap/inject-$w.pcap"
+      echo "$found $both $total $fails $skipped" > "$work/inject-$w.counts"
+    ) > "$work/inject-$w.log" 2>&1 &
+  done
+  wait
+  found=0 both=0 total=0 skipped=""
+  for w in 0 1; do
+    cat "$work/inject-$w.log"
+    [ -s "$work/inject-$w.counts" ] || { fail "injection worker $w ended without its counts"; continue; }
+    read -r f b t n sk < "$work/inject-$w.counts"
+    found=$((found + f)) both=$((both + b)) total=$((total + t)) fails=$((fails + n))
+    [ -n "${sk:-}" ] && skipped="$skipped $sk"
+  done
   echo "injected rules listed by -z expert: $found of $total (libdecode's analyzer finds $both); generator skipped:${skipped:- none}"
   check "-z expert lists every injected rule the analyzer finds" test "$found" -eq "$both"
   check "most injected rules reach -z expert ($found of $total)" test "$((found * 4))" -ge "$((total * 3))"
