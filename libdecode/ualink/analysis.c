@@ -178,8 +178,13 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
    * starts (the sequence-number handshake after link-up), nothing is
    * carried over into the flit. */
   if (ro.resync) {
+    /* a run delivered before TL flit boundaries were known gave no TL
+     * flits: its replayed copies are delivered again, in step */
+    if (ro.save && !ual_unpack_synced(&a->unpack[d])) a->rp.d[d].seen_n = 0;
+    else if (ro.save) a->unpack_kept[d] = a->unpack[d];
     ual_unpack_init_midstream(&a->unpack[d]);
   }
+  if (ro.rejoin == 2) a->unpack[d] = a->unpack_kept[d];
   if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
     ual_unpack_init(&a->unpack[d]);
   deliver(a, d, fi->bytes, w, true, out, ev);

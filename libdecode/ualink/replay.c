@@ -95,6 +95,12 @@ void ual_replay_link_up(struct ual_replay *r) {
  * carries NEXT_EXPECTED_RX_SEQ - 1, or by an Ack of a flit delivered since
  * it was learned (the receiver accepted the same run in order). */
 static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak, bool sel) {
+  if (!t->exp_known && nak) {         /* before any flit: the Nak says what comes next */
+    t->exp_known = 1;
+    t->next_exp = t->exp_first = ual_seq_inc(n);
+    t->discard = !sel;
+    return;
+  }
   if (t->exp_known != 1) return;
   if (nak && t->next_exp == ual_seq_inc(n)) {
     t->exp_known = 2;                 /* what was seen agrees */
@@ -105,6 +111,15 @@ static void rx_learn(struct ual_replay_dir *t, uint16_t n, bool nak, bool sel) {
     return;
   }
   if (nak) {
+    /* the run delivered from where the Nak asks on: its replay is not delivered again */
+    uint16_t e = ual_seq_inc(n);
+    uint16_t lo = ual_seq_dist(e, t->exp_first) <= UAL_SEQ_MAX_UNACKED ? t->exp_first : e;
+    unsigned seen = ual_seq_dist(lo, t->next_exp);
+    if (seen && seen <= UAL_SEQ_MAX_UNACKED) {
+      t->seen_lo = lo;
+      t->seen_n = (uint16_t)seen;
+      t->seen_broken = t->rejoin = 0;
+    }
     /* 3: flits between the lost one and the run seen were sent before the
      * capture: the first jump after the replay is not a gap */
     t->exp_known = ual_seq_dist(ual_seq_inc(n), t->exp_first) <= UAL_SEQ_MAX_UNACKED ? 3 : 2;
@@ -272,10 +287,27 @@ static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
     d->next_exp = d->exp_first = seq;
   }
   unsigned a = ual_seq_dist(d->next_exp, seq);
+  if (a == 0 && d->seen_n) {
+    unsigned off = ual_seq_dist(d->seen_lo, seq);
+    if (off < d->seen_n) {              /* delivered when first seen */
+      if (off + 1 == d->seen_n) {
+        d->seen_n = 0;
+        d->rejoin = d->seen_broken ? 2 : 1;
+        d->rx_break = 0;
+      }
+      d->next_exp = ual_seq_inc(seq);
+      o->verdict = UAL_RPV_DUPLICATE;
+      d->st.duplicates++;
+      return;
+    }
+    if (off <= UAL_SEQ_MAX_UNACKED) d->seen_n = 0;  /* past the run; before it, it is still to come */
+  }
   if (a == 0) {
     if (d->exp_known == 3 && seq != d->exp_first) d->exp_known = 2;
     o->resync = d->rx_break;
-    d->rx_break = 0;
+    o->rejoin = d->rejoin;
+    if (o->resync && d->seen_n && !d->seen_broken) o->save = d->seen_broken = 1;
+    d->rx_break = d->rejoin = 0;
     d->next_exp = ual_seq_inc(seq);
     d->bad_pending = 0;
     d->discard = 0;
@@ -290,11 +322,24 @@ static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
   bool learn = d->exp_known == 1 && !d->bad_pending && !d->discard &&
                (a > UAL_SEQ_MAX_UNACKED || ual_seq_dist(d->exp_first, d->next_exp) < 2);
   if (learn || (d->exp_known == 3 && !d->rp_expect && !d->bad_pending)) {
+    unsigned seen = ual_seq_dist(d->exp_first, d->next_exp);
+    if (learn && a > UAL_SEQ_MAX_UNACKED && seen <= UAL_SEQ_MAX_UNACKED) {
+      d->seen_lo = d->exp_first;
+      d->seen_n = (uint16_t)seen;
+      d->seen_broken = d->rejoin = 0;
+      if (ual_seq_dist(d->exp_first, seq) < seen) {  /* a replay of the run seen */
+        hold_clear(d);
+        d->next_exp = seq;
+        d->exp_first = d->seen_lo;
+        return rx_side(d, dir, seq, fi, w, o, f);
+      }
+    }
     hold_clear(d);
     d->next_exp = ual_seq_inc(seq);
     d->exp_first = seq;
     o->verdict = UAL_RPV_DELIVER;
     o->resync = 1;
+    if (d->seen_n && !d->seen_broken) o->save = d->seen_broken = 1;
     d->rx_break = 0;
     d->st.delivered++;
     if (d->exp_known == 3) d->exp_known = 2;

@@ -16,8 +16,18 @@
  *     N >= K + bound is raised by the cut; the bound (--bound, default
  *     UAL_HISTORY_FLITS records) is the longest of the per-machine bounds
  *     in docs/architecture.md, "Captures that start mid-stream".
- * Cuts: every 12 records over the first 600, 12 evenly spaced, and a few
- * just after the places where the whole capture raised something. */
+ *   - the same deliveries: the cut never delivers a DL message the whole
+ *     capture does not deliver after the cut, nor more TL flits (nothing
+ *     read from payload DWords, nothing delivered twice: a run delivered
+ *     before a Nak the cut did not see is not delivered again from its
+ *     replay); from the bound on, the same TL flits and DL messages at
+ *     every record (released held flits included).
+ * Cuts: every 12 records over the first 600, 12 evenly spaced, a few just
+ * after the places where the whole capture raised something, and up to 3
+ * in each situation of the issue's focused cases (a payload flit carrying
+ * an Ack, a go-back-N or selective replay in progress, a negotiation
+ * request answered after the cut, L1 entry in progress, L0p at reduced
+ * width); --require-situations fails when one of them was never cut in. */
 #include <ualink/ualink.h>
 #include "ualink/ualink/analysis.h"
 #include "gen.h"
@@ -147,6 +157,75 @@ static int generate(int sc, int ub_sc, uint64_t seed, struct cap *c) {
 static struct ual_analyzer an;
 static struct ual_rec_result res;
 
+/* What the unpacker delivered at each record: TL flits counted, DL
+ * messages by their DWord (a cut that reads payload DWords as messages, or
+ * misses the transport headers, differs here, not always in findings). */
+struct dlist { uint32_t *off; uint16_t *n_tl; uint32_t *dw; size_t n, cap, n_dw, dw_cap; };
+
+static void add_unpacked(struct dlist *d, size_t rec, const struct ual_unpack_out *u) {
+  d->n_tl[rec] = (uint16_t)(d->n_tl[rec] + u->n_tl);
+  for (unsigned i = 0; i < u->n_msg; i++) {
+    GROW(d->dw, d->n_dw, d->dw_cap);
+    d->dw[d->n_dw++] = u->msg[i].msg.dw;
+  }
+  d->off[rec + 1] = (uint32_t)d->n_dw;
+}
+
+static void begin_record(struct dlist *d, size_t rec) {
+  if (rec + 1 >= d->cap) {
+    d->cap = rec + 2 > 2 * d->cap ? rec + 2 : 2 * d->cap;
+    d->off = realloc(d->off, (d->cap + 1) * sizeof *d->off);
+    d->n_tl = realloc(d->n_tl, d->cap * sizeof *d->n_tl);
+    if (!d->off || !d->n_tl) abort();
+  }
+  d->off[rec] = d->off[rec + 1] = (uint32_t)d->n_dw;
+  d->n_tl[rec] = 0;
+  d->n = rec + 1;
+}
+
+/* Held flits a replay released at this record (ual_events.delivered; the
+ * record's own flit is in its result). */
+struct release_ctx { struct dlist *d; size_t rec; uint64_t frame; };
+static void released(void *ctx, unsigned dir, uint64_t flit_frame, const struct ual_unpack_out *u) {
+  struct release_ctx *c = ctx;
+  (void)dir;
+  if (flit_frame != c->frame) add_unpacked(c->d, c->rec, u);
+}
+
+/* Situations a capture may start in (the start-anywhere issue's focused
+ * cases), found in the whole capture's analysis; each gets cuts of its own. */
+enum { S_ACK_PAYLOAD, S_GBN_REPLAY, S_SEL_REPLAY, S_NEG_PENDING, S_L1_ENTRY, S_L0P, S_COUNT };
+static const char *const situation_name[S_COUNT] = {
+  "payload flit carrying an Ack", "go-back-N replay in progress", "selective replay in progress",
+  "negotiation request answered after the cut", "L1 entry in progress", "L0p at reduced width",
+};
+static unsigned long situation_cuts[S_COUNT];
+#define SITUATION_CUTS 3   /* per situation and capture */
+struct situations { size_t k[S_COUNT][SITUATION_CUTS]; unsigned n[S_COUNT]; };
+
+static void situation(struct situations *s, int which, size_t k) {
+  unsigned n = s->n[which];
+  if (n && s->k[which][n - 1] + 200 > k) return;  /* spread them */
+  if (n < SITUATION_CUTS) s->k[which][s->n[which]++] = k;
+}
+
+static void find_situations(struct situations *s, size_t i, const struct ual_rec_result *r) {
+  if ((r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) || r->rec.h.kind != UAL_REC_FLIT) return;
+  const struct ual_flit_info *fi = &r->flit;
+  if (fi->valid && fi->kind == UAL_FK_PAYLOAD && fi->fh.replay_cmd == UAL_RC_ACK) situation(s, S_ACK_PAYLOAD, i);
+  if (fi->valid && fi->fh.replay_cmd == UAL_RC_NAK) situation(s, S_GBN_REPLAY, i + 2);
+  if (fi->valid && fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE) situation(s, S_SEL_REPLAY, i + 2);
+  for (unsigned m = 0; r->unpacked && m < r->unp.n_msg; m++)
+    if (r->unp.msg[m].msg.mclass == UAL_MCLASS_CONTROL && r->unp.msg[m].msg.command == UAL_CMD_REQUEST)
+      situation(s, S_NEG_PENDING, i + 1);
+  for (unsigned d = 0; d < 2; d++) {
+    if (an.lt.p[d].state == UAL_LT_L1_ENTRY) situation(s, S_L1_ENTRY, i + 1);
+    if (an.lt.p[d].state == UAL_LT_L0P && r->dir == d && an.lt.trained_width && r->rec.h.width &&
+        r->rec.h.width < an.lt.trained_width)
+      situation(s, S_L0P, i);
+  }
+}
+
 static void collect(struct flist *l, uint32_t rec, const struct ual_findings *f) {
   for (unsigned i = 0; i < f->n; i++) {
     GROW(l->v, l->n, l->cap);
@@ -154,13 +233,27 @@ static void collect(struct flist *l, uint32_t rec, const struct ual_findings *f)
   }
 }
 
-/* Findings of the capture from record k (0-based) on, frames numbered from 1 as in a cut file. */
-static void analyse(const struct cap *c, size_t k, struct flist *l) {
+/* Findings and deliveries of the capture from record k (0-based) on,
+ * frames numbered from 1 as in a cut file; situations of the whole one. */
+static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist *d, struct situations *s) {
   l->n = 0;
+  d->n_dw = 0;
   ual_analyzer_init(&an);
+  static struct ual_events ev;
+  struct release_ctx rc = { d, 0, 0 };
+  ual_events_init(&ev);
+  ev.delivered = released;
+  ev.ctx = &rc;
+  begin_record(d, k);
   for (size_t i = k; i < c->n; i++) {
-    ual_analyzer_step(&an, c->buf + c->r[i].off, c->r[i].len, i - k + 1, c->r[i].ts_ns, &res, NULL);
+    begin_record(d, i);
+    rc.rec = i;
+    rc.frame = i - k + 1;
+    ual_events_clear(&ev);
+    ual_analyzer_step(&an, c->buf + c->r[i].off, c->r[i].len, i - k + 1, c->r[i].ts_ns, &res, &ev);
     collect(l, (uint32_t)i, &res.findings);
+    if (res.unpacked) add_unpacked(d, i, &res.unp);
+    if (s) find_situations(s, i, &res);
   }
   struct ual_findings end;
   ual_findings_clear(&end);
@@ -172,8 +265,8 @@ static int rule_sync = -1, rule_partial = -1;
 
 static bool cut_only(unsigned rule) { return (int)rule == rule_sync || (int)rule == rule_partial; }
 
-struct totals { unsigned long cuts, false_f, missed, whole_after, found_after; };
-static bool verbose;
+struct totals { unsigned long cuts, false_f, missed, whole_after, found_after, false_dl, missed_dl; };
+static bool verbose, require_situations;
 static size_t bound = UAL_HISTORY_FLITS;   /* the longest bound of docs/architecture.md */
 static size_t max_report = 6;
 
@@ -228,10 +321,72 @@ static void compare(const struct cap *c, size_t k, const struct flist *whole, co
   t->cuts++;
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Elements of a (sorted) that b (sorted) lacks, as multisets. */
+static size_t not_in(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+  size_t y = 0, extra = 0;
+  for (size_t x = 0; x < na; x++) {
+    while (y < nb && b[y] < a[x]) y++;
+    if (y < nb && b[y] == a[x]) y++;
+    else extra++;
+  }
+  return extra;
+}
+
+static uint32_t *sorted_dws(const struct dlist *d, size_t from, size_t to, size_t *n) {
+  *n = d->off[to] - d->off[from];
+  uint32_t *v = malloc((*n + 1) * sizeof *v);
+  if (!v) abort();
+  memcpy(v, d->dw + d->off[from], *n * sizeof *v);
+  qsort(v, *n, sizeof *v, cmp_u32);
+  return v;
+}
+
+/* The cut's deliveries against the whole's: never a DL message the whole
+ * capture does not deliver after the cut, nor one twice, nor more TL
+ * flits; from the bound on, the same at every record. (Before the bound a
+ * cut may deliver a flit early: one sent after a Nak it did not see, which
+ * the receiver takes only from the replay.) */
+static void compare_delivered(const struct cap *c, size_t k, const struct dlist *whole, const struct dlist *cut,
+                              struct totals *t, unsigned *reported) {
+  size_t na, nb;
+  uint32_t *a = sorted_dws(cut, k, c->n, &na), *b = sorted_dws(whole, k, c->n, &nb);
+  size_t extra = not_in(a, na, b, nb);
+  uint64_t tl_cut = 0, tl_whole = 0;
+  for (size_t i = k; i < c->n; i++) tl_cut += cut->n_tl[i], tl_whole += whole->n_tl[i];
+  free(a);
+  free(b);
+  if (extra || tl_cut > tl_whole) {
+    t->false_dl++;
+    if ((*reported)++ < max_report || verbose)
+      fprintf(stderr, "  %s, cut at record %zu: %zu DL messages the whole capture does not deliver after it, "
+              "%llu TL flits (the whole capture %llu)\n", c->name, k + 1, extra, (unsigned long long)tl_cut,
+              (unsigned long long)tl_whole);
+  }
+  for (size_t i = k + bound; i < c->n; i++) {
+    size_t x, y;
+    uint32_t *p = sorted_dws(cut, i, i + 1, &x), *q = sorted_dws(whole, i, i + 1, &y);
+    bool same = x == y && !not_in(p, x, q, y) && cut->n_tl[i] == whole->n_tl[i];
+    free(p);
+    free(q);
+    if (same) continue;
+    t->missed_dl++;
+    if ((*reported)++ < max_report || verbose)
+      fprintf(stderr, "  %s, cut at record %zu: record %zu delivers %zu DL messages and %u TL flits, the whole "
+              "capture %zu and %u\n", c->name, k + 1, i + 1, x, cut->n_tl[i], y, whole->n_tl[i]);
+  }
+}
+
 static int check_capture(const struct cap *c, struct totals *all) {
   struct flist whole = { 0 }, cut = { 0 };
-  analyse(c, 0, &whole);
-  size_t ks[256], nk = 0;
+  struct dlist dwhole = { 0 }, dcut = { 0 };
+  struct situations sit = { 0 };
+  analyse(c, 0, &whole, &dwhole, &sit);
+  size_t ks[256 + S_COUNT * SITUATION_CUTS], nk = 0;
   for (size_t k = 12; k < 600 && k < c->n; k += 12) ks[nk++] = k;
   for (size_t i = 1; i <= 12; i++) ks[nk++] = c->n * i / 13;
   /* just after findings of the whole capture: inside what raised them */
@@ -240,21 +395,32 @@ static int check_capture(const struct cap *c, struct totals *all) {
     size_t k = whole.v[i].rec + 1;
     if (k < c->n && k > last + 500) { ks[nk++] = k; last = k; }
   }
+  for (int w = 0; w < S_COUNT; w++)
+    for (unsigned j = 0; j < sit.n[w]; j++)
+      if (sit.k[w][j] < c->n) {
+        ks[nk++] = sit.k[w][j];
+        situation_cuts[w]++;
+      }
   struct totals t = { 0 };
   unsigned reported = 0;
   for (size_t i = 0; i < nk; i++) {
-    analyse(c, ks[i], &cut);
+    analyse(c, ks[i], &cut, &dcut, NULL);
     compare(c, ks[i], &whole, &cut, &t, &reported);
+    compare_delivered(c, ks[i], &dwhole, &dcut, &t, &reported);
   }
-  printf("%-44s %6zu records %4lu cuts: %lu false, %lu of %lu missed after the bound\n", c->name, c->n, t.cuts,
-         t.false_f, t.missed, t.whole_after);
+  printf("%-44s %6zu records %4lu cuts: %lu false, %lu of %lu missed after the bound; deliveries: %lu false, "
+         "%lu missed\n", c->name, c->n, t.cuts, t.false_f, t.missed, t.whole_after, t.false_dl, t.missed_dl);
   all->cuts += t.cuts;
   all->false_f += t.false_f;
   all->missed += t.missed;
   all->whole_after += t.whole_after;
+  all->false_dl += t.false_dl;
+  all->missed_dl += t.missed_dl;
   free(whole.v);
   free(cut.v);
-  return t.false_f || t.missed;
+  free(dwhole.off); free(dwhole.n_tl); free(dwhole.dw);
+  free(dcut.off); free(dcut.n_tl); free(dcut.dw);
+  return t.false_f || t.missed || t.false_dl || t.missed_dl;
 }
 
 int main(int argc, char **argv) {
@@ -266,6 +432,7 @@ int main(int argc, char **argv) {
   struct totals all = { 0 };
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--verbose")) { verbose = true; continue; }
+    if (!strcmp(argv[i], "--require-situations")) { require_situations = true; continue; }
     if (!strcmp(argv[i], "--bound") && i + 1 < argc) { bound = (size_t)atol(argv[++i]); continue; }
     if (!strcmp(argv[i], "--scenarios") && i + 1 < argc) { seeds = (unsigned)atoi(argv[++i]); continue; }
     struct cap c = { 0 };
@@ -281,8 +448,16 @@ int main(int argc, char **argv) {
       bad |= check_capture(&c, &all);
       cap_free(&c);
     }
-  printf("%lu cuts: %lu false findings, %lu of %lu findings after the bound missed\n", all.cuts, all.false_f,
-         all.missed, all.whole_after);
+  printf("%lu cuts: %lu false findings, %lu of %lu findings after the bound missed; cuts with false "
+         "deliveries %lu, records with other deliveries after the bound %lu\n", all.cuts, all.false_f, all.missed, all.whole_after,
+         all.false_dl, all.missed_dl);
+  for (int w = 0; w < S_COUNT; w++) {
+    printf("  cuts in a %s: %lu\n", situation_name[w], situation_cuts[w]);
+    if (require_situations && !situation_cuts[w]) {
+      fprintf(stderr, "no capture had a %s to cut in\n", situation_name[w]);
+      bad = 1;
+    }
+  }
   for (int r = 0; r < UAL_R_COUNT; r++)
     if (false_by_rule[r] || late_by_rule[r])
       printf("  %-24s %6lu false, %6lu missed before the bound (the latest %zu records after the cut)\n",

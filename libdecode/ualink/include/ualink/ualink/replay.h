@@ -72,6 +72,12 @@ struct ual_replay_dir {
   uint8_t exp_known;              /* 0 no, 1 learned from the first flit (provisional), 2 confirmed */
   uint16_t next_exp, exp_first;   /* exp_first: where the provisional run began */
   uint8_t rx_break;               /* next_exp was relearned: the next delivery does not follow the last */
+  /* A provisional stream relearned at a step back (a replay of flits seen
+   * since the capture began): the run seen before was delivered then, so
+   * its replayed copies are not delivered again. */
+  uint16_t seen_lo, seen_n;
+  uint8_t seen_broken;            /* the stream was broken (replay from before the run) since */
+  uint8_t rejoin;                 /* the run's copies skipped: the next delivery continues it */
   uint16_t bad_pending;           /* invalid flits since the last in-order delivery */
   uint8_t discard;                /* a go-back-N Nak is out: flits ahead are discarded */
   /* explicit sequence number groups: run length, -1 = boundary unknown */
@@ -97,6 +103,9 @@ struct ual_replay_out {
   uint8_t is_new;                 /* first transmission */
   uint8_t replay;                 /* a retransmission */
   uint8_t resync;                 /* delivered, but not after the flit delivered before it */
+  uint8_t save;                   /* with resync: keep the stream as it stood, rejoin returns to it */
+  uint8_t rejoin;                 /* delivered after the replayed copies of a run delivered before:
+                                     1 the stream goes on, 2 it goes on from where save kept it */
   uint16_t seq;
 };
 
