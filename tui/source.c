@@ -39,7 +39,15 @@ static void deliver(struct tui_source *s, const uint8_t *p, size_t n, uint64_t t
   if (s->udp) {
     size_t len;
     const uint8_t *rec = ual_udp_payload(s->udp_lt, p, n, (unsigned)s->port, &len);
-    if (rec) s->cb(s->ctx, rec, len, ts_ns);
+    if (!rec) return;
+    unsigned dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1u : 0u;
+    if ((s->lost_pending >> dir & 1u) && len >= UAL_REC_HDR_BYTES && len <= sizeof s->lost_rec) {
+      memcpy(s->lost_rec, rec, len);
+      s->lost_rec[2] |= UAL_RF_LOST;
+      s->lost_pending &= (uint8_t)~(1u << dir);
+      rec = s->lost_rec;
+    }
+    s->cb(s->ctx, rec, len, ts_ns);
     return;
   }
   s->cb(s->ctx, p, n, ts_ns);
@@ -213,7 +221,10 @@ static void source_read(struct tui_source *s) {
         break;
       }
       struct pcap_stat st;
-      if (pcap_stats(p, &st) == 0) s->kernel_drops = st.ps_drop + st.ps_ifdrop;
+      if (pcap_stats(p, &st) == 0 && st.ps_drop + st.ps_ifdrop != s->kernel_drops) {
+        s->kernel_drops = st.ps_drop + st.ps_ifdrop;
+        s->lost_pending = 3;  /* after what the ring held: the next records of both directions */
+      }
     }
     return;
   }

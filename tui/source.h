@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ualink/core/record.h"
+
 enum tui_source_kind { TUI_SRC_FILE, TUI_SRC_FOLLOW, TUI_SRC_STDIN, TUI_SRC_LIVE };
 
 typedef void (*tui_record_cb)(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns);
@@ -27,6 +29,11 @@ struct tui_source {
   volatile bool stop;
   volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
   volatile uint64_t kernel_drops;
+  /* Datagrams the kernel dropped since the last record of a direction: its
+   * next record is passed on with UAL_RF_LOST set, so the analysis
+   * forgets that direction's state instead of judging across the gap. */
+  uint8_t lost_pending;     /* bit per direction */
+  uint8_t lost_rec[UAL_REC_HDR_BYTES + 65536];
   /* set by open: the records come out of UDP datagrams (LIVE, or a file of
    * Ethernet/Linux cooked/raw IP frames), so their times are arrival times */
   bool udp;
