@@ -327,20 +327,28 @@ static void add_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
   tui_model_add(ctx, rec, len, ts_ns, 0);
 }
 
+/* Reads a capture file through the TUI's own source into m; false when it
+ * cannot be opened (said on stderr). */
+static bool read_file(struct tui_model *m, const char *path, tui_record_cb cb, void *ctx, struct tui_source *src) {
+  *src = (struct tui_source){ .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT,
+                              .cb = cb, .ctx = ctx };
+  if (!tui_source_open(src)) {
+    fprintf(stderr, "%s\n", src->error);
+    return false;
+  }
+  m->arrival_times = src->udp;
+  tui_source_run(src);
+  tui_source_close(src);
+  return true;
+}
+
 /* --counts FILE: the model's counters over a capture as JSON, for
  * tui_counts.py to compare with ualink-decode --stats --json. */
 static int print_counts(const char *path) {
   static struct tui_model m;
   if (!tui_model_init(&m, 16)) return 2;
-  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT,
-                            .cb = add_cb, .ctx = &m };
-  if (!tui_source_open(&src)) {
-    fprintf(stderr, "%s\n", src.error);
-    return 2;
-  }
-  m.arrival_times = src.udp;
-  tui_source_run(&src);
-  tui_source_close(&src);
+  static struct tui_source src;
+  if (!read_file(&m, path, add_cb, &m, &src)) return 2;
   static const char *const usage[] = { "payload", "nop", "idle", "reserved" };
   printf("{\"malformed\": %llu, \"span_ns\": %llu, \"dirs\": {", (unsigned long long)m.malformed,
          (unsigned long long)tui_model_span_ns(&m));
@@ -394,15 +402,8 @@ static int print_matches(const char *path, const char *ring, const char *at, con
   }
   struct late_filter lf = { &m, strtoull(at, NULL, 10), &f };
   if (!lf.at) tui_model_set_filter(&m, &f);
-  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT,
-                            .cb = late_cb, .ctx = &lf };
-  if (!tui_source_open(&src)) {
-    fprintf(stderr, "%s\n", src.error);
-    return 2;
-  }
-  m.arrival_times = src.udp;
-  tui_source_run(&src);
-  tui_source_close(&src);
+  static struct tui_source src;
+  if (!read_file(&m, path, late_cb, &lf, &src)) return 2;
   for (size_t i = 0, n = tui_view_count(&m, true); i < n; i++)
     printf("%llu\n", (unsigned long long)tui_view_at(&m, true, i)->frame);
   tui_filter_free(&f);
