@@ -61,12 +61,13 @@ struct req {
   uint16_t rid, tag, target;
   unsigned len_dw;
   uint64_t addr;
+  int inj;                   /* the injection its completion carries, -1 none */
 };
 
 struct label {
   unsigned end;              /* queue DW after the TLP's last one */
   int rule;
-  char note[96];
+  const char *source;
 };
 
 struct dirq {
@@ -91,12 +92,14 @@ struct pf {
   int stop;
   struct dirq d[2];
   int captured[2];           /* the Endpoint functions' Segment Captured: -1 Clear, else the segment */
-  bool want[UAL_R_COUNT], done[UAL_R_COUNT];
+  bool want[UAL_R_COUNT], done[UAL_R_COUNT], taken[UAL_R_COUNT];
   uint64_t at[UAL_R_COUNT];
 };
 
 static const struct { int rule; const char *how; } catalog[] = {
-  { -1, NULL },
+#define GEN_X_(e, h) { UAL_R_##e, h },
+  GEN_PCIEFM_INJECTIONS(GEN_X_)
+#undef GEN_X_
 };
 #define N_CATALOG (sizeof catalog / sizeof catalog[0])
 
@@ -104,7 +107,7 @@ bool gen_pciefm_inject_supported(int rule) { return gen_pciefm_inject_how(rule) 
 
 const char *gen_pciefm_inject_how(int rule) {
   for (size_t i = 0; i < N_CATALOG; i++)
-    if (catalog[i].how && catalog[i].rule == rule) return catalog[i].how;
+    if (catalog[i].rule == rule) return catalog[i].how;
   return NULL;
 }
 
@@ -171,7 +174,7 @@ static void flit(struct pf *p, unsigned dir) {
     struct label *l = &d->lab[i];
     if (l->end <= n) {
       p->done[l->rule] = true;
-      if (p->out->truth) p->out->truth(p->out->ctx, p->frame, dir, l->rule, "inject", l->note);
+      if (p->out->truth) p->out->truth(p->out->ctx, p->frame, dir, l->rule, l->source, gen_pciefm_inject_how(l->rule));
       continue;
     }
     l->end -= n;
@@ -192,17 +195,21 @@ static void drain(struct pf *p) {
 
 /* ---- TLPs ---- */
 
-static void queue(struct pf *p, unsigned dir, const struct tlp *t, int rule, const char *note) {
+/* Queues a TLP; rule >= 0 labels the flit its last DW goes out in. */
+static void queue(struct pf *p, unsigned dir, const struct tlp *t, int rule, const char *source) {
   struct dirq *d = &p->d[dir];
   if (d->n + t->dw > QUEUE_DW) drain(p);
   memcpy(d->q + 4u * d->n, t->b, 4u * t->dw);
   d->n += t->dw;
-  if (rule >= 0 && d->nlab < MAX_LABELS) {
-    struct label *l = &d->lab[d->nlab++];
-    l->end = d->n;
-    l->rule = rule;
-    snprintf(l->note, sizeof l->note, "%s", note);
-  }
+  if (rule >= 0 && d->nlab < MAX_LABELS) d->lab[d->nlab++] = (struct label){ d->n, rule, source };
+}
+
+/* The injection is wanted, its frame has come and no TLP carries it yet:
+ * the caller's TLP does. */
+static bool take(struct pf *p, int rule) {
+  if (!p->want[rule] || p->taken[rule] || p->frame + 1 < p->at[rule]) return false;
+  p->taken[rule] = true;
+  return true;
 }
 
 /* DW0 and the sizes: header base from the Type table, OHC-A / OHC-C words,
@@ -248,7 +255,8 @@ static void pend(struct pf *p, unsigned dir, const struct req *q) {
 
 /* A memory request (reads: len DW asked for; writes: len DW of payload);
  * rseg >= 0 adds OHC-C. */
-static void mem(struct pf *p, unsigned dir, unsigned type, uint16_t rid, uint64_t addr, unsigned len, int rseg) {
+static void mem(struct pf *p, unsigned dir, unsigned type, uint16_t rid, uint64_t addr, unsigned len, int rseg,
+                int rule) {
   struct tlp t;
   struct dirq *d = &p->d[dir];
   hdr(p, &t, type, len, false, rseg >= 0);
@@ -257,9 +265,13 @@ static void mem(struct pf *p, unsigned dir, unsigned type, uint16_t rid, uint64_
   if (ual_pcie_tlp_type(type)->route == UAL_TLP_RT_A64) ual_field_put(UAL_F_PCIE_A64_ADDR, t.b, addr >> 2);
   else ual_field_put(UAL_F_PCIE_A32_ADDR, t.b, (uint32_t)addr >> 2);
   if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
-  queue(p, dir, &t, -1, NULL);
+  /* the request shows the injection, or its completion does */
+  bool on_req = rule == UAL_R_PS_TO_TAG_UNIQUE || rule == UAL_R_PS_REQ_RSEG_VALUE || rule == UAL_R_PS_REQ_CLEAR_NOC;
+  if (rule == UAL_R_PS_RP_RSEG_MISMATCH) queue(p, dir, &t, UAL_R_PS_REQ_RSEG_VALUE, "consequence");
+  else queue(p, dir, &t, on_req ? rule : -1, "inject");
   if (ual_pcie_tlp_type(type)->fc != UAL_TLP_FC_NPR) return;
-  struct req q = { (uint8_t)type, 0, rseg >= 0, (uint8_t)(rseg >= 0 ? rseg : 0), rid, tag, 0, len, addr };
+  struct req q = { (uint8_t)type, 0, rseg >= 0, (uint8_t)(rseg >= 0 ? rseg : 0), rid, tag, 0, len, addr,
+                   on_req ? -1 : rule };
   pend(p, dir, &q);
 }
 
@@ -275,17 +287,21 @@ static void cfg(struct pf *p, unsigned type, unsigned target, unsigned reg, bool
   ual_field_put(UAL_F_PCIE_A3_FBE, a, 0xF);
   ual_field_put(UAL_F_PCIE_A3_DSV, a, dsv);
   if (dsv) ual_field_put(UAL_F_PCIE_A3_DSEG, a, SEG);
-  queue(p, 0, &t, -1, NULL);
-  struct req q = { (uint8_t)type, 1, 0, 0, RP_ID, tag, (uint16_t)target, 1, 0 };
+  queue(p, 0, &t, -1, "inject");
+  struct req q = { (uint8_t)type, 1, 0, 0, RP_ID, tag, (uint16_t)target, 1, 0, -1 };
   pend(p, 0, &q);
   if (type == 0x44 && dsv) p->captured[target - EP_ID] = SEG;   /* the function captures its segment */
 }
 
 /* A message: Msg-RC ERR_COR from the Endpoint, or an ID-routed vendor
  * message (Type 1, code 7Fh) to target; rseg >= 0 adds OHC-C. */
-static void msg(struct pf *p, unsigned dir, unsigned type, uint16_t rid, unsigned target, int rseg) {
+static void msg(struct pf *p, unsigned dir, unsigned type, uint16_t rid, unsigned target, int rseg, int dseg, int rule) {
   struct tlp t;
-  hdr(p, &t, type, 0, false, rseg >= 0);
+  hdr(p, &t, type, 0, dseg >= 0, rseg >= 0);
+  if (dseg >= 0) {           /* OHC-A4: Destination Segment */
+    ual_field_put(UAL_F_PCIE_A4_DSV, t.b + t.a, 1);
+    ual_field_put(UAL_F_PCIE_A4_DSEG, t.b + t.a, (unsigned)dseg);
+  }
   ual_field_put(UAL_F_PCIE_MSG_RID, t.b, rid);
   ual_field_put(UAL_F_PCIE_MSG_CODE, t.b, type == 0x30 ? 0x30 : 0x7F);
   if (type == 0x32) {        /* ID-routed: bytes 8-9 the target's ID (pcie.md §3.5) */
@@ -293,7 +309,7 @@ static void msg(struct pf *p, unsigned dir, unsigned type, uint16_t rid, unsigne
     t.b[9] = (uint8_t)target;
   }
   if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
-  queue(p, dir, &t, -1, NULL);
+  queue(p, dir, &t, rule, "inject");
 }
 
 /* The completions of q from side dir: one per RCB-aligned part of a read,
@@ -311,6 +327,25 @@ static void complete(struct pf *p, unsigned dir, const struct req *q) {
     if (part > total - off) part = total - off;
     bool omit = cap >= 0 && (!q->rseg_valid || q->rseg == (unsigned)cap) && (la & 3) == 0 && ep &&
                 gen_rng_below(&p->rng, 2);
+    unsigned cseg = cap >= 0 ? (unsigned)cap : 0, dsv = !q->cfg && q->rseg_valid, dseg = dsv ? q->rseg : 0;
+    int rule = -1;
+    if (off == 0) {            /* an injection changes the first part */
+      if (q->inj >= 0) rule = q->inj;
+      else if (ep && cap < 0 && take(p, UAL_R_PS_CPL_SEG_CLEAR)) rule = UAL_R_PS_CPL_SEG_CLEAR;
+      else if (ep && cap < 0 && take(p, UAL_R_PS_CPL_A5_OMIT)) rule = UAL_R_PS_CPL_A5_OMIT;
+      else if (ep && cap >= 0 && take(p, UAL_R_PS_CPL_SEG_SET)) rule = UAL_R_PS_CPL_SEG_SET;
+      else if (ep && cap >= 0 && q->cfg && take(p, UAL_R_PS_CPL_CFG)) rule = UAL_R_PS_CPL_CFG;
+      else if (ep && cap >= 0 && !q->cfg && !q->rseg_valid && take(p, UAL_R_PS_CPL_DSEG_NONE)) rule = UAL_R_PS_CPL_DSEG_NONE;
+      else if (!ep && q->rseg_valid && take(p, UAL_R_PS_CPL_DSEG_COPY)) rule = UAL_R_PS_CPL_DSEG_COPY;
+    }
+    switch (rule) {
+    case UAL_R_PS_CPL_SEG_CLEAR: omit = false; cseg = SEG; break;
+    case UAL_R_PS_CPL_SEG_SET: omit = false; cseg = SEG + 1; break;
+    case UAL_R_PS_CPL_CFG: case UAL_R_PS_CPL_DSEG_NONE: omit = false; dsv = 1; dseg = SEG; break;
+    case UAL_R_PS_CPL_DSEG_COPY: omit = false; dsv = 0; dseg = 0; break;
+    case UAL_R_PS_CPL_A5_CROSS: case UAL_R_PS_CPL_A5_OMIT: omit = true; break;
+    default: break;
+    }
     struct tlp t;
     hdr(p, &t, write ? 0x0A : 0x4A, part / 4u, !omit, false);
     ual_field_put(UAL_F_PCIE_CPL_CID, t.b, cid);
@@ -321,13 +356,12 @@ static void complete(struct pf *p, unsigned dir, const struct req *q) {
     ual_field_put(UAL_F_PCIE_CPL_BC, t.b, (total - off) & 0xFFF);
     if (!omit) {
       uint8_t *a = t.b + t.a;
-      bool dsv = !q->cfg && q->rseg_valid;
       ual_field_put(UAL_F_PCIE_A5_DSV, a, dsv);
-      ual_field_put(UAL_F_PCIE_A5_DSEG, a, dsv ? q->rseg : 0);
-      ual_field_put(UAL_F_PCIE_A5_CSEG, a, cap >= 0 ? (unsigned)cap : 0);
+      ual_field_put(UAL_F_PCIE_A5_DSEG, a, dseg);
+      ual_field_put(UAL_F_PCIE_A5_CSEG, a, cseg);
       ual_field_put(UAL_F_PCIE_A5_LA, a, la & 3);
     }
-    queue(p, dir, &t, -1, NULL);
+    queue(p, dir, &t, rule, "inject");
     off += part;
   } while (off < total && part);
 }
@@ -344,9 +378,11 @@ static void round_clear(struct pf *p, unsigned r) {
   answer(p, 0);
   answer(p, 1);
   cfg(p, 0x04, EP_ID + r % 2, 0x00, false);
-  mem(p, 1, 0x60, EP_ID, HOST_BASE + 0x1000u * r, 8, -1);
-  mem(p, 1, 0x20, EP_ID, HOST_BASE + 0x8000u + 0x100u * r, 16, -1);
-  msg(p, 1, 0x30, EP_ID, 0, -1);
+  mem(p, 1, 0x60, EP_ID, HOST_BASE + 0x1000u * r, 8, -1, -1);
+  mem(p, 1, 0x20, EP_ID, HOST_BASE + 0x8000u + 0x100u * r, 16, -1, -1);
+  msg(p, 1, 0x30, EP_ID, 0, -1, -1, -1);
+  if (take(p, UAL_R_PS_REQ_CLEAR_NOC)) mem(p, 1, 0x60, EP_ID, HOST_BASE + 0x2000u, 4, SEG, UAL_R_PS_REQ_CLEAR_NOC);
+  if (take(p, UAL_R_PS_REQ_ID_DSV_CLEAR)) msg(p, 1, 0x32, EP_ID, RP_ID, -1, SEG, UAL_R_PS_REQ_ID_DSV_CLEAR);
   drain(p);
 }
 
@@ -358,20 +394,29 @@ static void round_set(struct pf *p, unsigned r) {
   unsigned n = 1 + (unsigned)gen_rng_below(g, 3);
   for (unsigned i = 0; i < n; i++) {
     uint32_t addr = BAR_BASE + 0x40u * (unsigned)gen_rng_below(g, 64);
-    if (gen_rng_below(g, 2)) mem(p, 0, 0x03, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 16), -1);
-    else mem(p, 0, 0x40, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 8), -1);
+    if (gen_rng_below(g, 2)) mem(p, 0, 0x03, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 16), -1, -1);
+    else mem(p, 0, 0x40, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 8), -1, -1);
   }
+  if (take(p, UAL_R_PS_TO_TAG_UNIQUE)) {
+    mem(p, 0, 0x03, RP_ID, BAR_BASE + 0x100u, 1, -1, -1);
+    p->d[0].tag = (uint16_t)((p->d[0].tag - 1u) & 0x3FFF);
+    mem(p, 0, 0x03, RP_ID, BAR_BASE + 0x140u, 1, -1, UAL_R_PS_TO_TAG_UNIQUE);
+  }
+  if (take(p, UAL_R_PS_CPL_A5_CROSS)) mem(p, 0, 0x03, RP_ID, BAR_BASE + 0x180u, 1, 0x05, UAL_R_PS_CPL_A5_CROSS);
   if (r % 5 == 2) cfg(p, 0x04, EP_ID + (unsigned)gen_rng_below(g, 2), 0x04, true);
-  if (r % 7 == 4) msg(p, 0, 0x32, RP_ID, EP_ID, -1);
+  if (r % 7 == 4) msg(p, 0, 0x32, RP_ID, EP_ID, -1, -1, -1);
   /* Endpoint: DMA reads of 256 bytes (two split completions), writes, messages */
   uint16_t fn = (uint16_t)(EP_ID + (unsigned)gen_rng_below(g, 2));
   uint64_t host = HOST_BASE + 0x10000u + 0x100u * (r % 64);
-  mem(p, 1, 0x20, fn, host, 64, gen_rng_below(g, 3) ? (int)SEG : -1);
-  if (gen_rng_below(g, 2)) mem(p, 1, 0x20, fn, host + 0x4000u, 8 + 8 * (unsigned)gen_rng_below(g, 3), (int)SEG);
+  mem(p, 1, 0x20, fn, host, 64, gen_rng_below(g, 3) ? (int)SEG : -1, -1);
+  if (gen_rng_below(g, 2)) mem(p, 1, 0x20, fn, host + 0x4000u, 8 + 8 * (unsigned)gen_rng_below(g, 3), (int)SEG, -1);
   if (gen_rng_below(g, 2)) mem(p, 1, 0x60, fn, host + 0x8000u, 4 + (unsigned)gen_rng_below(g, 28),
-                               gen_rng_below(g, 2) ? (int)SEG : -1);
-  if (r % 4 == 1) msg(p, 1, 0x30, fn, 0, (int)SEG);
-  if (r % 6 == 3) msg(p, 1, 0x32, fn, RP_ID, (int)SEG);
+                               gen_rng_below(g, 2) ? (int)SEG : -1, -1);
+  if (take(p, UAL_R_PS_RP_RSEG_MISMATCH)) mem(p, 1, 0x20, fn, host + 0x6000u, 8, SEG + 1, UAL_R_PS_RP_RSEG_MISMATCH);
+  if (take(p, UAL_R_PS_REQ_RSEG_VALUE)) mem(p, 1, 0x60, fn, host + 0x7000u, 4, SEG + 1, UAL_R_PS_REQ_RSEG_VALUE);
+  if (r % 4 == 1) msg(p, 1, 0x30, fn, 0, (int)SEG, -1, -1);
+  if (take(p, UAL_R_PS_REQ_MSG_RSEG)) msg(p, 1, 0x30, fn, 0, -1, -1, UAL_R_PS_REQ_MSG_RSEG);
+  if (r % 6 == 3) msg(p, 1, 0x32, fn, RP_ID, (int)SEG, -1, -1);
   drain(p);
 }
 

@@ -116,14 +116,14 @@ int main(void) {
     rules++;
     CHECK(!gen_inject_supported(rule));
     run(&c, rule, 5);
-    CHECK_EQ(c.nt, 1);
-    CHECK_EQ(c.trule[0], rule);
+    CHECK(c.nt >= 1 && c.nt <= 2);   /* the injection, and at most one consequence */
+    CHECK(c.trule[0] == rule || c.trule[c.nt - 1] == rule);
     unsigned raised;
     if (analyze(&c, 0, &raised)) fprintf(stderr, "inject %s\n", ual_rule_id((enum ual_rule)rule));
-    CHECK_EQ(raised, 1);
+    CHECK_EQ(raised, c.nt);
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
       if (analyze(&c, cuts[k], &raised)) fprintf(stderr, "inject %s cut %zu\n", ual_rule_id((enum ual_rule)rule), cuts[k]);
   }
-  fprintf(stderr, "%u injections\n", rules);
+  CHECK_EQ(rules, 13);
   return check_done("test_pciefm_gen");
 }
