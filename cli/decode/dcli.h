@@ -19,6 +19,8 @@ enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 
 struct progress;
 
+#define DC_MAX_SEGMENTS 64   /* = UAL_PCIE_MAX_FUNCS */
+
 struct dc_opts {
   const char *path;            /* input, "-" = stdin */
   enum dc_input_type in_type;
@@ -43,6 +45,10 @@ struct dc_opts {
   unsigned chunk_k, chunk_n;   /* --chunk K/N; chunk_n 0 = the whole capture */
   uint64_t warmup, overlap;    /* --warmup W, --overlap V (chunk.h) */
   const char *chunk_side;      /* --chunk-side FILE: the merger's side file; NULL none */
+  /* --segment BDF=SEG|clear: PCIe functions' Segment Captured, preset in the analysis */
+  unsigned n_seg;
+  uint16_t seg_bdf[DC_MAX_SEGMENTS];
+  int16_t seg_val[DC_MAX_SEGMENTS];  /* -1 Clear */
 };
 
 /* Exit codes (also in --help and the man page). */

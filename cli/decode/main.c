@@ -51,7 +51,9 @@ static void usage(FILE *fp) {
         "  --report FILE        HTML link report (timeline, throughput, negotiation and\n"
         "                       link-state ladders, findings, totals); '-' to stdout\n"
         "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
-        "                       protocol tracking (every valid payload flit is unpacked)\n"
+        "                       protocol tracking (every valid payload flit is unpacked)\n"        "  --segment BDF=SEG[,BDF=SEG...]  PCIe flit mode: preset a function's Segment\n"
+        "                       Captured (BDF bus:dev.fn in hex, SEG 0-255 or 'clear') for the\n"
+        "                       PS- rules; without it, it is inferred from configuration writes\n"
         "  -t FORMAT            record times as tshark -t: r since the first record (default),\n"
         "                       d since the previous record, dd since the previous one shown,\n"
         "                       e seconds since 1970, a/ad/adoy local time of day (with date,\n"
@@ -112,6 +114,32 @@ static void arg_error(const char *fmt, const char *arg) {
   fprintf(stderr, fmt, arg);
   fputc('\n', stderr);
   arg_errors++;
+}
+
+/* --segment BDF=SEG|clear[,...]: BDF as bus:dev.fn in hex (01:00.0). */
+static void parse_segments(struct dc_opts *o, const char *arg) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    unsigned bus, dev, fn;
+    char val[16], tail;
+    if (sscanf(tok, "%x:%x.%x=%15[^,]%c", &bus, &dev, &fn, val, &tail) != 4 || bus > 255 || dev > 31 || fn > 7) {
+      arg_error("--segment needs BDF=SEG with BDF bus:dev.fn in hex (01:00.0), not '%s'", tok);
+      continue;
+    }
+    char *end;
+    long seg = strcmp(val, "clear") ? strtol(val, &end, 0) : -1;
+    if (seg != -1 && (*end || seg < 0 || seg > 255)) {
+      arg_error("--segment needs a segment 0-255 or 'clear', not '%s'", tok);
+      continue;
+    }
+    if (o->n_seg == DC_MAX_SEGMENTS) {
+      arg_error("--segment: at most 64 functions, '%s' is one too many", tok);
+      return;
+    }
+    o->seg_bdf[o->n_seg] = (uint16_t)(bus << 8 | dev << 3 | fn);
+    o->seg_val[o->n_seg++] = (int16_t)seg;
+  }
 }
 
 static bool parse_u64(const char *s, uint64_t *v) {
@@ -186,7 +214,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
-       OPT_CHUNK_SIDE };
+       OPT_CHUNK_SIDE, OPT_SEGMENT };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -218,6 +246,7 @@ static const struct option long_opts[] = {
   { "warmup", required_argument, NULL, OPT_WARMUP },
   { "overlap", required_argument, NULL, OPT_OVERLAP },
   { "chunk-side", required_argument, NULL, OPT_CHUNK_SIDE },
+  { "segment", required_argument, NULL, OPT_SEGMENT },
   { NULL, 0, NULL, 0 },
 };
 
@@ -305,6 +334,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
       if (!parse_u64(optarg, &v) || v < 147 || v > 162) arg_error("--dlt needs a USER link type 147..162, not '%s'", optarg);
       else o->dlt = (int)v;
       break;
+    case OPT_SEGMENT: parse_segments(o, optarg); break;
     case OPT_UDP_PORT:
       if (!parse_u64(optarg, &v) || v < 1 || v > 65535) arg_error("--udp-port needs a UDP port 1..65535, not '%s'", optarg);
       else o->udp_port = (unsigned)v;
@@ -640,6 +670,7 @@ int main(int argc, char **argv) {
   c->arrival_times = in->arrival_times;
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
+  for (unsigned i = 0; i < opts.n_seg; i++) ual_pcie_an_preset(&c->an.fab.pcie, opts.seg_bdf[i], opts.seg_val[i]);
   if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
   ual_events_init(&c->ev);
   if ((rc = dc_filter_setup(c)) >= 0) {

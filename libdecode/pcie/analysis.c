@@ -200,15 +200,22 @@ void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
     forget(&s->s[1]);
     flow_forget(&s->fl[0]);
     flow_forget(&s->fl[1]);
-    return;
-  }
-  if (h->kind == UAL_REC_PCIE_FLIT) {
-    flit_step(s, r, c);
+    /* a link trained from Detect starts both TLP streams afresh: the next
+     * delivered flit begins with a TLP */
+    if (r->ev.code == UAL_EV_RX_DETECT) {
+      s->fl[0].walk.synced = s->fl[1].walk.synced = 1;
+      memset(&s->seg, 0, sizeof s->seg);   /* the functions below were reset */
+      s->seg.reset = 1;
+    }
     return;
   }
   if (h->roles_pcie) {
     s->role[0] = h->role_a;
     s->role[1] = h->role_b;
+  }
+  if (h->kind == UAL_REC_PCIE_FLIT) {
+    flit_step(s, r, c);
+    return;
   }
   unsigned d = r->dir;
   struct ual_pcie_side *me = &s->s[d];
@@ -238,21 +245,212 @@ void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const str
 
 /* ---- flit mode (kind 5) ---- */
 
+/* ---- Segment Captured (pcie.md §4 [P16]) ---- */
+
+/* The slot of bdf in a function table, -1 when absent. */
+static int fn_index(const struct ual_pcie_fn_seg *t, unsigned bdf) {
+  for (unsigned i = 0; i < UAL_PCIE_MAX_FUNCS; i++)
+    if (t[i].state && t[i].bdf == bdf) return (int)i;
+  return -1;
+}
+
+/* bdf's slot, a free one taken for it when absent; NULL when full. */
+static struct ual_pcie_fn_seg *fn_slot(struct ual_pcie_fn_seg *t, unsigned bdf) {
+  int i = fn_index(t, bdf);
+  if (i >= 0) return &t[i];
+  for (unsigned k = 0; k < UAL_PCIE_MAX_FUNCS; k++)
+    if (!t[k].state) {
+      t[k].bdf = (uint16_t)bdf;
+      return &t[k];
+    }
+  return NULL;
+}
+
+bool ual_pcie_an_preset(struct ual_pcie_an *s, unsigned bdf, int seg) {
+  struct ual_pcie_fn_seg *f = fn_slot(s->preset, bdf & 0xFFFF);
+  if (!f) return false;
+  f->state = seg < 0 ? UAL_SEG_CLEAR : UAL_SEG_SET;
+  f->seg = (uint8_t)(seg < 0 ? 0 : seg);
+  return true;
+}
+
+unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, unsigned bdf, bool below, unsigned *seg) {
+  int i = fn_index(s->preset, bdf);
+  const struct ual_pcie_fn_seg *f = i >= 0 ? &s->preset[i] : NULL;
+  if (!f && (i = fn_index(s->seg.fn, bdf)) >= 0) f = &s->seg.fn[i];
+  if (f) {
+    *seg = f->seg;
+    return f->state == UAL_SEG_PENDING ? UAL_SEG_UNKNOWN : f->state;
+  }
+  return below && s->seg.reset ? UAL_SEG_CLEAR : UAL_SEG_UNKNOWN;
+}
+
+/* A Type 0 Configuration Write with OHC-A3 DSV = 1 from the upstream
+ * side: the first one sets the target's segment once it completes.
+ * Whether it captures. */
+static bool seg_capture(struct ual_pcie_seg *sg, unsigned bdf, unsigned seg) {
+  struct ual_pcie_fn_seg *f = fn_slot(sg->fn, bdf);
+  if (!f) {
+    sg->untracked++;
+    return false;
+  }
+  if (f->state == UAL_SEG_SET || f->state == UAL_SEG_PENDING) return false;
+  f->state = UAL_SEG_PENDING;
+  f->seg = (uint8_t)seg;
+  return true;
+}
+
+/* The capturing write's completion: Set on success (no OHC-A5: status
+ * SC), forgotten otherwise. */
+static void seg_captured(struct ual_pcie_seg *sg, unsigned bdf, const uint8_t *a5) {
+  int i = fn_index(sg->fn, bdf);
+  if (i < 0 || sg->fn[i].state != UAL_SEG_PENDING) return;
+  if (a5 && ual_field_get(UAL_F_PCIE_A5_STATUS, a5)) memset(&sg->fn[i], 0, sizeof sg->fn[i]);
+  else sg->fn[i].state = UAL_SEG_SET;
+}
+
+/* ---- one walked TLP ---- */
+
 struct tlp_ctx {
+  struct ual_pcie_an *s;
   struct ual_findings *f;
   unsigned d;
   struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
   const struct ual_fabric_step *c;
 };
 
+/* A TLP's header base and OHC words (NULL when absent or not held). */
+struct tlp_view {
+  const struct ual_pcie_tlp_type *ty;
+  const uint8_t *dw0, *a, *c;
+  unsigned type;
+  int up;                    /* sent by the downstream component (EP, switch USP): 1, 0, UAL_UNKNOWN */
+};
+
+/* The requester rules on a request the downstream component sent (§4
+ * requester rows), from its function's Segment Captured. */
+static void req_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v) {
+  unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, v->dw0), cap = 0;
+  unsigned st = ual_pcie_seg_of(x->s, rid, true, &cap);
+  if (st == UAL_SEG_UNKNOWN) return;
+  bool msg = v->ty->hdr == UAL_TLP_H_MSG, mem = v->ty->hdr == UAL_TLP_H_MEM && v->type != 0x02 && v->type != 0x42;
+  if (!msg && !mem) return;
+  const char *n = v->ty->name;
+  char sd = side_name(x->d);
+  unsigned sub = v->c ? (unsigned)ual_field_get(UAL_F_PCIE_C_SUBSTREAM, v->c) : 7;
+  bool rsv = v->c && ual_field_get(UAL_F_PCIE_C_RSV, v->c);
+  unsigned rseg = v->c ? (unsigned)ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0;
+  if (st == UAL_SEG_CLEAR) {
+    if (v->c && sub == 7)
+      ual_findings_add(x->f, UAL_R_PS_REQ_CLEAR_NOC, -1, "%s from %c: requester %04xh is Clear but sent OHC-C", n, sd,
+                       rid);
+    if ((v->type == 0x32 || v->type == 0x72) && v->a && ual_field_get(UAL_F_PCIE_A4_DSV, v->a))
+      ual_findings_add(x->f, UAL_R_PS_REQ_ID_DSV_CLEAR, -1,
+                       "%s from %c: requester %04xh is Clear but OHC-A4 DSV = 1 (Destination Segment %02xh)", n, sd, rid,
+                       (unsigned)ual_field_get(UAL_F_PCIE_A4_DSEG, v->a));
+    return;
+  }
+  if (rsv && rseg != cap)
+    ual_findings_add(x->f, UAL_R_PS_REQ_RSEG_VALUE, -1, "%s from %c: Requester Segment %02xh, requester %04xh captured %02xh",
+                     n, sd, rseg, rid, cap);
+  if (msg && !rsv)
+    ual_findings_add(x->f, UAL_R_PS_REQ_MSG_RSEG, -1, "%s from %c: requester %04xh is Set (%02xh) but sent no %s", n, sd,
+                     rid, cap, v->c ? "RSV = 1" : "OHC-C");
+}
+
+/* The completer rules on a completion (§4 completer rows); q: its request
+ * when paired, else NULL (only what needs no request is checked). */
+static void cpl_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v, const struct ual_pcie_req *q) {
+  struct ual_findings *f = x->f;
+  const char *n = v->ty->name;
+  char sd = side_name(x->d);
+  unsigned cid = (unsigned)ual_field_get(UAL_F_PCIE_CPL_CID, v->dw0), cap = 0;
+  unsigned st = ual_pcie_seg_of(x->s, cid, v->up == 1, &cap);
+  const uint8_t *a5 = v->a;
+  if (a5) {
+    unsigned cseg = (unsigned)ual_field_get(UAL_F_PCIE_A5_CSEG, a5), dseg = (unsigned)ual_field_get(UAL_F_PCIE_A5_DSEG, a5);
+    bool dsv = ual_field_get(UAL_F_PCIE_A5_DSV, a5);
+    if (st == UAL_SEG_CLEAR && cseg)
+      ual_findings_add(f, UAL_R_PS_CPL_SEG_CLEAR, -1, "%s from %c: Completer Segment %02xh, completer %04xh is Clear", n, sd,
+                       cseg, cid);
+    if (st == UAL_SEG_SET && cseg != cap)
+      ual_findings_add(f, UAL_R_PS_CPL_SEG_SET, -1, "%s from %c: Completer Segment %02xh, completer %04xh captured %02xh", n,
+                       sd, cseg, cid, cap);
+    if (q && q->cfg && (dsv || dseg))
+      ual_findings_add(f, UAL_R_PS_CPL_CFG, -1, "%s from %c of a configuration request: DSV %u, Destination Segment %02xh",
+                       n, sd, dsv, dseg);
+    else if (q && !q->cfg && !q->rseg_valid && (dsv || dseg))
+      ual_findings_add(f, UAL_R_PS_CPL_DSEG_NONE, -1,
+                       "%s from %c of a request without Requester Segment: DSV %u, Destination Segment %02xh", n, sd, dsv,
+                       dseg);
+    else if (q && !q->cfg && q->rseg_valid && (!dsv || dseg != q->rseg))
+      ual_findings_add(f, UAL_R_PS_CPL_DSEG_COPY, -1,
+                       "%s from %c: DSV %u, Destination Segment %02xh, the request's Requester Segment %02xh", n, sd, dsv,
+                       dseg, q->rseg);
+    return;
+  }
+  if (st == UAL_SEG_UNKNOWN) return;
+  unsigned sub = v->c ? (unsigned)ual_field_get(UAL_F_PCIE_C_SUBSTREAM, v->c) : 7;
+  if (st == UAL_SEG_SET && q && !q->cfg && q->rseg_valid && q->rseg != cap) {
+    ual_findings_add(f, UAL_R_PS_CPL_A5_CROSS, -1,
+                     "%s from %c without OHC-A5: the request's Requester Segment %02xh, completer %04xh captured %02xh", n,
+                     sd, q->rseg, cid, cap);
+    return;
+  }
+  if (st == UAL_SEG_CLEAR)
+    ual_findings_add(f, UAL_R_PS_CPL_A5_OMIT, -1, "%s from %c without OHC-A5: completer %04xh is Clear", n, sd, cid);
+  else if (sub <= 2)
+    ual_findings_add(f, UAL_R_PS_CPL_A5_OMIT, -1, "%s from %c without OHC-A5 in Selective IDE (Sub-Stream %u)", n, sd, sub);
+  else if (q && q->la)
+    ual_findings_add(f, UAL_R_PS_CPL_A5_OMIT, -1, "%s from %c without OHC-A5: Lower Address[1:0] must be %u%ub", n, sd,
+                     q->la >> 1, q->la & 1);
+}
+
+/* PS-RP-RSEG-MISMATCH: the Root Port completes a request from below whose
+ * Requester Segment is not its hierarchy's with UR (OHC-A5 status 001b). */
+static void rp_cpl_check(const struct tlp_ctx *x, const struct tlp_view *v, const struct ual_pcie_req *q) {
+  const struct ual_pcie_seg *sg = &x->s->seg;
+  if (x->s->role[x->d] != 1 || !sg->rp_known || !q->rseg_valid || q->rseg == sg->rp_seg) return;
+  unsigned status = v->a ? (unsigned)ual_field_get(UAL_F_PCIE_A5_STATUS, v->a) : 0;
+  if (status != 1)
+    ual_findings_add(x->f, UAL_R_PS_RP_RSEG_MISMATCH, -1,
+                     "%s from %c: status %u, the request's Requester Segment %02xh is not the Root Port's %02xh (UR)",
+                     v->ty->name, side_name(x->d), status, q->rseg, sg->rp_seg);
+}
+
+/* Lower Address[1:0] of a read's first byte: the lowest enabled byte of
+ * OHC-A1's First DW BE (0 without OHC-A1). */
+static unsigned first_la(const struct tlp_view *v) {
+  if (!v->a || v->ty->hdr != UAL_TLP_H_MEM) return 0;
+  unsigned be = (unsigned)ual_field_get(UAL_F_PCIE_A1_FBE, v->a);
+  for (unsigned i = 0; i < 4; i++)
+    if (be >> i & 1) return i;
+  return 0;
+}
+
+/* Segment state the upstream side's configuration requests establish:
+ * the Root Port's hierarchy segment, the targets' Segment Captured. */
+static bool cfg_seen(const struct tlp_ctx *x, const struct tlp_view *v) {
+  if (v->ty->hdr != UAL_TLP_H_CFG || !v->a || v->up != 0 || !ual_field_get(UAL_F_PCIE_A3_DSV, v->a)) return false;
+  struct ual_pcie_seg *sg = &x->s->seg;
+  unsigned dseg = (unsigned)ual_field_get(UAL_F_PCIE_A3_DSEG, v->a);
+  if (x->s->role[x->d] == 1) {
+    sg->rp_known = 1;
+    sg->rp_seg = (uint8_t)dseg;
+  }
+  return v->type == 0x44 && seg_capture(sg, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, v->dw0), dseg);
+}
+
 /* Request/completion pairing (pcie.md §4 request table, on one link):
  * a non-posted request is kept under (Requester ID, Tag); a completion from
  * the other side with that Destination BDF and Tag pairs with it, and
  * finishes it when it carries no data or its Byte Count fits its payload
  * (Length DW x 4; the Lower Address offset is not taken off). A completion
- * without a kept request is counted, not judged: its request may precede
- * the capture or the walk's sync. */
-static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, const uint8_t *dw0, unsigned type) {
+ * without a kept request is counted, not judged on what needs the request:
+ * its request may precede the capture or the walk's sync. */
+static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captures) {
+  const struct ual_pcie_tlp_type *ty = v->ty;
+  const uint8_t *dw0 = v->dw0;
   if (ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
     struct ual_pcie_flow *me = x->me;
     unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
@@ -266,8 +464,15 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
       me->untracked++;
       return;
     }
+    if (slot->used && x->s->role[x->d] == 1)
+      ual_findings_add(x->f, UAL_R_PS_TO_TAG_UNIQUE, -1, "%s from %c: Requester ID %04xh Tag %u already outstanding (%s)",
+                       ty->name, side_name(x->d), rid, tag, ual_pcie_tlp_type(slot->type)->name);
     if (!slot->used) me->outstanding++;
-    *slot = (struct ual_pcie_req){ 1, (uint8_t)type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns };
+    bool rsv = v->c && ual_field_get(UAL_F_PCIE_C_RSV, v->c);
+    *slot = (struct ual_pcie_req){ 1, (uint8_t)v->type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns,
+                                   ty->hdr == UAL_TLP_H_CFG, rsv,
+                                   (uint8_t)(rsv ? ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0), (uint8_t)first_la(v),
+                                   captures };
     return;
   }
   if (ty->hdr != UAL_TLP_H_CPL) return;
@@ -276,6 +481,9 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
   for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
     struct ual_pcie_req *q = &req_side->req[i];
     if (!q->used || q->rid != rid || q->tag != tag) continue;
+    if (q->captures) seg_captured(&x->s->seg, (unsigned)ual_field_get(UAL_F_PCIE_CPL_CID, dw0), v->a);
+    cpl_seg_checks(x, v, q);
+    rp_cpl_check(x, v, q);
     unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
     bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
     if (!last) {
@@ -294,10 +502,12 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
     return;
   }
   me->cpl_unmatched++;
+  cpl_seg_checks(x, v, NULL);
 }
 
-/* The stateless TLP rules of §3.6 on one walked TLP. Its OHC words follow
- * the header base in A, B, C, E order; only the held header is read. */
+/* The stateless TLP rules of §3.6 on one walked TLP, then pairing and the
+ * segment rules of §4. Its OHC words follow the header base in A, B, C, E
+ * order; only the held header is read. */
 static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   const struct tlp_ctx *x = ctx;
   struct ual_findings *f = x->f;
@@ -317,8 +527,16 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
                      t->size.total_dw);
     return;
   }
-  if (t->hdr_dw >= t->prefix_dw + 3u) track(x, ty, dw0, type);   /* every header base holds DW0-2 */
   bool a = ohc & 1, c = ohc & 4;
+  unsigned a_dw = t->prefix_dw + t->size.base_dw, c_dw = a_dw + (ohc & 1) + (ohc >> 1 & 1);
+  struct tlp_view v = { ty, dw0, a && a_dw < t->hdr_dw ? t->hdr + 4u * a_dw : NULL,
+                        c && c_dw < t->hdr_dw ? t->hdr + 4u * c_dw : NULL, type,
+                        downstream_component(x->s->role[x->d]) };
+  bool whole = t->hdr_dw >= t->prefix_dw + t->size.base_dw + ual_pcie_ohc_dw(ohc);   /* header base and OHC held */
+  if (whole) {
+    track(x, &v, cfg_seen(x, &v));
+    if (v.up == 1 && ty->fc != UAL_TLP_FC_CPL) req_seg_checks(x, &v);
+  }
   bool cfg = ty->hdr == UAL_TLP_H_CFG, io = type == 0x02 || type == 0x42;
   if ((cfg || io) && !a)
     ual_findings_add(f, UAL_R_PF_OHC_MISSING, -1, "%s from %c without OHC-A%c", ty->name, side_name(x->d),
@@ -326,14 +544,12 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   if ((ts == 5 || ts == 6) && !c)
     ual_findings_add(f, UAL_R_PF_TS_IDE, -1, "%s from %c: TS %u%u%ub without OHC-C", ty->name, side_name(x->d),
                      ts >> 2 & 1, ts >> 1 & 1, ts & 1);
-  unsigned c_dw = t->prefix_dw + t->size.base_dw + (ohc & 1) + (ohc >> 1 & 1);
-  if (!c || c_dw >= t->hdr_dw) return;
-  const uint8_t *oc = t->hdr + 4u * c_dw;
-  unsigned sub = (unsigned)ual_field_get(UAL_F_PCIE_C_SUBSTREAM, oc);
+  if (!v.c) return;
+  unsigned sub = (unsigned)ual_field_get(UAL_F_PCIE_C_SUBSTREAM, v.c);
   if (sub >= 3 && sub <= 6)
     ual_findings_add(f, UAL_R_PF_SUBSTREAM, -1, "%s from %c: OHC-C Sub-Stream %u%u%ub", ty->name, side_name(x->d),
                      sub >> 2 & 1, sub >> 1 & 1, sub & 1);
-  if (ty->fc == UAL_TLP_FC_CPL && ual_field_get(UAL_F_PCIE_C_RSV, oc))
+  if (ty->fc == UAL_TLP_FC_CPL && ual_field_get(UAL_F_PCIE_C_RSV, v.c))
     ual_findings_add(f, UAL_R_PF_CPL_RSV, -1, "%s from %c: OHC-C RSV = 1", ty->name, side_name(x->d));
 }
 
@@ -360,11 +576,12 @@ static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
   if (r->rec.h.flags & UAL_RF_LOST) {
     fl->seq_known = 0;
     ual_pcie_walk_lose(&fl->walk);
+    memset(&s->seg, 0, sizeof s->seg);   /* a reset or a capturing write may be among the lost */
   }
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;
-  struct tlp_ctx x = { &r->findings, d, fl, &s->fl[d ^ 1], c };
+  struct tlp_ctx x = { s, &r->findings, d, fl, &s->fl[d ^ 1], c };
   unsigned at = 0;
   if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED)
     ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);

@@ -8,36 +8,8 @@
 
 #include <stdlib.h>
 
-#define MAXREC 4096
-struct cap {
-  size_t n;
-  uint8_t rec[MAXREC][24];
-  size_t len[MAXREC];
-  uint64_t ts[MAXREC];
-  size_t nt;
-  uint64_t tframe[16];
-  int trule[16];
-};
-
-static int on_record(void *ctx, uint64_t ts, const uint8_t *rec, size_t len) {
-  struct cap *c = ctx;
-  if (c->n >= MAXREC || len > sizeof c->rec[0]) return 1;
-  memcpy(c->rec[c->n], rec, len);
-  c->len[c->n] = len;
-  c->ts[c->n++] = ts;
-  return 0;
-}
-
-static void on_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *src, const char *note) {
-  (void)dir; (void)src; (void)note;
-  struct cap *c = ctx;
-  if (c->nt < 16) { c->tframe[c->nt] = frame; c->trule[c->nt++] = rule; }
-}
-
-static bool in_truth(const struct cap *c, uint64_t frame, int rule) {
-  for (size_t i = 0; i < c->nt; i++) if (c->tframe[i] == frame && c->trule[i] == rule) return true;
-  return false;
-}
+#define CAP_REC_BYTES 24
+#include "gen_capture.h"
 
 /* Analyzes records [from, n); returns findings not in the truth, counts truth raised. */
 static unsigned analyze(const struct cap *c, size_t from, unsigned *raised) {

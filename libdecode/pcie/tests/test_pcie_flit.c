@@ -7,6 +7,8 @@
 #include "ualink/core/tree.h"
 #include "ualink/core/rules.h"
 #include "ualink/core/summary.h"
+#include "ualink/core/fields.h"
+#include "ualink/core/record.h"
 #include "ualink/pcie/flit.h"
 #include "ualink/pcie/tlp.h"
 #include "ualink/ualink/analysis.h"
@@ -96,7 +98,8 @@ static void test_decode_clean(void) {
   struct ual_pcie_walk w;
   ual_pcie_walk_init(&w);
   unsigned at = 99;
-  CHECK_EQ(ual_pcie_walk_flit(&w, r.flit.bytes, NULL, NULL, &at), UAL_PW_SYNCED);
+  CHECK_EQ(ual_pcie_walk_flit(&w, r.flit.bytes, NULL, NULL, &at), UAL_PW_UNSYNCED);   /* locks */
+  CHECK_EQ(ual_pcie_walk_flit(&w, r.flit.bytes, NULL, NULL, &at), UAL_PW_SYNCED);     /* confirms */
   CHECK_EQ(at, 0);
 }
 
@@ -147,6 +150,18 @@ static void step(struct ual_analyzer *a, const uint8_t tlp[236], unsigned seq, u
   ual_analyzer_step(a, rec, n, frame, frame * 4, r, &ev);
 }
 
+/* Two all-NOP flits of direction dir with sequence numbers seq - 2 and
+ * seq - 1: the walk locks on the first and confirms on the second (PF-SYNC
+ * there), so the flit with seq is walked in sync. */
+static void sync_walk(struct ual_analyzer *a, unsigned seq, unsigned dir, struct ual_rec_result *r) {
+  uint8_t t[236] = { 0 };
+  step(a, t, (seq - 2) & 0x3FF, dir, 0, r);
+  CHECK_EQ(r->findings.n, 0);
+  step(a, t, (seq - 1) & 0x3FF, dir, 0, r);
+  CHECK_EQ(r->findings.n, 1);
+  CHECK_EQ(r->findings.v[0].rule, UAL_R_PF_SYNC);
+}
+
 static unsigned count(const struct ual_rec_result *r, enum ual_rule id) {
   unsigned n = 0;
   for (unsigned i = 0; i < r->findings.n; i++) n += r->findings.v[i].rule == id;
@@ -163,9 +178,9 @@ static void test_rules(void) {
   const uint8_t cfg_ok[20] = { 0x44, 1, 0, 1, 0x01, 0, 0, 2, 0x03, 0x25, 0, 0x10, 7, 0, 0x80, 0x0F, 1, 2, 3, 4 };
   unsigned dw = put(t, 0, mwr, 4);
   put(t, dw, cfg_ok, 5);
+  sync_walk(&a, 1, 0, &r);
   step(&a, t, 1, 0, 1, &r);
-  CHECK_EQ(r.findings.n, 1);
-  CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
+  CHECK_EQ(r.findings.n, 0);
   /* flit 2: every rule once */
   memset(t, 0, sizeof t);
   const uint8_t cfg_bad[16] = { 0x44, 0, 0, 1, 0x01, 0, 0, 3, 0x03, 0x25, 0, 0x10, 1, 2, 3, 4 };   /* no OHC-A3 */
@@ -191,8 +206,13 @@ static void test_rules(void) {
   /* a replayed copy of flit 2 is not delivered again */
   step(&a, t, 2, 0, 3, &r);
   CHECK_EQ(r.findings.n, 0);
-  /* the other direction has its own walk: it locks past the reserved type (DW 8) */
+  /* the other direction has its own walk: it locks past the reserved type
+   * (DW 8) and confirms on a flit of NOPs */
   step(&a, t, 7, 1, 4, &r);
+  CHECK_EQ(r.findings.n, 0);
+  CHECK(a.fab.pcie.fl[1].walk.confirm > 0);
+  memset(t, 0, sizeof t);
+  step(&a, t, 8, 1, 5, &r);
   CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
 }
 
@@ -213,10 +233,12 @@ static void test_pairs(void) {
   uint8_t mrd[16] = { 0x20, 0, 0, 4, 0x01, 0x00, 0x10, 0x05, 0, 0, 0, 0, 0, 0, 0x10, 0 };
   /* CplD from B: Completer 0200h, Tag 1005h, Destination 0100h, Byte Count 16, 4 DW */
   uint8_t cpl[28] = { 0x4A, 0, 0, 4, 0x02, 0x00, 0x10, 0x05, 0x01, 0x00, 0x00, 16 };
+  sync_walk(&a, 10, 0, &r);
+  sync_walk(&a, 20, 1, &r);
   one_tlp(&a, mrd, 4, 10, 0, 10, &r);        /* ts 40 */
   CHECK_EQ(p->fl[0].outstanding, 1);
   one_tlp(&a, cpl, 7, 20, 1, 11, &r);        /* ts 44 */
-  CHECK_EQ(r.findings.n, 1);                 /* PF-SYNC of B's walk only */
+  CHECK_EQ(r.findings.n, 0);
   CHECK_EQ(p->fl[1].pairs, 1);
   CHECK_EQ(p->fl[0].outstanding, 0);
   CHECK_EQ(p->fl[1].lat[0x20].n, 1);
@@ -242,7 +264,141 @@ static void test_pairs(void) {
   CHECK_EQ(r.findings.n, 0);
 }
 
+/* ---- hierarchy-segment rules (pcie.md §4, one link) ---- */
+
+struct seg_tx {
+  struct ual_analyzer *a;
+  struct ual_rec_result r;
+  unsigned seq[2];
+  uint64_t frame;
+};
+
+/* One TLP of n DW (then NOPs) in the next flit of dir; returns the
+ * number of findings of rule. */
+static unsigned seg_tlp(struct seg_tx *t, unsigned dir, const uint8_t *tlp, unsigned n, enum ual_rule rule) {
+  uint8_t f[236] = { 0 };
+  put(f, 0, tlp, n);
+  step(t->a, f, t->seq[dir]++, dir, ++t->frame, &t->r);
+  return count(&t->r, rule);
+}
+
+static void seg_event(struct seg_tx *t, unsigned code) {
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, UAL_REC_EVENT, 0);
+  h.roles_pcie = 1;
+  h.role_a = 1;
+  h.role_b = 4;
+  struct ual_event e = { (uint16_t)code, 0, 0 };
+  uint8_t body[UAL_REC_EVENT_BYTES], rec[64];
+  ual_event_build(&e, body);
+  size_t n = ual_record_build(&h, body, sizeof body, rec, sizeof rec);
+  t->frame++;
+  ual_analyzer_step(t->a, rec, n, t->frame, t->frame * 4, &t->r, NULL);
+}
+
+static void seg_init(struct seg_tx *t, struct ual_analyzer *a) {
+  memset(t, 0, sizeof *t);
+  t->a = a;
+  t->seq[0] = t->seq[1] = 1;
+  ual_analyzer_init(a);
+}
+
+/* MWr64 (1 DW) from rid, with OHC-C Requester Segment rseg (RSV 1,
+ * Sub-Stream 111b) when rseg >= 0: 6 DW with OHC-C. */
+static unsigned mwr(uint8_t *b, unsigned rid, int rseg) {
+  memset(b, 0, 32);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, b, 0x60);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, b, rseg >= 0 ? 4 : 0);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, b, 1);
+  ual_field_put(UAL_F_PCIE_REQ_RID, b, rid);
+  if (rseg < 0) return 5;
+  ual_field_put(UAL_F_PCIE_C_RSEG, b + 16, (unsigned)rseg);
+  ual_field_put(UAL_F_PCIE_C_SUBSTREAM, b + 16, 7);
+  ual_field_put(UAL_F_PCIE_C_RSV, b + 16, 1);
+  return 6;
+}
+
+static void test_segments(void) {
+  static struct ual_analyzer a;
+  struct seg_tx t;
+  uint8_t b[64];
+  /* start anywhere: no reset seen, no capturing write: nothing is judged */
+  seg_init(&t, &a);
+  sync_walk(&a, 1, 1, &t.r);
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_CLEAR_NOC), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  /* a preset Clear (the profile) is judged */
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, 0x0100, -1));
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_CLEAR_NOC), 1);
+
+  /* from link-up: Clear, then a capturing CfgWr0 and its completion */
+  seg_init(&t, &a);
+  seg_event(&t, UAL_EV_RX_DETECT);
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, -1), UAL_R_PF_SYNC), 0);   /* in sync from the first flit */
+  CHECK_EQ(t.r.findings.n, 0);
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_CLEAR_NOC), 1);
+  /* CfgWr0 to 01:00.0, Tag 5, OHC-A3 DSV 1 Destination Segment 03h */
+  uint8_t cw[20] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, cw, 0x44);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, cw, 1);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, cw, 1);
+  ual_field_put(UAL_F_PCIE_REQ_RID, cw, 0x0008);
+  ual_field_put(UAL_F_PCIE_REQ_TAG, cw, 5);
+  ual_field_put(UAL_F_PCIE_CFG_CID, cw, 0x0100);
+  ual_field_put(UAL_F_PCIE_A3_DSV, cw + 12, 1);
+  ual_field_put(UAL_F_PCIE_A3_DSEG, cw + 12, 3);
+  ual_field_put(UAL_F_PCIE_A3_FBE, cw + 12, 0xF);
+  CHECK_EQ(seg_tlp(&t, 0, cw, 5, UAL_R_PS_REQ_CLEAR_NOC), 0);
+  unsigned seg = 0;
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0100, true, &seg), UAL_SEG_UNKNOWN);   /* pending */
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 4), UAL_R_PS_REQ_RSEG_VALUE), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  /* its completion, OHC-A5 Completer Segment 03h: Set */
+  uint8_t cpl[16] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, cpl, 0x0A);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, cpl, 1);
+  ual_field_put(UAL_F_PCIE_CPL_CID, cpl, 0x0100);
+  ual_field_put(UAL_F_PCIE_CPL_TAG, cpl, 5);
+  ual_field_put(UAL_F_PCIE_CPL_DEST, cpl, 0x0008);
+  ual_field_put(UAL_F_PCIE_CPL_BC, cpl, 4);
+  ual_field_put(UAL_F_PCIE_A5_CSEG, cpl + 12, 3);
+  CHECK_EQ(seg_tlp(&t, 1, cpl, 4, UAL_R_PS_CPL_SEG_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0100, true, &seg), UAL_SEG_SET);
+  CHECK_EQ(seg, 3);
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0101, true, &seg), UAL_SEG_CLEAR);   /* the other function */
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_RSEG_VALUE), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 4), UAL_R_PS_REQ_RSEG_VALUE), 1);
+  CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0101, 3), UAL_R_PS_REQ_CLEAR_NOC), 1);
+  /* Set: a message needs OHC-C */
+  uint8_t m[16] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, m, 0x30);
+  ual_field_put(UAL_F_PCIE_MSG_RID, m, 0x0100);
+  CHECK_EQ(seg_tlp(&t, 1, m, 4, UAL_R_PS_REQ_MSG_RSEG), 1);
+  /* a read with First DW BE 0100b (Lower Address 10b): its completion needs OHC-A5 */
+  uint8_t rd[16] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, rd, 0x03);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, rd, 1);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, rd, 1);
+  ual_field_put(UAL_F_PCIE_REQ_RID, rd, 0x0008);
+  ual_field_put(UAL_F_PCIE_REQ_TAG, rd, 6);
+  ual_field_put(UAL_F_PCIE_A1_FBE, rd + 12, 0x4);
+  CHECK_EQ(seg_tlp(&t, 0, rd, 4, UAL_R_PS_TO_TAG_UNIQUE), 0);
+  CHECK_EQ(seg_tlp(&t, 0, rd, 4, UAL_R_PS_TO_TAG_UNIQUE), 1);   /* the same Tag again, outstanding */
+  uint8_t cd[16] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, cd, 0x4A);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, cd, 1);
+  ual_field_put(UAL_F_PCIE_CPL_CID, cd, 0x0100);
+  ual_field_put(UAL_F_PCIE_CPL_TAG, cd, 6);
+  ual_field_put(UAL_F_PCIE_CPL_DEST, cd, 0x0008);
+  ual_field_put(UAL_F_PCIE_CPL_BC, cd, 2);
+  CHECK_EQ(seg_tlp(&t, 1, cd, 4, UAL_R_PS_CPL_A5_OMIT), 1);
+  CHECK_EQ(t.r.findings.n, 1);
+}
+
 int main(void) {
+  test_segments();
   test_pairs();
   test_decode_clean();
   test_decode_errors();

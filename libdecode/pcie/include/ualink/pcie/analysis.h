@@ -68,6 +68,11 @@ struct ual_pcie_req {
   uint8_t used, type;
   uint16_t rid, tag;
   uint64_t frame, ts_ns;
+  /* what its completions are checked against (pcie.md §4) */
+  uint8_t cfg;               /* a configuration request */
+  uint8_t rseg_valid, rseg;  /* OHC-C with RSV = 1: its Requester Segment */
+  uint8_t la;                /* Lower Address[1:0] its completion must carry (from OHC-A1's First DW BE) */
+  uint8_t captures;          /* a Type 0 Configuration Write that sets its target's segment */
 };
 
 /* Completion latency of one request Type: request to the completion that
@@ -89,15 +94,49 @@ struct ual_pcie_flow {
   struct ual_pcie_lat lat[256];                  /* by the request's Type */
 };
 
+/* Segment Captured of the functions below the link (pcie.md §4 [P16]):
+ * Set by the first Type 0 Configuration Write with OHC-A3 DSV = 1 the
+ * upstream side (Root Port, switch downstream port) sends to a function,
+ * from its successful completion on (between the write and its completion
+ * the function's TLPs may come from either state: PENDING, unknown);
+ * Clear for every function not Set after a link event that trains from
+ * Detect (receiver detected: the components below were reset); unknown
+ * otherwise. A preset (the profile, --segment) is kept through resets and
+ * wins over inference. */
+#define UAL_PCIE_MAX_FUNCS 64
+enum ual_pcie_seg_state { UAL_SEG_UNKNOWN = 0, UAL_SEG_CLEAR, UAL_SEG_SET, UAL_SEG_PENDING };
+
+struct ual_pcie_fn_seg {
+  uint8_t state;             /* enum ual_pcie_seg_state; UNKNOWN = a free slot */
+  uint8_t seg;
+  uint16_t bdf;
+};
+
+struct ual_pcie_seg {
+  uint8_t reset;             /* a link from Detect seen: functions not Set are Clear */
+  uint8_t rp_known, rp_seg;  /* the Root Port's hierarchy segment (its DSV = 1 configuration requests) */
+  struct ual_pcie_fn_seg fn[UAL_PCIE_MAX_FUNCS];
+  uint64_t untracked;        /* functions not kept: the table was full */
+};
+
 struct ual_pcie_an {
   struct ual_pcie_side s[2];
   struct ual_pcie_flow fl[2];
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
+  struct ual_pcie_seg seg;
+  struct ual_pcie_fn_seg preset[UAL_PCIE_MAX_FUNCS];   /* ual_pcie_an_preset; never forgotten */
 };
 
 struct ual_fabric_step;
 void ual_pcie_an_init(struct ual_pcie_an *s);
 void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
 void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
+/* Presets a function's Segment Captured (a profile: seg 0-255, or -1 for
+ * Clear), after ual_pcie_an_init. false when the table is full. */
+bool ual_pcie_an_preset(struct ual_pcie_an *s, unsigned bdf, int seg);
+/* A function's Segment Captured as the analysis knows it (enum
+ * ual_pcie_seg_state); below: the function is below the link (reset by a
+ * link from Detect). *seg is set when SET; PENDING reads UNKNOWN. */
+unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, unsigned bdf, bool below, unsigned *seg);
 
 #endif

@@ -1,5 +1,5 @@
 /* The PCIe DLLP and flit-mode TLP conformance rules (docs/rules.md, digest
- * pcie.md §2.4, §3.6).
+ * pcie.md §2.4, §3.6, §4).
  * A pure X-macro list with no includes, registered in core/fabrics.h. */
 #ifndef UALINK_PCIE_RULES_H
 #define UALINK_PCIE_RULES_H
@@ -23,6 +23,19 @@
   X(PF_OHC_MISSING,     "PF-OHC-MISSING",     ERROR,   "configuration request without OHC-A3 or IO request without OHC-A2") \
   X(PF_TS_IDE,          "PF-TS-IDE",          WARNING, "TS 101b/110b on a TLP without OHC-C") \
   X(PF_SUBSTREAM,       "PF-SUBSTREAM",       WARNING, "OHC-C Sub-Stream 011b-110b (undefined)") \
-  X(PF_CPL_RSV,         "PF-CPL-RSV",         ERROR,   "completion whose OHC-C has RSV = 1")
+  X(PF_CPL_RSV,         "PF-CPL-RSV",         ERROR,   "completion whose OHC-C has RSV = 1") \
+  X(PS_TO_TAG_UNIQUE,   "PS-TO-TAG-UNIQUE",   ERROR,   "Root Port sent a non-posted request whose Requester ID and Tag are already outstanding") \
+  X(PS_RP_RSEG_MISMATCH,"PS-RP-RSEG-MISMATCH",ERROR,   "non-posted request up to the Root Port with a Requester Segment not the Root Port's, not completed UR") \
+  X(PS_REQ_RSEG_VALUE,  "PS-REQ-RSEG-VALUE",  ERROR,   "request with a Requester Segment other than the requester's captured segment") \
+  X(PS_REQ_CLEAR_NOC,   "PS-REQ-CLEAR-NOC",   ERROR,   "requester with Segment Captured Clear sent a non-IDE memory or message request with OHC-C") \
+  X(PS_REQ_MSG_RSEG,    "PS-REQ-MSG-RSEG",    ERROR,   "requester with Segment Captured Set sent a message request without OHC-C Requester Segment (RSV = 1)") \
+  X(PS_REQ_ID_DSV_CLEAR,"PS-REQ-ID-DSV-CLEAR",ERROR,   "requester with Segment Captured Clear sent an ID-routed message with DSV = 1") \
+  X(PS_CPL_SEG_CLEAR,   "PS-CPL-SEG-CLEAR",   ERROR,   "completer with Segment Captured Clear sent OHC-A5 with a Completer Segment other than 00h") \
+  X(PS_CPL_SEG_SET,     "PS-CPL-SEG-SET",     ERROR,   "completer with Segment Captured Set sent OHC-A5 with a Completer Segment other than its captured segment") \
+  X(PS_CPL_CFG,         "PS-CPL-CFG",         ERROR,   "completion of a configuration request with OHC-A5 DSV = 1 or Destination Segment other than 00h") \
+  X(PS_CPL_DSEG_NONE,   "PS-CPL-DSEG-NONE",   ERROR,   "completion of a request without Requester Segment with OHC-A5 DSV = 1 or Destination Segment other than 00h") \
+  X(PS_CPL_DSEG_COPY,   "PS-CPL-DSEG-COPY",   ERROR,   "completion of a request with Requester Segment whose OHC-A5 has DSV = 0 or a Destination Segment other than it") \
+  X(PS_CPL_A5_CROSS,    "PS-CPL-A5-CROSS",    ERROR,   "completion without OHC-A5 of a memory request whose Requester Segment is not the completer's captured segment") \
+  X(PS_CPL_A5_OMIT,     "PS-CPL-A5-OMIT",     ERROR,   "completion without OHC-A5 where it may not be omitted (completer Clear, Lower Address[1:0] not 00b, Selective IDE)")
 
 #endif
