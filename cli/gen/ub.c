@@ -87,6 +87,7 @@ const char *ub_scenario_what(int sc) { return sc >= 0 && sc < UB_SC_COUNT ? scen
   X(UB_CREDIT_RETURN_TIMEOUT,TRAFFIC,"a 201 us gap in the capture while credits are held") \
   X(UB_CRDACK_THRESHOLD,TRAFFIC, "B returns no credits until it holds over 75% of A's, then sends a DLLDP") \
   X(UB_MODE_NOFEC,      MODE,    "a non-CRC flit of A with FEC bypass (record byte 7 bit 2)") \
+  X(UB_BCRC,            TRAFFIC, "a flipped payload bit in the first flit of a DLLDP of A (B asks for a replay)") \
   X(UB_DLLCB_IN_DLLDB,  TRAFFIC, "A's one-DLLDB DLLDP cut one flit short by a NOP block (its retry buffer holds it whole)") \
   X(UB_LOCKOUT,         TRAFFIC, "B withholds ACKs until A's retry buffer is nearly full, A sends a DLLDP leaving 7 entries free") \
   X(UB_RETRY_BUF_FULL,  TRAFFIC, "B withholds ACKs until A's retry buffer is nearly full, A sends a DLLDP one flit over its depth")
@@ -179,6 +180,7 @@ struct ubg {
   uint64_t inj_at[I_COUNT];
   uint8_t retrain_due;           /* side + 1 whose NUM_RETRY reached the threshold */
   uint8_t gap_watch, nofec_now, errors, fec_retry;
+  uint8_t bcrc_inj;              /* the next BCRC failure is the injected one */
   uint64_t phase_end;
   unsigned phase;
   int stop;
@@ -434,7 +436,8 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
   bool backed = !lch || ual_ub_cb_backed_up((enum ual_ub_cb_type)type);
   (void)fec;
   if (u->crc_checked && !u->crc_ok) {
-    truth(g, g->frame, d, UAL_R_UB_BCRC, 2, "bit error");
+    truth(g, g->frame, d, UAL_R_UB_BCRC, g->bcrc_inj ? 0 : 2, g->bcrc_inj ? "injected" : "bit error");
+    g->bcrc_inj = 0;
     rx_error(g, r, d);
     return;
   }
@@ -771,6 +774,12 @@ static bool plan_inject(struct ubg *g, unsigned d) {
   }
   if (want(g, I_UB_CRDACK_THRESHOLD) && !g->s[1].withhold) g->s[1].withhold = 1;
   if (inject_buffer(g, s, I_UB_LOCKOUT) || inject_buffer(g, s, I_UB_RETRY_BUF_FULL)) return true;
+  if (want(g, I_UB_BCRC) && !(s->dp_seen && s->flits + s->qn - s->last_dp < g->p.min_interval[0]) && dlldp(g, d, 0, 100, -1)) {
+    s->q[s->qh].f[UAL_UB_LPH_BYTES] ^= 0x10;   /* the queue was empty: the DLLDP starts it */
+    g->bcrc_inj = 1;
+    done(g, I_UB_BCRC);
+    return true;
+  }
   if (want(g, I_UB_DLLCB_IN_DLLDB) && !(s->dp_seen && s->flits + s->qn - s->last_dp < g->p.min_interval[0]) &&
       dlldp(g, d, 0, 100, -1)) {
     /* the wire's last flit of the DLLDB is a NOP block: B's BCRC check fails */
