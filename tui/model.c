@@ -20,8 +20,16 @@ bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap)
     tui_model_free(m);
     return false;
   }
+  if (m->cap > 1 && !(m->tail = malloc(sizeof *m->tail))) {
+    tui_model_free(m);
+    return false;
+  }
   m->link.width_ns = 1;
   ual_analyzer_init(&m->an);
+  if (m->tail) ual_analyzer_init(m->tail);
+  ual_events_init(&m->ev);
+  m->ev.delivered = ual_filter_ualink_delivered;
+  m->ev.ctx = &m->fst;
   tui_filter_parse(&m->filter, "", NULL, 0);
   return true;
 }
@@ -30,7 +38,9 @@ void tui_model_free(struct tui_model *m) {
   tui_filter_free(&m->filter);
   free(m->ring);
   free(m->matches);
+  free(m->tail);
   m->ring = m->matches = NULL;
+  m->tail = NULL;
 }
 
 size_t tui_model_count(const struct tui_model *m) {
@@ -137,10 +147,44 @@ uint64_t tui_model_span_ns(const struct tui_model *m) {
   return m->total && !m->arrival_times && m->last_ts > m->t0_ns ? m->last_ts - m->t0_ns : 0;
 }
 
+/* A held record as the analyzer saw it: an entry keeps TUI_REC_MAX bytes
+ * at most, and a longer record is malformed whatever they are. */
+static void decode_held(const struct tui_entry *e, struct ual_rec_result *r) {
+  ual_decode_stateless(e->rec, e->len, e->frame, r);
+  if (e->wire_len > e->len) {
+    r->status = (enum ual_rec_status)e->status;
+    ual_findings_clear(&r->findings);
+  }
+}
+
+static bool reads_state(const struct tui_filter *f) { return f->active && ual_filter_uses_state(f->prog); }
+
+/* ev for a step whose result the filter will see: what -Y's step collects */
+static struct ual_events *filter_events(struct tui_model *m, uint64_t frame) {
+  if (!reads_state(&m->filter)) return NULL;
+  ual_events_clear(&m->ev);
+  ual_filter_ualink_begin(&m->fst, frame);
+  return &m->ev;
+}
+
+/* The model's filter on e, decoded as r, with the analysis an after it. */
+static bool filter_on(struct tui_model *m, const struct ual_analyzer *an, const struct tui_entry *e,
+                      const struct ual_rec_result *r) {
+  m->fst.an = an;
+  m->fst.ev = &m->ev;
+  struct ual_filter_record fr = { e->rec, e->len, e->wire_len, e->frame, e->rel_ns, e->delta_ns, r, &m->fst };
+  ual_filter_collect(m->filter.prog, &fr);
+  return ual_filter_match(m->filter.prog);
+}
+
 const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns,
                                       uint64_t wall_ns) {
   struct tui_entry *e = &m->ring[m->total % m->cap];
   struct ual_rec_result *r = &m->res;
+  if (m->tail && m->total >= m->cap) {  /* e leaves the ring: the tail analysis passes it */
+    decode_held(e, r);
+    ual_analyzer_step_decoded(m->tail, e->frame, m->arrival_times ? 0 : e->ts_ns, r, NULL);
+  }
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
   e->before = m->an.unpack[dir];
   if (!m->total) m->t0_ns = m->last_ts = m->prev_ts = ts_ns;
@@ -148,11 +192,13 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   e->delta_ns = (int64_t)(ts_ns - m->prev_ts);
   m->prev_ts = ts_ns;
   m->total++;
-  ual_analyzer_step(&m->an, rec, len, m->total, m->arrival_times ? 0 : ts_ns, r, NULL);
+  ual_analyzer_step(&m->an, rec, len, m->total, m->arrival_times ? 0 : ts_ns, r, filter_events(m, m->total));
 
   e->frame = m->total;
   e->ts_ns = ts_ns;
   e->len = (uint16_t)(len < TUI_REC_MAX ? len : TUI_REC_MAX);
+  e->wire_len = (uint32_t)len;
+  e->status = (uint8_t)r->status;
   memcpy(e->rec, rec, e->len);
   e->dir = r->dir;
   bool ok = r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
@@ -171,7 +217,8 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     for (unsigned i = 0; i < r->unp.n_msg; i++) e->msg_types |= (uint16_t)(1u << r->unp.msg[i].msg.type);
   ual_rec_summary(r, e->line, sizeof e->line);
   count(m, r, ts_ns, wall_ns);
-  if (m->filter.active && tui_filter_match(&m->filter, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
+  e->match = m->filter.active && filter_on(m, &m->an, e, r);
+  if (e->match) m->matches[m->n_matches++ % m->match_cap] = *e;
   return e;
 }
 
@@ -216,35 +263,30 @@ void tui_filter_free(struct tui_filter *f) {
   f->active = false;
 }
 
-bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e) {
-  if (!f->active) return true;
-  struct ual_rec_result r;
-  tui_entry_decode(e, &r);
-  /* the analyzer's findings, as far as the entry keeps them */
-  ual_findings_clear(&r.findings);
-  for (unsigned i = 0; i < e->n_rules; i++) {
-    r.findings.v[i].rule = e->rules[i];
-    r.findings.v[i].segment = -1;
-    r.findings.v[i].msg[0] = 0;
-  }
-  r.findings.n = e->n_rules;
-  struct ual_filter_record fr = { e->rec, e->len, e->len, e->frame, e->rel_ns, e->delta_ns, &r, NULL };
-  ual_filter_collect(f->prog, &fr);
-  return ual_filter_match(f->prog);
-}
-
+/* Every held record again, from the analysis before the oldest one: the
+ * filter sees each with the state it had when it arrived. */
 void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f) {
   struct ual_filter_error err;
   tui_filter_free(&m->filter);
   if (!tui_filter_compile(&m->filter, f->text, &err)) tui_filter_free(&m->filter);
-  f = &m->filter;
   m->n_matches = 0;
-  if (!f->active) return;
   size_t n = tui_model_count(m);
-  for (size_t i = 0; i < n; i++) {
-    const struct tui_entry *e = tui_model_at(m, i);
-    if (tui_filter_match(f, e)) m->matches[m->n_matches++ % m->match_cap] = *e;
+  for (size_t i = 0; i < n; i++) m->ring[(m->total - n + i) % m->cap].match = false;
+  if (!m->filter.active || !n || !m->tail) return;
+  struct replay { struct ual_analyzer an; struct ual_rec_result r; } *rp = malloc(sizeof *rp);
+  if (!rp) {
+    tui_filter_free(&m->filter);  /* no answer rather than a wrong one */
+    return;
   }
+  rp->an = *m->tail;
+  for (size_t i = 0; i < n; i++) {
+    struct tui_entry *e = &m->ring[(m->total - n + i) % m->cap];
+    decode_held(e, &rp->r);
+    ual_analyzer_step_decoded(&rp->an, e->frame, m->arrival_times ? 0 : e->ts_ns, &rp->r, filter_events(m, e->frame));
+    e->match = filter_on(m, &rp->an, e, &rp->r);
+    if (e->match) m->matches[m->n_matches++ % m->match_cap] = *e;
+  }
+  free(rp);
 }
 
 void tui_model_take_older_matches(struct tui_model *m, struct tui_model *scan) {
@@ -290,6 +332,6 @@ size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame) {
 long tui_model_next_match(const struct tui_model *m, long i, int step) {
   long n = (long)tui_model_count(m);
   for (long j = i + step; j >= 0 && j < n; j += step)
-    if (tui_filter_match(&m->filter, tui_model_at(m, (size_t)j))) return j;
+    if (!m->filter.active || tui_model_at(m, (size_t)j)->match) return j;
   return -1;
 }

@@ -12,6 +12,7 @@
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
 #include "ualink/core/filter.h"
+#include "ualink/ualink/filter.h"
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
 #define TUI_MAX_RULES 6
@@ -28,6 +29,9 @@ struct tui_entry {
   uint8_t n_rules;
   uint16_t rules[TUI_MAX_RULES];
   uint16_t msg_types;       /* bit per enum ual_msg_type completed here */
+  bool match;               /* matched the model's filter, as ualink-decode -Y judges it (with the analysis) */
+  uint8_t status;           /* enum ual_rec_status of the record */
+  uint32_t wire_len;        /* the record's length; rec keeps at most TUI_REC_MAX bytes (longer ones are malformed) */
   uint8_t rec[TUI_REC_MAX];
   struct ual_unpack before;  /* unpacker of this direction before the record: re-decodes it exactly */
   char line[112];           /* content summary */
@@ -35,8 +39,8 @@ struct tui_entry {
 };
 
 /* A Wireshark display filter (libdecode's engine, ualink/core/filter.h),
- * evaluated on each record decoded again from the entry as
- * ualink-decode --stateless does, with the findings the analyzer raised. */
+ * evaluated on each record with the analysis as it stood after that record,
+ * as ualink-decode -Y evaluates it. */
 struct tui_filter {
   bool active;
   char text[256];
@@ -77,6 +81,12 @@ struct tui_model {
   size_t match_cap;
   uint64_t n_matches;
   struct ual_analyzer an;    /* the link state of both partners */
+  /* The analysis before the oldest record held: a new filter replays the
+   * held records from it, so it sees the state -Y sees. NULL in a model
+   * that holds one record (a rescan), which never refilters its ring. */
+  struct ual_analyzer *tail;
+  struct ual_events ev;      /* a step's timeline events, for a filter that reads the analysis */
+  struct ual_filter_ualink fst;
   struct ual_rec_result res; /* scratch, last decoded record */
   struct tui_dir_counts dir[2];
   uint64_t malformed;
@@ -124,7 +134,6 @@ bool tui_filter_compile(struct tui_filter *f, const char *text, struct ual_filte
 /* The same, the error as one line "message (at column N)". */
 bool tui_filter_parse(struct tui_filter *f, const char *text, char *err, size_t errcap);
 void tui_filter_free(struct tui_filter *f);
-bool tui_filter_match(const struct tui_filter *f, const struct tui_entry *e);
 /* Makes a copy of f the model's filter and refills the match ring from
  * the records held (f stays the caller's). */
 void tui_model_set_filter(struct tui_model *m, const struct tui_filter *f);

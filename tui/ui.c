@@ -308,7 +308,7 @@ static void list_draw(struct app *a) {
     for (unsigned r = 0; r < e->n_rules && k + 24 < sizeof rules; r++)
       k += (size_t)snprintf(rules + k, sizeof rules - k, " %s", ual_rule_id((enum ual_rule)e->rules[r]));
     int pair = sev_color(e->sev);
-    bool match = a->model.filter.active && tui_filter_match(&a->model.filter, e);
+    bool match = a->model.filter.active && e->match;
     if (i == a->sel) attron(COLOR_PAIR(C_SEL) | A_BOLD);
     else if (pair && a->color) attron(COLOR_PAIR(pair));
     if (match && i != a->sel) attron(A_BOLD);

@@ -1185,6 +1185,7 @@ static struct ual_fvalue *add(struct ual_fview *v, int slot) {
   x->slot = (uint16_t)slot;
   x->field = (uint16_t)v->f->slot_field[slot];
   x->len = 0;
+  x->label = NULL;
   return x;
 }
 
@@ -1209,6 +1210,14 @@ char *ual_fview_text(struct ual_fview *v, size_t cap) {
 
 void ual_fview_add_text(struct ual_fview *v, int slot, const char *s, size_t len) {
   ual_fview_add_bytes(v, slot, s, len);
+}
+
+void ual_fview_label_last(struct ual_fview *v, const char *text) {
+  size_t n = strlen(text) + 1;
+  char *t = v->n ? ual_fview_text(v, n) : NULL;
+  if (!t) return;
+  memcpy(t, text, n);
+  v->v[v->n - 1].label = t;
 }
 
 static void tree_row(void *ctx, const struct ual_tree_row *row) {
@@ -1440,7 +1449,7 @@ void ual_fvalue_format(const struct ual_fvalue *x, char *buf, size_t cap) {
     snprintf(buf, cap, "1");   /* tshark's presence value of a label */
     return;
   case UAL_FT_PROTOCOL:
-    snprintf(buf, cap, "%s", fd.abbrev);
+    snprintf(buf, cap, "%s", x->label ? x->label : fd.abbrev);
     return;
   case UAL_FT_BOOLEAN:
     snprintf(buf, cap, "%u", x->v.u ? 1u : 0u);

@@ -4,7 +4,13 @@
 #include "ualink/pcie/filter.h"
 #include "ualink/ualink/filter.h"
 
+#include "ualink/core/tree.h"
+
+#include <stdio.h>
 #include <string.h>
+
+/* "label: text" of a group row */
+#define LABEL_CAP (sizeof ((struct ual_tree_row *)0)->text + 64)
 
 const struct ual_value_name ual_vals_pcie_fc_phase[] = {
   { UAL_PCIE_PH_INIT1, "FC_INIT1" }, { UAL_PCIE_PH_INIT2, "FC_INIT2" }, { UAL_PCIE_PH_UPDATE, "FC_UPDATE" },
@@ -49,11 +55,24 @@ void ual_pcie_an_view(const struct ual_pcie_an *s, const struct ual_rec_result *
   }
 }
 
+/* The plugin's pcie item is the body's first top-level group, labelled as
+ * the tree shows it (packet-ualink.c); tshark -e pcie prints that label. */
+static void body_group(void *ctx, const struct ual_tree_row *row) {
+  char *label = ctx;
+  if (label[0] || row->field || row->depth != 0 || row->offset < UAL_REC_HDR_BYTES) return;
+  snprintf(label, LABEL_CAP, "%s: %s", row->label, row->text);
+}
+
 static void collect(struct ual_fview *v, const struct ual_filter_record *fr) {
   const struct ual_rec_result *r = fr->r;
   if (!decoded(r) || !ual_pcie_kind(r->rec.h.kind)) return;
   int s = ual_fview_want(v, &ual_filter_pcie, UAL_FP_PROTO);
-  if (s >= 0) ual_fview_add_bytes(v, s, fr->rec + UAL_REC_HDR_BYTES, fr->len - UAL_REC_HDR_BYTES);
+  if (s >= 0) {
+    ual_fview_add_bytes(v, s, fr->rec + UAL_REC_HDR_BYTES, fr->len - UAL_REC_HDR_BYTES);
+    char label[LABEL_CAP] = "";
+    ual_tree_walk(r, fr->rec, fr->len, body_group, label);
+    if (label[0]) ual_fview_label_last(v, label);
+  }
   const struct ual_filter_ualink *st = fr->state;
   if (!st || !ual_fview_want_any(v, &ual_filter_pcie, UAL_FP_PROTO + 1, UAL_FP_COUNT - 1)) return;
   struct ual_pcie_an_view av;

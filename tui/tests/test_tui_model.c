@@ -3,6 +3,7 @@
 #include "model.h"
 #include "source.h"
 #include "lineedit.h"
+#include <stdlib.h>
 
 #define DLT_EN10MB_VALUE 1
 
@@ -100,6 +101,12 @@ static bool reparse(struct tui_filter *f, const char *text, char *err, size_t ca
   return tui_filter_parse(f, text, err, cap);
 }
 
+/* Whether the model's record i matches f, made the model's filter. */
+static bool match_at(struct tui_model *m, const struct tui_filter *f, size_t i) {
+  tui_model_set_filter(m, f);
+  return tui_model_at(m, i)->match;
+}
+
 static void test_filter(void) {
   struct tui_model m;
   CHECK(tui_model_init(&m, 64));
@@ -123,24 +130,24 @@ static void test_filter(void) {
   struct tui_filter f = {0};
   char err[128];
   CHECK(reparse(&f, "ualink.rec.dir == \"B>A\"", err, sizeof err));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
-  CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
+  CHECK(!match_at(&m, &f, 0));
+  CHECK(match_at(&m, &f, 1));
   /* frame 1 is the capture's first flit: its alternate sectors may be the
    * payload of a transport begun before, so no DL message is decoded */
   CHECK(reparse(&f, "ualink.dlm.summary contains \"LinkWidth\"", err, sizeof err));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 3)));
+  CHECK(!match_at(&m, &f, 0));
+  CHECK(!match_at(&m, &f, 3));
   CHECK(reparse(&f, "ualink.rule == \"PL-CRC\"", err, sizeof err));
-  CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
+  CHECK(match_at(&m, &f, 2));
+  CHECK(!match_at(&m, &f, 1));
   CHECK(reparse(&f, "ualink.rec.dir == 1 && ualink.flit.kind == IDLE", err, sizeof err));
-  CHECK(tui_filter_match(&f, tui_model_at(&m, 1)));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 0)));
+  CHECK(match_at(&m, &f, 1));
+  CHECK(!match_at(&m, &f, 0));
   CHECK(reparse(&f, "frame.number in {2..3} and ualink.severity == \"error\"", err, sizeof err));
-  CHECK(tui_filter_match(&f, tui_model_at(&m, 2)));
-  CHECK(!tui_filter_match(&f, tui_model_at(&m, 1)));
+  CHECK(match_at(&m, &f, 2));
+  CHECK(!match_at(&m, &f, 1));
   CHECK(reparse(&f, "ualink.flit.kind == Payload", err, sizeof err));
-  CHECK(tui_filter_match(&f, tui_model_at(&m, 3)));
+  CHECK(match_at(&m, &f, 3));
   CHECK(!reparse(&f, "colour == red", err, sizeof err));
   CHECK(strstr(err, "colour") != NULL);
   CHECK(!reparse(&f, "frame.number == x", err, sizeof err));
@@ -360,8 +367,52 @@ static int print_counts(const char *path) {
   return src.error[0] ? 1 : 0;
 }
 
+/* A filter set after `at` records of the file (0: before the first). */
+struct late_filter {
+  struct tui_model *m;
+  uint64_t at;
+  const struct tui_filter *f;
+};
+
+static void late_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
+  struct late_filter *lf = ctx;
+  tui_model_add(lf->m, rec, len, ts_ns, 0);
+  if (lf->m->total == lf->at) tui_model_set_filter(lf->m, lf->f);
+}
+
+/* --filter FILE RING AT FILTER: the frames that match FILTER in a model
+ * holding RING records, the filter set after AT records, one a line, for
+ * tui_filter.py to compare with ualink-decode -Y. */
+static int print_matches(const char *path, const char *ring, const char *at, const char *text) {
+  static struct tui_model m;
+  if (!tui_model_init_caps(&m, strtoul(ring, NULL, 10), 1u << 22)) return 2;
+  struct tui_filter f = {0};
+  char err[256];
+  if (!tui_filter_parse(&f, text, err, sizeof err)) {
+    fprintf(stderr, "%s\n", err);
+    return 2;
+  }
+  struct late_filter lf = { &m, strtoull(at, NULL, 10), &f };
+  if (!lf.at) tui_model_set_filter(&m, &f);
+  struct tui_source src = { .kind = TUI_SRC_FILE, .path = path, .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT,
+                            .cb = late_cb, .ctx = &lf };
+  if (!tui_source_open(&src)) {
+    fprintf(stderr, "%s\n", src.error);
+    return 2;
+  }
+  m.arrival_times = src.udp;
+  tui_source_run(&src);
+  tui_source_close(&src);
+  for (size_t i = 0, n = tui_view_count(&m, true); i < n; i++)
+    printf("%llu\n", (unsigned long long)tui_view_at(&m, true, i)->frame);
+  tui_filter_free(&f);
+  tui_model_free(&m);
+  return src.error[0] ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--counts") == 0) return print_counts(argv[2]);
+  if (argc == 6 && strcmp(argv[1], "--filter") == 0) return print_matches(argv[2], argv[3], argv[4], argv[5]);
   test_ring_and_counts();
   test_filter();
   test_full_ring();

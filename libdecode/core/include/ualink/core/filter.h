@@ -61,6 +61,7 @@ struct ual_fvalue {
     int64_t i;         /* INT, RELTIME */
     const uint8_t *p;  /* BYTES, PROTOCOL, STRING (not NUL-terminated) */
   } v;
+  const char *label;   /* PROTOCOL: the item's text when it has one (tshark -e prints it), else NULL */
 };
 
 /* What a filter sees of one record. */
@@ -101,6 +102,8 @@ void ual_fview_add_bytes(struct ual_fview *v, int slot, const void *p, size_t le
 /* Copies a string into the view's own buffer; returns where, or NULL. */
 char *ual_fview_text(struct ual_fview *v, size_t cap);
 void ual_fview_add_text(struct ual_fview *v, int slot, const char *s, size_t len);
+/* Gives the last occurrence added (a PROTOCOL) its item text, copied. */
+void ual_fview_label_last(struct ual_fview *v, const char *text);
 
 /* ---- the field registry ---- */
 
