@@ -174,6 +174,13 @@ typedef void (*dc_rpt_run_fn)(struct dc_out *o, const struct dc_report *r, unsig
                               int key, uint64_t lo, uint64_t hi);
 void dc_rpt_runs(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a, dc_rpt_key_fn key,
                  dc_rpt_run_fn draw);
+/* State bands from a residency vector res[n] per bin (state 0 = unknown):
+ * the state bin i is wholly in, n + i when mixed, -1 when empty; and the
+ * band of a run of key (res = the mixed bin's vector, stacked by share). */
+int dc_rpt_state_key(const uint64_t *res, unsigned n, unsigned i);
+void dc_rpt_state_run(struct dc_out *o, const struct dc_report *r, const struct dc_rpt_area *a, const uint64_t *res,
+                      unsigned n, int key, uint64_t lo, uint64_t hi, const char *(*name)(unsigned),
+                      const char *(*color)(unsigned));
 /* A logarithmic shade without libm: significant bits. */
 double dc_rpt_bits(uint64_t v);
 /* The markers lane: counts per bin, each rule's first finding. */

@@ -54,38 +54,48 @@ void dc_rpt_runs(struct dc_out *o, const struct dc_report *r, unsigned side, con
 
 /* ---- LTSSM ---- */
 
-/* The class a bin is wholly in, DC_LC_COUNT when mixed, -1 when empty. */
-static int lt_key(const struct dc_report *r, unsigned side, unsigned i) {
-  const struct dc_rpt_bin *b = &r->bin[i];
-  uint64_t t = sum_lt(b, side);
+int dc_rpt_state_key(const uint64_t *res, unsigned n, unsigned i) {
+  uint64_t t = 0;
+  for (unsigned c = 0; c < n; c++) t += res[c];
   if (!t) return -1;
-  for (int c = 0; c < DC_LC_COUNT; c++)
-    if (b->lt[side][c] == t) return c;
-  return DC_LC_COUNT + (int)i;   /* mixed bins are drawn one by one */
+  for (unsigned c = 0; c < n; c++)
+    if (res[c] == t) return (int)c;
+  return (int)(n + i);   /* mixed bins are drawn one by one */
+}
+
+void dc_rpt_state_run(struct dc_out *o, const struct dc_report *r, const struct dc_rpt_area *a, const uint64_t *res,
+                      unsigned n, int key, uint64_t lo, uint64_t hi, const char *(*name)(unsigned),
+                      const char *(*color)(unsigned)) {
+  double x0 = dc_rpt_px(a, lo), w = dc_rpt_px(a, hi) - x0;
+  if (key < (int)n) {
+    dc_rpt_rect(o, x0, a->y, w, a->h, color((unsigned)key));
+    dc_rpt_title_range(o, r, name((unsigned)key), lo, hi);
+    dc_rpt_label(o, x0, a->y + a->h / 2 + 4, w, name((unsigned)key), key == 0 ? "#555" : "#fff");
+    return;
+  }
+  /* a bin holding several states: stacked by share of time */
+  uint64_t t = 0;
+  for (unsigned c = 0; c < n; c++) t += res[c];
+  double y = a->y;
+  for (unsigned c = 0; c < n; c++) {
+    if (!res[c]) continue;
+    double h = a->h * (double)res[c] / (double)t;
+    dc_rpt_rect(o, x0, y, w, h, color(c));
+    char what[64];
+    snprintf(what, sizeof what, "%s %.0f%% of the bin", name(c), 100.0 * (double)res[c] / (double)t);
+    dc_rpt_title_range(o, r, what, lo, hi);
+    y += h;
+  }
+}
+
+static int lt_key(const struct dc_report *r, unsigned side, unsigned i) {
+  return dc_rpt_state_key(r->bin[i].lt[side], DC_LC_COUNT, i);
 }
 
 static void lt_run(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a, int key,
                    uint64_t lo, uint64_t hi) {
-  double x0 = dc_rpt_px(a, lo), w = dc_rpt_px(a, hi) - x0;
-  if (key < DC_LC_COUNT) {
-    dc_rpt_rect(o, x0, a->y, w, a->h, dc_rpt_class_color((unsigned)key));
-    dc_rpt_title_range(o, r, dc_rpt_class_name((unsigned)key), lo, hi);
-    dc_rpt_label(o, x0, a->y + a->h / 2 + 4, w, dc_rpt_class_name((unsigned)key), key == DC_LC_UNKNOWN ? "#555" : "#fff");
-    return;
-  }
-  /* a bin holding several states: stacked by share of time */
-  const struct dc_rpt_bin *b = &r->bin[key - DC_LC_COUNT];
-  uint64_t t = sum_lt(b, side);
-  double y = a->y;
-  for (unsigned c = 0; c < DC_LC_COUNT; c++) {
-    if (!b->lt[side][c]) continue;
-    double h = a->h * (double)b->lt[side][c] / (double)t;
-    dc_rpt_rect(o, x0, y, w, h, dc_rpt_class_color(c));
-    char what[64];
-    snprintf(what, sizeof what, "%s %.0f%% of the bin", dc_rpt_class_name(c), 100.0 * (double)b->lt[side][c] / (double)t);
-    dc_rpt_title_range(o, r, what, lo, hi);
-    y += h;
-  }
+  const uint64_t *res = key >= DC_LC_COUNT ? r->bin[key - DC_LC_COUNT].lt[side] : NULL;
+  dc_rpt_state_run(o, r, a, res, DC_LC_COUNT, key, lo, hi, dc_rpt_class_name, dc_rpt_class_color);
 }
 
 static void lane_ltssm(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a) {

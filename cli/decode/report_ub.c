@@ -11,40 +11,16 @@ static const char *const dll_color[DC_UB_DLL_COUNT] = { "#e0e0e0", "#9e9e9e", "#
 static const char *const mode_color[3] = { NULL, "#5c7fa3", "#f08c1a" };
 static const char *const mode_name[3] = { NULL, "CRC mode", "non-CRC mode" };
 
-/* The state a bin is wholly in, DC_UB_DLL_COUNT + i when mixed, -1 when empty. */
+static const char *dll_col(unsigned c) { return c < DC_UB_DLL_COUNT ? dll_color[c] : "#000"; }
+
 static int dll_key(const struct dc_report *r, unsigned side, unsigned i) {
-  const struct dc_rpt_bin *b = &r->bin[i];
-  uint64_t t = 0;
-  for (int c = 0; c < DC_UB_DLL_COUNT; c++) t += b->ub_dll[side][c];
-  if (!t) return -1;
-  for (int c = 0; c < DC_UB_DLL_COUNT; c++)
-    if (b->ub_dll[side][c] == t) return c;
-  return DC_UB_DLL_COUNT + (int)i;
+  return dc_rpt_state_key(r->bin[i].ub_dll[side], DC_UB_DLL_COUNT, i);
 }
 
 static void dll_run(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a, int key,
                     uint64_t lo, uint64_t hi) {
-  double x0 = dc_rpt_px(a, lo), w = dc_rpt_px(a, hi) - x0;
-  if (key < DC_UB_DLL_COUNT) {
-    dc_rpt_rect(o, x0, a->y, w, a->h, dll_color[key]);
-    dc_rpt_title_range(o, r, ual_ub_dll_name((unsigned)key), lo, hi);
-    dc_rpt_label(o, x0, a->y + a->h / 2 + 4, w, ual_ub_dll_name((unsigned)key), key == UAL_UB_DLL_UNKNOWN ? "#555" : "#fff");
-    return;
-  }
-  /* a bin holding several states: stacked by share of time */
-  const struct dc_rpt_bin *b = &r->bin[key - DC_UB_DLL_COUNT];
-  uint64_t t = 0;
-  for (int c = 0; c < DC_UB_DLL_COUNT; c++) t += b->ub_dll[side][c];
-  double y = a->y;
-  for (unsigned c = 0; c < DC_UB_DLL_COUNT; c++) {
-    if (!b->ub_dll[side][c]) continue;
-    double h = a->h * (double)b->ub_dll[side][c] / (double)t;
-    dc_rpt_rect(o, x0, y, w, h, dll_color[c]);
-    char what[64];
-    snprintf(what, sizeof what, "%s %.0f%% of the bin", ual_ub_dll_name(c), 100.0 * (double)b->ub_dll[side][c] / (double)t);
-    dc_rpt_title_range(o, r, what, lo, hi);
-    y += h;
-  }
+  const uint64_t *res = key >= DC_UB_DLL_COUNT ? r->bin[key - DC_UB_DLL_COUNT].ub_dll[side] : NULL;
+  dc_rpt_state_run(o, r, a, res, DC_UB_DLL_COUNT, key, lo, hi, ual_ub_dll_name, dll_col);
 }
 
 static void lane_dll(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a) {
