@@ -74,7 +74,7 @@ static void usage(FILE *fp) {
         "  --rule ID[,ID...]    records with a finding of one of these rule IDs\n"
         "  --severity LEVEL     records with a finding of at least LEVEL (info, warning, error)\n"
         "  -Y FILTER            Wireshark display filter over the plugin's fields (ualink.*,\n"
-        "                       frame.number/len/time_relative/time_delta)\n"
+        "                       pcie.*, ub.*, frame.number/len/time_relative/time_delta)\n"
         "\n"
         "Fields (like tshark): -T fields -e FIELD [-e FIELD ...] one line per selected record;\n"
         "  -E header=y|n, separator=/t|/s|C, occurrence=f|l|a, aggregator=C, quote=d|s|n;\n"
