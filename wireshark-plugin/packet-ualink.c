@@ -19,11 +19,14 @@
 #include "ualink/ualink.h"
 #include "ualink/ualink/filter.h"
 #include "ualink/pcie/filter.h"
+#include "ualink/ub/filter.h"
 #include "packet-ualink.h"
 
 static int proto_ualink = -1;
 /* PCIe records' protocol item and fields (Wireshark 4.0 has no "pcie"). */
 static int proto_pcie = -1;
+/* UB flit records' protocol item (Wireshark 4.0 has no "ub"). */
+static int proto_ub = -1;
 static int uw_tap = -1;
 static dissector_handle_t uw_handle;
 
@@ -113,9 +116,13 @@ static gboolean uw_named(const struct ual_field *fd) {
 static gboolean hf_mask(const struct ual_field *fd) { return fd->size && fd->width < 8u * fd->size; }
 
 /* The protocol a field-table row is registered under: "pcie" for the rows
- * named pcie.* (core/fabrics.h), registered before its first row so that
- * -G fields lists it where ualink-decode does. */
-static gboolean uw_row_pcie(const struct ual_field *fd) { return strncmp(fd->abbrev, "pcie.", 5) == 0; }
+ * named pcie.*, "ub" for ub.* (core/fabrics.h), each registered before its
+ * first row so that -G fields lists it where ualink-decode does. */
+static int *uw_row_proto(const struct ual_field *fd) {
+  if (strncmp(fd->abbrev, "pcie.", 5) == 0) return &proto_pcie;
+  if (strncmp(fd->abbrev, "ub.", 3) == 0) return &proto_ub;
+  return &proto_ualink;
+}
 
 static void uw_register_fields(void) {
   hf_register_info *hf = g_new0(hf_register_info, UAL_F_COUNT);
@@ -139,12 +146,14 @@ static void uw_register_fields(void) {
     if (uw_named(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
-    int p = uw_row_pcie(fd) ? proto_pcie : proto_ualink;
-    if (p != run_proto || p < 0) {   /* rows of one protocol go in one call */
+    int *pp = uw_row_proto(fd);
+    if (*pp != run_proto || *pp < 0) {   /* rows of one protocol go in one call */
       proto_register_field_array(run_proto, hf + run, i - run);
       run = i;
-      if (p < 0) p = proto_pcie = proto_register_protocol("PCI Express", "PCIe", "pcie");
-      run_proto = p;
+      if (*pp < 0 && pp == &proto_pcie) proto_pcie = proto_register_protocol("PCI Express", "PCIe", "pcie");
+      if (*pp < 0 && pp == &proto_ub)
+        proto_ub = proto_register_protocol(ual_filter_ub_fields[UAL_FUB_PROTO].name, "UB", ual_filter_ub_fields[UAL_FUB_PROTO].abbrev);
+      run_proto = *pp;
     }
   }
   proto_register_field_array(run_proto, hf + run, UAL_F_COUNT - run);
@@ -277,8 +286,8 @@ struct uw_build {
   int open_seg;                     /* segment whose sectors are still to come, or -1 */
   unsigned open_depth;
   proto_tree *open_tree;
-  gboolean pcie;                    /* the next depth-0 group of the body is the "pcie" protocol item */
-  proto_tree *pcie_tree;            /* that item's subtree */
+  int body_proto;                   /* the next depth-0 group of the body is this protocol's item ("pcie", "ub"), or -1 */
+  proto_tree *pcie_tree;            /* the "pcie" item's subtree */
 };
 
 static int uw_segment_at(unsigned offset) {
@@ -326,11 +335,12 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
   if (!row->field) {
     proto_item *ti;
     proto_tree *sub;
-    if (b->pcie && d == 0 && row->offset >= UAL_REC_HDR_BYTES) {
-      ti = proto_tree_add_protocol_format(parent, proto_pcie, b->tvb, off, (gint)row->length, "%s: %s", row->label,
+    if (b->body_proto >= 0 && d == 0 && row->offset >= UAL_REC_HDR_BYTES) {
+      ti = proto_tree_add_protocol_format(parent, b->body_proto, b->tvb, off, (gint)row->length, "%s: %s", row->label,
                                           row->text);
-      sub = b->pcie_tree = proto_item_add_subtree(ti, uw_ett(row->label));
-      b->pcie = FALSE;
+      sub = proto_item_add_subtree(ti, uw_ett(row->label));
+      if (b->body_proto == proto_pcie) b->pcie_tree = sub;
+      b->body_proto = -1;
     } else {
       sub = proto_tree_add_subtree_format(parent, b->tvb, off, (gint)row->length, uw_ett(row->label), &ti, "%s: %s",
                                           row->label, row->text);
@@ -453,7 +463,7 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   b.pinfo = pinfo;
   b.tvb = view;
   b.open_seg = -1;
-  b.pcie = uw_decoded(r) && ual_pcie_kind(r->rec.h.kind);
+  b.body_proto = !uw_decoded(r) ? -1 : ual_pcie_kind(r->rec.h.kind) ? proto_pcie : ual_ub_kind(r->rec.h.kind) ? proto_ub : -1;
   for (int k = 0; k < UW_MAX_DEPTH; k++) b.tree[k] = root;
   if (tree) {
     ual_tree_walk(r, tvb_get_ptr(view, 0, len), len, uw_row, &b);

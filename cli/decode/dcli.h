@@ -27,6 +27,7 @@ struct dc_opts {
   int dlt;                     /* expected pcap link type */
   unsigned udp_port;           /* of the UDP export inside Ethernet/IP captures */
   int raw_dir;                 /* direction of raw/hex flits without a prefix */
+  unsigned raw_kind;           /* record kind of raw/hex flits: UAL_REC_FLIT or UAL_REC_UB_FLIT (--raw-kind) */
   bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
   bool stateless;              /* --stateless: no replay/LTSSM/protocol tracking */
   bool timeline;               /* --timeline: state changes instead of records */

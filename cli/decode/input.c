@@ -1,6 +1,7 @@
 /* Inputs (input.h). */
 #include "input.h"
 #include "input_file.h"
+#include "ualink/ub/flit.h"
 
 #include <errno.h>
 #include <pcap/pcap.h>
@@ -89,6 +90,8 @@ bool dc_input_open(struct dc_input *in, const struct dc_opts *o) {
   in->name = o->path;
   in->type = o->in_type;
   in->dir = o->raw_dir;
+  in->kind = o->raw_kind == UAL_REC_UB_FLIT ? UAL_REC_UB_FLIT : UAL_REC_FLIT;
+  in->flit_bytes = in->kind == UAL_REC_UB_FLIT ? UAL_UB_FLIT_BYTES : UAL_FLIT_BYTES;
   in->udp_lt = -1;
   if (in->type == DC_IN_PCAP) return open_pcap(in, o);
   return open_file(in, in->type == DC_IN_RAW ? "rb" : "r");
@@ -97,9 +100,9 @@ bool dc_input_open(struct dc_input *in, const struct dc_opts *o) {
 /* Wraps the flit in in->rec[8..] into a record of direction dir. */
 static void wrap(struct dc_input *in, int dir) {
   struct ual_rec_hdr h;
-  ual_rec_hdr_init(&h, UAL_REC_FLIT, (unsigned)dir);
+  ual_rec_hdr_init(&h, in->kind, (unsigned)dir);
   /* the body is already in place; ual_record_build moves it onto itself */
-  ual_record_build(&h, in->rec + UAL_REC_HDR_BYTES, UAL_FLIT_BYTES, in->rec, sizeof in->rec);
+  ual_record_build(&h, in->rec + UAL_REC_HDR_BYTES, in->flit_bytes, in->rec, sizeof in->rec);
 }
 
 static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
@@ -128,19 +131,19 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
 }
 
 static enum dc_next next_raw(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
-  size_t n = fread(in->rec + UAL_REC_HDR_BYTES, 1, UAL_FLIT_BYTES, in->fp);
+  size_t n = fread(in->rec + UAL_REC_HDR_BYTES, 1, in->flit_bytes, in->fp);
   if (n == 0 && !ferror(in->fp)) return DC_NEXT_EOF;
   if (ferror(in->fp)) {
     snprintf(in->msg, sizeof in->msg, "read error: %s", strerror(errno));
     return DC_NEXT_ERROR;
   }
-  if (n < UAL_FLIT_BYTES) {
-    snprintf(in->msg, sizeof in->msg, "only %zu of %d flit bytes", n, UAL_FLIT_BYTES);
+  if (n < in->flit_bytes) {
+    snprintf(in->msg, sizeof in->msg, "only %zu of %u flit bytes", n, in->flit_bytes);
     return DC_NEXT_TRUNC;
   }
   wrap(in, in->dir);
   *rec = in->rec;
-  *len = sizeof in->rec;
+  *len = UAL_REC_HDR_BYTES + in->flit_bytes;
   *ts_ns = 0;
   return DC_NEXT_RECORD;
 }
@@ -152,8 +155,8 @@ static int hexval(int c) {
   return -1;
 }
 
-/* One flit per line: optional "A>"/"B>", 512 hex digits (spaces allowed
- * between them), '#' to the end of the line is a comment. */
+/* One flit per line: optional "A>"/"B>", 512 hex digits (40 for UB flits;
+ * spaces allowed between them), '#' to the end of the line is a comment. */
 static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
   for (;;) {
     errno = 0;
@@ -183,7 +186,7 @@ static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *l
       if (*s == ' ' || *s == '\t' || *s == '\r') continue;
       int v = hexval((unsigned char)*s);
       if (v < 0) { bad = true; break; }
-      if (nd < 2 * UAL_FLIT_BYTES) {
+      if (nd < 2 * in->flit_bytes) {
         if (nd & 1) flit[nd / 2] |= (uint8_t)v;
         else flit[nd / 2] = (uint8_t)(v << 4);
       }
@@ -194,14 +197,14 @@ static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *l
       snprintf(in->msg, sizeof in->msg, "line %llu: '%c' is not a hex digit", (unsigned long long)in->line, *s);
       return DC_NEXT_BADLINE;
     }
-    if (nd != 2 * UAL_FLIT_BYTES) {
-      snprintf(in->msg, sizeof in->msg, "line %llu: %u hex digits, a flit needs %d", (unsigned long long)in->line,
-               nd, 2 * UAL_FLIT_BYTES);
+    if (nd != 2 * in->flit_bytes) {
+      snprintf(in->msg, sizeof in->msg, "line %llu: %u hex digits, a%s flit needs %u", (unsigned long long)in->line,
+               nd, in->kind == UAL_REC_UB_FLIT ? " UB" : "", 2 * in->flit_bytes);
       return DC_NEXT_BADLINE;
     }
     wrap(in, dir);
     *rec = in->rec;
-    *len = sizeof in->rec;
+    *len = UAL_REC_HDR_BYTES + in->flit_bytes;
     *ts_ns = 0;
     return DC_NEXT_RECORD;
   }

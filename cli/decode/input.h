@@ -1,5 +1,5 @@
-/* Inputs of ualink-decode: pcap/pcapng through libpcap, raw 256-byte flits
- * and hex text. Raw and hex flits are wrapped into capture records so that
+/* Inputs of ualink-decode: pcap/pcapng through libpcap, raw flits (256-byte
+ * UALink or 20-byte UB, --raw-kind) and hex text. Raw and hex flits are wrapped into capture records so that
  * everything decodes through the same path. */
 #ifndef UAL_DC_INPUT_H
 #define UAL_DC_INPUT_H
@@ -29,6 +29,8 @@ struct dc_input {
   FILE *fp;
   bool is_stdin;
   int dir;                      /* raw/hex default direction */
+  unsigned kind;                /* raw/hex: the record kind of the flits */
+  unsigned flit_bytes;          /* raw/hex: bytes of one flit (256 UALink, 20 UB) */
   uint64_t line;                /* hex: current line number */
   char *linebuf;
   size_t linecap;

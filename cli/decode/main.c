@@ -38,6 +38,8 @@ static void usage(FILE *fp) {
         "  --udp-port N         the export's UDP port in such captures (default 17762)\n"
         "  --raw FILE           bare concatenated 256-byte flits of one direction\n"
         "  --hex FILE           hex text: one flit per line, optional A>/B> prefix, # comments\n"
+        "  --raw-kind ualink|ub the flits of --raw/--hex: UALink 256-byte flits (default) or\n"
+        "                       UB data-link flits (20 bytes, 40 hex digits a line)\n"
         "\n"
         "Output (default: one line per record):\n"
         "  -V, --verbose        full field tree with record/flit byte offsets\n"
@@ -74,7 +76,7 @@ static void usage(FILE *fp) {
         "  --rule ID[,ID...]    records with a finding of one of these rule IDs\n"
         "  --severity LEVEL     records with a finding of at least LEVEL (info, warning, error)\n"
         "  -Y FILTER            Wireshark display filter over the plugin's fields (ualink.*,\n"
-        "                       frame.number/len/time_relative/time_delta)\n"
+        "                       pcie.*, ub.*, frame.number/len/time_relative/time_delta)\n"
         "\n"
         "Fields (like tshark): -T fields -e FIELD [-e FIELD ...] one line per selected record;\n"
         "  -E header=y|n, separator=/t|/s|C, occurrence=f|l|a, aggregator=C, quote=d|s|n;\n"
@@ -214,7 +216,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
-       OPT_CHUNK_SIDE, OPT_SEGMENT };
+       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -231,6 +233,7 @@ static const struct option long_opts[] = {
   { "dlt", required_argument, NULL, OPT_DLT },
   { "raw", required_argument, NULL, OPT_RAW },
   { "hex", required_argument, NULL, OPT_HEX },
+  { "raw-kind", required_argument, NULL, OPT_RAW_KIND },
   { "no-color", no_argument, NULL, OPT_NO_COLOR },
   { "color", no_argument, NULL, OPT_COLOR },
   { "strict", no_argument, NULL, OPT_STRICT },
@@ -359,6 +362,11 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_CHUNK_SIDE: o->chunk_side = optarg; break;
     case OPT_RAW: input = optarg; n_inputs++; o->in_type = DC_IN_RAW; break;
     case OPT_HEX: input = optarg; n_inputs++; o->in_type = DC_IN_HEX; break;
+    case OPT_RAW_KIND:
+      if (!strcmp(optarg, "ualink")) o->raw_kind = UAL_REC_FLIT;
+      else if (!strcmp(optarg, "ub")) o->raw_kind = UAL_REC_UB_FLIT;
+      else arg_error("--raw-kind is ualink or ub, not '%s'", optarg);
+      break;
     case OPT_NO_COLOR: color = 0; break;
     case OPT_COLOR: color = 1; break;
     case OPT_STRICT: o->strict = true; break;

@@ -81,7 +81,10 @@ static void merge_bins(struct dc_report *r) {
       m.tl[d] += b->tl[d];
       m.msgs[d] += b->msgs[d];
       for (int k = 0; k < DC_M_COUNT; k++) m.mark[d][k] += b->mark[d][k];
+      for (int k = 0; k < DC_UB_DLL_COUNT; k++) m.ub_dll[d][k] += b->ub_dll[d][k];
+      for (int k = 0; k < DC_UM_COUNT; k++) m.ub_mark[d][k] += b->ub_mark[d][k];
     }
+    for (int k = 0; k < 3; k++) m.ub_mode[k] += b->ub_mode[k];
     r->bin[i] = m;
   }
   memset(&r->bin[DC_RPT_BINS / 2], 0, sizeof r->bin[0] * (DC_RPT_BINS / 2));
@@ -116,7 +119,9 @@ static void hold_state(struct dc_report *r, uint64_t x) {
         b->width[d] = s->width[d];
         if (!b->width_min[d] || s->width[d] < b->width_min[d]) b->width_min[d] = s->width[d];
       }
+      b->ub_dll[d][r->ub_dll[d] < DC_UB_DLL_COUNT ? r->ub_dll[d] : 0] += n;
     }
+    b->ub_mode[r->ub_mode < 3 ? r->ub_mode : 0] += n;
     lo = hi;
   }
   r->x_prev = x;
@@ -303,6 +308,10 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
   struct ual_analysis_summary prev = r->sum;
   ual_analyzer_summary(an, &r->sum);
   struct dc_rpt_bin *b = bin_at(r, x);
+  if (res->rec.h.kind == UAL_REC_UB_FLIT) r->ub_records++;
+  else if (res->rec.h.kind == UAL_REC_FLIT || res->rec.h.kind == UAL_REC_OS) r->ualink_records++;
+  for (int d = 0; d < 2; d++) r->ub_dll[d] = an->fab.ub.s[d].dll;
+  r->ub_mode = an->fab.ub.mode;
   for (int d = 0; d < 2; d++) {
     unsigned c = dc_rpt_class_of(r->sum.ltssm[d]);
     if (c != dc_rpt_class_of(prev.ltssm[d]) || r->records == 1) r->lt_entries[d][c]++;
@@ -342,6 +351,9 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
     if (rule >= UAL_R_COUNT) continue;
     b->mark[d][DC_M_INFO + ual_rule_severity((enum ual_rule)rule)]++;
     if (rule == UAL_R_RP_REPLAY) b->mark[d][DC_M_REPLAY]++;
+    if (rule == UAL_R_UB_BCRC) b->ub_mark[d][DC_UM_BCRC]++;
+    if (rule == UAL_R_UB_RETRY_REQ) b->ub_mark[d][DC_UM_RETRY_REQ]++;
+    if (rule == UAL_R_UB_DISCARDED) b->ub_mark[d][DC_UM_DISCARDED]++;
     struct dc_rpt_rule *ru = &r->rule[rule];
     if (!ru->count[0] && !ru->count[1]) {
       ru->first = res->frame;

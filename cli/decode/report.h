@@ -13,7 +13,7 @@
  *
  * The page is well-formed XML (XHTML-compatible), so tests can parse it.
  * report.c collects, report_page.c writes the page, report_ualink.c draws
- * the UALink lanes. */
+ * the UALink lanes, report_ub.c the UB lanes (a capture with UB flits). */
 #ifndef UAL_DC_REPORT_H
 #define UAL_DC_REPORT_H
 
@@ -42,6 +42,11 @@ enum dc_hs_kind { DC_HS_TRAINING, DC_HS_RECOVERY, DC_HS_L1, DC_HS_L0P };
  * counts them (Nak flits, RP-REPLAY findings, FEC status, findings). */
 enum dc_mark { DC_M_NAK, DC_M_REPLAY, DC_M_FEC_CORR, DC_M_FEC_UNC, DC_M_INFO, DC_M_WARNING, DC_M_ERROR, DC_M_COUNT };
 
+/* UB: the DLL states per side (enum ual_ub_dll, 0 unknown) and markers
+ * from the UB findings of the selected records. */
+#define DC_UB_DLL_COUNT 5
+enum dc_ub_mark { DC_UM_BCRC, DC_UM_RETRY_REQ, DC_UM_DISCARDED, DC_UM_COUNT };
+
 struct dc_rpt_bin {
   uint64_t lt[2][DC_LC_COUNT];     /* residency per side (ns, or records without timestamps) */
   uint64_t ch_on[2][2], ch_off[2][2];   /* per partner, channel 0 / 4 */
@@ -49,6 +54,9 @@ struct dc_rpt_bin {
   uint8_t width_min[2];            /* narrowest in the bin */
   uint64_t payload[2], tl[2], msgs[2];
   uint64_t mark[2][DC_M_COUNT];
+  uint64_t ub_dll[2][DC_UB_DLL_COUNT];   /* UB DLL state residency per side */
+  uint64_t ub_mode[3];             /* UB mode residency: unknown, CRC, non-CRC */
+  uint64_t ub_mark[2][DC_UM_COUNT];
 };
 
 /* One row of a ladder: a message from one side to the other, or a state
@@ -102,6 +110,9 @@ struct dc_report {
   /* the last completed negotiation that starts a handshake (frame 0 = none or used) */
   struct dc_rpt_step last_width_neg, last_state_neg, last_speed_neg;
   uint64_t events_dropped;          /* over the analyzer's per-record limit */
+  /* UB: the state after the previous record; records by fabric choose the lanes */
+  uint8_t ub_dll[2], ub_mode;
+  uint64_t ub_records, ualink_records;
 };
 
 /* Opens the page's output (path "-" = standard output); NULL and a message
@@ -140,6 +151,40 @@ struct dc_rpt_lane {
 };
 extern const struct dc_rpt_lane dc_ualink_lanes[];
 extern const unsigned dc_ualink_nlanes;
+extern const struct dc_rpt_lane dc_ub_lanes[];
+extern const unsigned dc_ub_nlanes;
+/* The lanes a side of the page shows: UALink's, UB's, or both (a capture
+ * with UB flits and UALink records); returns the count (at most cap). */
+static inline bool dc_rpt_shows_ub(const struct dc_report *r) { return r->ub_records > 0; }
+static inline bool dc_rpt_shows_ualink(const struct dc_report *r) { return !r->ub_records || r->ualink_records; }
+unsigned dc_rpt_lanes(const struct dc_report *r, const struct dc_rpt_lane **out, unsigned cap);
+/* The legend of the UB lanes (report_ub.c). */
+void dc_rpt_ub_legend(struct dc_out *o);
+
+/* Drawing helpers of the lanes (report_ualink.c). */
+#define DC_RPT_MARK_ROW 9.0
+/* A rect, left open for dc_rpt_title_range or attributes; its hover title. */
+void dc_rpt_rect(struct dc_out *o, double x, double y, double w, double h, const char *fill);
+void dc_rpt_title_range(struct dc_out *o, const struct dc_report *r, const char *what, uint64_t lo, uint64_t hi);
+/* A label inside a band, when it fits. */
+void dc_rpt_label(struct dc_out *o, double x, double y, double w, const char *text, const char *fill);
+/* Runs of bins with the same key, drawn by draw; key -1 = nothing drawn. */
+typedef int (*dc_rpt_key_fn)(const struct dc_report *r, unsigned side, unsigned i);
+typedef void (*dc_rpt_run_fn)(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a,
+                              int key, uint64_t lo, uint64_t hi);
+void dc_rpt_runs(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a, dc_rpt_key_fn key,
+                 dc_rpt_run_fn draw);
+/* State bands from a residency vector res[n] per bin (state 0 = unknown):
+ * the state bin i is wholly in, n + i when mixed, -1 when empty; and the
+ * band of a run of key (res = the mixed bin's vector, stacked by share). */
+int dc_rpt_state_key(const uint64_t *res, unsigned n, unsigned i);
+void dc_rpt_state_run(struct dc_out *o, const struct dc_report *r, const struct dc_rpt_area *a, const uint64_t *res,
+                      unsigned n, int key, uint64_t lo, uint64_t hi, const char *(*name)(unsigned),
+                      const char *(*color)(unsigned));
+/* A logarithmic shade without libm: significant bits. */
+double dc_rpt_bits(uint64_t v);
+/* The markers lane: counts per bin, each rule's first finding. */
+void dc_rpt_lane_marks(struct dc_out *o, const struct dc_report *r, unsigned side, const struct dc_rpt_area *a);
 
 void dc_rpt_text(struct dc_out *o, const char *s);          /* XML-escaped */
 /* A duration in ns (or records) as "12 ns", "1.50 us", ... */

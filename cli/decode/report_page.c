@@ -145,11 +145,24 @@ static void axis(struct dc_out *o, const struct dc_report *r, const struct dc_rp
 }
 
 #define LANE_GAP 8
+#define MAX_LANES 16
+
+unsigned dc_rpt_lanes(const struct dc_report *r, const struct dc_rpt_lane **out, unsigned cap) {
+  unsigned n = 0;
+  bool ub = dc_rpt_shows_ub(r), ual = dc_rpt_shows_ualink(r);
+  /* a UB capture keeps the findings markers (UALink's last lane) */
+  for (unsigned i = 0; ual && i < dc_ualink_nlanes && n < cap; i++) out[n++] = &dc_ualink_lanes[i];
+  for (unsigned i = 0; ub && i < dc_ub_nlanes && n < cap; i++) out[n++] = &dc_ub_lanes[i];
+  if (ub && !ual && n < cap) out[n++] = &dc_ualink_lanes[dc_ualink_nlanes - 1];
+  return n;
+}
 
 static void timeline(struct dc_out *o, const struct dc_report *r) {
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
+  const struct dc_rpt_lane *lanes[MAX_LANES];
+  unsigned nl = dc_rpt_lanes(r, lanes, MAX_LANES);
   double lanes_h = 0;
-  for (unsigned i = 0; i < dc_ualink_nlanes; i++) lanes_h += dc_ualink_lanes[i].height + LANE_GAP;
+  for (unsigned i = 0; i < nl; i++) lanes_h += lanes[i]->height + LANE_GAP;
   double side_h = 24 + lanes_h, top = 26;
   double H = top + 2 * side_h + 8;
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
@@ -161,8 +174,8 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
                   "fill=\"#667\">(%s, sends %s)</tspan></text>\n", y + 16, side ? 'B' : 'A', role_name(r->sum.role[side]),
                side ? "B&gt;A" : "A&gt;B");
     y += 24;
-    for (unsigned i = 0; i < dc_ualink_nlanes; i++) {
-      const struct dc_rpt_lane *l = &dc_ualink_lanes[i];
+    for (unsigned i = 0; i < nl; i++) {
+      const struct dc_rpt_lane *l = lanes[i];
       a.y = y;
       a.h = l->height;
       dc_out_fmt(o, "<g class=\"lane\"><text x=\"14\" y=\"%.1f\" font-size=\"11.5\" fill=\"#334\">", y + 11);
@@ -175,9 +188,10 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
   }
   dc_out_str(o, "</svg>\n");
   dc_out_str(o, "<div class=\"legend note\">");
-  for (unsigned c = 0; c < DC_LC_COUNT; c++)
+  for (unsigned c = 0; dc_rpt_shows_ualink(r) && c < DC_LC_COUNT; c++)
     dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", dc_rpt_class_color(c), dc_rpt_class_name(c));
-  dc_out_str(o, "<br/>");
+  if (dc_rpt_shows_ualink(r)) dc_out_str(o, "<br/>");
+  if (dc_rpt_shows_ub(r)) dc_rpt_ub_legend(o);
   for (unsigned m = 0; m < DC_M_COUNT; m++)
     dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", dc_rpt_mark_color(m), dc_rpt_mark_name(m));
   char b[32];

@@ -86,7 +86,11 @@ const char *ub_scenario_what(int sc) { return sc >= 0 && sc < UB_SC_COUNT ? scen
   X(UB_LINKDOWN_MIDPACKET,TRAFFIC,"LinkUp 0 while B receives a DLLDP of A, then a new link-up") \
   X(UB_CREDIT_RETURN_TIMEOUT,TRAFFIC,"a 201 us gap in the capture while credits are held") \
   X(UB_CRDACK_THRESHOLD,TRAFFIC, "B returns no credits until it holds over 75% of A's, then sends a DLLDP") \
-  X(UB_MODE_NOFEC,      MODE,    "a non-CRC flit of A with FEC bypass (record byte 7 bit 2)")
+  X(UB_MODE_NOFEC,      MODE,    "a non-CRC flit of A with FEC bypass (record byte 7 bit 2)") \
+  X(UB_BCRC,            TRAFFIC, "a flipped payload bit in the first flit of a DLLDP of A (B asks for a replay)") \
+  X(UB_DLLCB_IN_DLLDB,  TRAFFIC, "A's one-DLLDB DLLDP cut one flit short by a NOP block (its retry buffer holds it whole)") \
+  X(UB_LOCKOUT,         TRAFFIC, "B withholds ACKs until A's retry buffer is nearly full, A sends a DLLDP leaving 7 entries free") \
+  X(UB_RETRY_BUF_FULL,  TRAFFIC, "B withholds ACKs until A's retry buffer is nearly full, A sends a DLLDP one flit over its depth")
 
 enum {
 #define UB_X_(r, sc, how) I_##r,
@@ -148,6 +152,7 @@ struct side {
    * minus what came back, and the initial credits */
   int32_t held_an, init_sum;
   uint8_t crdack_said, withhold;
+  uint8_t no_ack;               /* injection: the partner's flits are not ACKed; 2 until its queue is sent */
   uint8_t blen[UB_DEPTH], bkind[UB_DEPTH];   /* stored block starts: flits, 1 DLLCB 2 LPH 3 LBH */
   /* state */
   int dll;
@@ -175,6 +180,7 @@ struct ubg {
   uint64_t inj_at[I_COUNT];
   uint8_t retrain_due;           /* side + 1 whose NUM_RETRY reached the threshold */
   uint8_t gap_watch, nofec_now, errors, fec_retry;
+  uint8_t bcrc_inj;              /* the next BCRC failure is the injected one */
   uint64_t phase_end;
   unsigned phase;
   int stop;
@@ -430,7 +436,8 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
   bool backed = !lch || ual_ub_cb_backed_up((enum ual_ub_cb_type)type);
   (void)fec;
   if (u->crc_checked && !u->crc_ok) {
-    truth(g, g->frame, d, UAL_R_UB_BCRC, 2, "bit error");
+    truth(g, g->frame, d, UAL_R_UB_BCRC, g->bcrc_inj ? 0 : 2, g->bcrc_inj ? "injected" : "bit error");
+    g->bcrc_inj = 0;
     rx_error(g, r, d);
     return;
   }
@@ -521,7 +528,7 @@ static void put_returns(struct ubg *g, struct side *s, struct ual_ub_unit *u) {
       s->pend_cells[v] -= g->p.data_grain[v];
       break;
     }
-  if (s->pend_acks >= g->p.data_ack) { u->ack = 1; s->pend_acks -= g->p.data_ack; }
+  if (!s->no_ack && s->pend_acks >= g->p.data_ack) { u->ack = 1; s->pend_acks -= g->p.data_ack; }
 }
 
 static void crd_ack(struct ubg *g, struct side *s, bool extra_cred, bool extra_ack) {
@@ -532,7 +539,7 @@ static void crd_ack(struct ubg *g, struct side *s, bool extra_cred, bool extra_a
     cb.ca.crd[v] = (uint8_t)k;
     s->pend_cells[v] -= (int32_t)(k * g->p.ctrl_grain[v]);
   }
-  unsigned a = (unsigned)s->pend_acks / g->p.ctrl_ack;
+  unsigned a = s->no_ack ? 0 : (unsigned)s->pend_acks / g->p.ctrl_ack;
   cb.ca.ack_num = (uint16_t)a;
   s->pend_acks -= (int32_t)(a * g->p.ctrl_ack);
   struct qf *e;
@@ -545,7 +552,7 @@ static void crd_ack(struct ubg *g, struct side *s, bool extra_cred, bool extra_a
 
 static bool returns_due(const struct ubg *g, const struct side *s) {
   if (!g->p.known) return false;
-  if (s->pend_acks >= 48) return true;
+  if (!s->no_ack && s->pend_acks >= 48) return true;
   for (unsigned v = 0; v < UAL_UB_VLS && !s->withhold; v++)
     if (s->pend_cells[v] >= 12) return true;
   return false;
@@ -653,6 +660,45 @@ static void plan_normal(struct ubg *g, unsigned d) {
   push_simple(g, s, UAL_UB_CB_NULL_BLOCK);
 }
 
+/* A sealed one-flit NOP block, in CRC mode. */
+static void nop_flit(uint8_t *nf) {
+  struct ual_ub_dllcb nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
+  memset(nf, 0, FB);
+  ual_ub_dllcb_put(nf, &nop);
+  ual_ub_seal(UAL_UB_MODE_CRC, nf, 1, true, false);
+}
+
+/* The payload length of a DLLDP of exactly n flits in the current mode, 0 when none has n. */
+static unsigned dlldp_len_for(const struct ubg *g, unsigned n) {
+  static uint8_t pay[32 * 20], f[33 * FB];
+  struct ual_ub_unit u = { .cfg = 3 };
+  for (unsigned len = 1; len <= sizeof pay; len++) {
+    unsigned k = ual_ub_dlldp_build((enum ual_ub_mode)g->mode, &u, pay, len, false, f, 33);
+    if (k == n) return len;
+    if (k > n) break;
+  }
+  return 0;
+}
+
+/* UB-LOCKOUT and UB-RETRY-BUF-FULL: B stops ACKing; once A's retry buffer
+ * is as full as A lets it get (fewer than UAL_UB_LOCKOUT_FREE + 2 entries
+ * free), A sends a DLLDP leaving 7 entries free or one flit over its depth,
+ * and B ACKs again after it. */
+static bool inject_buffer(struct ubg *g, struct side *s, int k) {
+  if (!want(g, k)) return false;
+  g->s[1].no_ack = 1;
+  int32_t free_ = UB_DEPTH - s->unacked;
+  if (free_ >= UAL_UB_LOCKOUT_FREE + 2 || free_ < UAL_UB_LOCKOUT_FREE) return false;
+  if (s->dp_seen && s->flits + s->qn - s->last_dp < g->p.min_interval[0]) return false;
+  unsigned n = k == I_UB_LOCKOUT ? (unsigned)(free_ - UAL_UB_LOCKOUT_FREE + 1) : (unsigned)free_ + 1u;
+  unsigned len = dlldp_len_for(g, n);
+  if (!len || s->cred[0] < (int32_t)cost(g, n)) return false;
+  dlldp(g, 0, 0, len, k);
+  g->s[1].no_ack = 2;   /* B ACKs again once the DLLDP is on the wire */
+  done(g, k);
+  return true;
+}
+
 /* Injections of the traffic stretch, one at a chance. */
 static bool plan_inject(struct ubg *g, unsigned d) {
   struct side *s = &g->s[d];
@@ -727,6 +773,22 @@ static bool plan_inject(struct ubg *g, unsigned d) {
     return false;
   }
   if (want(g, I_UB_CRDACK_THRESHOLD) && !g->s[1].withhold) g->s[1].withhold = 1;
+  if (inject_buffer(g, s, I_UB_LOCKOUT) || inject_buffer(g, s, I_UB_RETRY_BUF_FULL)) return true;
+  if (want(g, I_UB_BCRC) && !(s->dp_seen && s->flits + s->qn - s->last_dp < g->p.min_interval[0]) && dlldp(g, d, 0, 100, -1)) {
+    s->q[s->qh].f[UAL_UB_LPH_BYTES] ^= 0x10;   /* the queue was empty: the DLLDP starts it */
+    g->bcrc_inj = 1;
+    done(g, I_UB_BCRC);
+    return true;
+  }
+  if (want(g, I_UB_DLLCB_IN_DLLDB) && !(s->dp_seen && s->flits + s->qn - s->last_dp < g->p.min_interval[0]) &&
+      dlldp(g, d, 0, 100, -1)) {
+    /* the wire's last flit of the DLLDB is a NOP block: B's BCRC check fails */
+    struct qf *e = &s->q[(s->qh + s->qn - 1) % UB_QMAX];
+    nop_flit(e->f);
+    mark(e, UAL_R_UB_DLLCB_IN_DLLDB, 0);
+    done(g, I_UB_DLLCB_IN_DLLDB);
+    return true;
+  }
   if (want(g, I_UB_STATE_ORDER)) {
     struct ual_ub_dllcb cb = { .type = UAL_UB_CB_INIT, .flits = 5, .init = s->init };
     mark(push_cb(g, s, &cb, true), UAL_R_UB_STATE_ORDER, 0);
@@ -755,10 +817,8 @@ static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, uns
   unsigned n0 = s->blen[from % UB_DEPTH];
   if (may_inject && g->fec_retry && d == 0 && s->dll == DLL_NORMAL && nrep && n0) {
     g->fec_retry = 0;
-    struct ual_ub_dllcb nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
-    uint8_t nf[FB] = {0};
-    ual_ub_dllcb_put(nf, &nop);
-    ual_ub_seal(UAL_UB_MODE_CRC, nf, 1, true, false);
+    uint8_t nf[FB];
+    nop_flit(nf);
     if (want(g, I_UB_REPLAY_START) && s->bkind[from] == 2 && n0 <= 32 && ual_field_get(UAL_F_UB_LPH_NDB, s->buf[from]) == 0)
       inj = I_UB_REPLAY_START;
     else if (want(g, I_UB_REPLAY_CONTENT) && s->bkind[last] >= 2 && s->blen[last] >= 3)
@@ -779,10 +839,8 @@ static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, uns
     uint32_t i = (from + k) % UB_DEPTH;
     if (inj == I_UB_ACK_STATE_SEND && k == n0) {
       /* a new block between the replay's first and second */
-      uint8_t nf[FB] = {0};
-      struct ual_ub_dllcb nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
-      ual_ub_dllcb_put(nf, &nop);
-      ual_ub_seal(UAL_UB_MODE_CRC, nf, 1, true, false);
+      uint8_t nf[FB];
+      nop_flit(nf);
       store(s, nf, 1);
       mark(push(s, nf, 1), UAL_R_UB_ACK_STATE_SEND, 0);
       done(g, inj);
@@ -950,6 +1008,7 @@ static void step_side(struct ubg *g, unsigned d) {
   }
   emit_record(g, d, UAL_REC_UB_FLIT, e.f, FB, flags);
   s->flits++;
+  if (!s->qn && g->s[d ^ 1].no_ack == 2) g->s[d ^ 1].no_ack = 0;
   if (g->nofec_now) { truth(g, g->frame, d, UAL_R_UB_MODE_NOFEC, 0, "FEC bypass"); done(g, I_UB_MODE_NOFEC); g->nofec_now = 0; }
   if (fec) truth(g, g->frame, d, UAL_R_UB_FEC_UNCORRECTABLE, g->fec_retry ? 1 : 0, "flags bit 1");
   if (s->req_hold && !--s->req_hold) s->req_due = 1;

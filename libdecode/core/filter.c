@@ -1220,6 +1220,23 @@ void ual_fview_label_last(struct ual_fview *v, const char *text) {
   v->v[v->n - 1].label = t;
 }
 
+/* "label: text" of the body's first top-level group */
+#define BODY_LABEL_CAP (sizeof ((struct ual_tree_row *)0)->text + 64)
+
+static void body_group(void *ctx, const struct ual_tree_row *row) {
+  char *label = ctx;
+  if (label[0] || row->field || row->depth != 0 || row->offset < UAL_REC_HDR_BYTES) return;
+  snprintf(label, BODY_LABEL_CAP, "%s: %s", row->label, row->text);
+}
+
+void ual_fview_add_body_protocol(struct ual_fview *v, int slot, const struct ual_filter_record *fr) {
+  if (fr->len < UAL_REC_HDR_BYTES) return;
+  ual_fview_add_bytes(v, slot, fr->rec + UAL_REC_HDR_BYTES, fr->len - UAL_REC_HDR_BYTES);
+  char label[BODY_LABEL_CAP] = "";
+  ual_tree_walk(fr->r, fr->rec, fr->len, body_group, label);
+  if (label[0]) ual_fview_label_last(v, label);
+}
+
 static void tree_row(void *ctx, const struct ual_tree_row *row) {
   struct ual_fview *v = ctx;
   if (!row->field) return;

@@ -398,7 +398,7 @@ static void reserved_scope(enum ual_scope sc, const uint8_t *base, const char *w
   enum ual_field_id id;
   uint32_t v;
   if (ual_scope_reserved_set(sc, base, &id, &v))
-    ual_findings_add(f, UAL_R_UB_RSVD, -1, "%s %s = 0x%x", what, ual_fields[id].abbrev + 7, v);
+    ual_findings_add(f, UAL_R_UB_RSVD, -1, "%s %s = 0x%x", what, ual_fields[id].abbrev, v);
 }
 
 static bool any_nonzero(const uint8_t *p, size_t n) {

@@ -14,6 +14,7 @@
 
 #include "ualink/ualink.h"
 #include "ualink/core/udp.h"
+#include "ualink/ub/flit.h"
 
 #define TS_BASE 1700000000000000000ull  /* 2023-11-14T22:13:20Z, in ns */
 
@@ -578,6 +579,41 @@ static void write_raw_hex(void) {
   fclose(bad);
 }
 
+/* UB flits for --raw-kind ub: A's Retry_Idle, a NOP block, a 3-flit
+ * DLLDP on VL2 and a Crd_Ack (CRC mode); the hex file has one B flit too. */
+static void write_ub_raw_hex(void) {
+  uint8_t f[8 * UAL_UB_FLIT_BYTES], pay[40];
+  unsigned n = 0;
+  struct ual_ub_dllcb idle = { .type = UAL_UB_CB_RETRY_IDLE, .flits = 1 }, nop = { .type = UAL_UB_CB_NOP, .flits = 1 };
+  struct ual_ub_dllcb ca = { .type = UAL_UB_CB_CRD_ACK, .flits = 2 };
+  ca.ca.ack_num = 7;
+  ca.ca.crd[2] = 3;
+  memset(f, 0, sizeof f);
+  ual_ub_dllcb_put(f, &idle);
+  ual_ub_seal(UAL_UB_MODE_CRC, f, 1, true, false);
+  ual_ub_dllcb_put(f + UAL_UB_FLIT_BYTES, &nop);
+  ual_ub_seal(UAL_UB_MODE_CRC, f + UAL_UB_FLIT_BYTES, 1, true, false);
+  for (unsigned i = 0; i < sizeof pay; i++) pay[i] = (uint8_t)(0x11 * (i + 1));
+  struct ual_ub_unit u = { .vl = 2, .cfg = 3 };
+  n = 2 + ual_ub_dlldp_build(UAL_UB_MODE_CRC, &u, pay, sizeof pay, false, f + 2 * UAL_UB_FLIT_BYTES, 4);
+  ual_ub_dllcb_put(f + (size_t)n * UAL_UB_FLIT_BYTES, &ca);
+  ual_ub_seal(UAL_UB_MODE_CRC, f + (size_t)n * UAL_UB_FLIT_BYTES, 2, true, false);
+  n += 2;
+  FILE *raw = create("ub_flits.raw"), *hex = create("ub_flits.hex");
+  fputs("# ualink-decode --raw-kind ub test input: one 20-byte UB flit per line\n", hex);
+  for (unsigned i = 0; i < n; i++) {
+    const uint8_t *p = f + (size_t)i * UAL_UB_FLIT_BYTES;
+    fwrite(p, 1, UAL_UB_FLIT_BYTES, raw);
+    for (int k = 0; k < UAL_UB_FLIT_BYTES; k++) fprintf(hex, "%02x%s", p[k], i == 1 && k % 4 == 3 ? " " : "");
+    fputs("\n", hex);
+  }
+  fputs("B>", hex);
+  for (int k = 0; k < UAL_UB_FLIT_BYTES; k++) fprintf(hex, "%02x", f[k]);
+  fputs("   # B's Retry_Idle\n", hex);
+  fclose(raw);
+  fclose(hex);
+}
+
 static void truncate_tail(const char *name, long cut) {
   FILE *fp = fopen(path_of(name), "r+b");
   if (!fp) die(name, strerror(errno));
@@ -901,6 +937,7 @@ int main(int argc, char **argv) {
   write_pcapng("basic.pcapng", -1);
   write_pcapng("bad_block.pcapng", 2);
   write_raw_hex();
+  write_ub_raw_hex();
 
   FILE *fp = create("notpcap.txt");
   fputs("this is not a capture file\n", fp);

@@ -175,6 +175,43 @@ def check_timeline(root, summary, events):
                   'timeline never shows %s %s' % (name, 'online' if on else 'offline'))
 
 
+UB_DLL = {1: 'Disabled', 2: 'Param_Init', 3: 'Credit_Init', 4: 'Normal'}
+
+
+def check_ub_lanes(root, summary, events):
+    """A capture with UB flits: DLL bands of the states entered, the modes
+    in force, and UB event counts equal to --stats."""
+    if not any(summary['dirs'][DIRS[s]].get('ub', {}).get('flits', 0) for s in range(2)):
+        return
+    texts = lane_texts(by_id(root, 'timeline'))
+    heads = [i for i, t in enumerate(texts) if t.startswith('Side A') or t.startswith('Side B')]
+    if len(heads) != 2:
+        return
+    sides = (texts[heads[0]:heads[1]], texts[heads[1]:])
+    rules = summary.get('findings_by_rule', {})
+    tot = {'Retry_Req_Sets': 0, 'discarded blocks': 0}
+    for s in range(2):
+        joined = '\n'.join(sides[s])
+        lab = [t for t in sides[s] if re.fullmatch(r'BCRC failures \d+', t)]
+        want = summary['dirs'][DIRS[s]].get('ub', {}).get('bcrc_bad', 0)
+        check(lab == ['BCRC failures %d' % want], 'side %s UB BCRC failures: %s, --stats %d' % ('AB'[s], lab, want))
+        for name in tot:
+            lab = [int(t.split()[-1]) for t in sides[s] if re.fullmatch(re.escape(name) + r' \d+', t)]
+            check(len(lab) == 1, 'side %s has no UB %s row' % ('AB'[s], name))
+            tot[name] += lab[0] if lab else 0
+        for e in events:
+            if e['event'] == 'ub_dll' and e['partner'] == 'AB'[s] and e['value'] in UB_DLL:
+                st = UB_DLL[e['value']]
+                check(re.search(r'(^|\n)' + st + r'( \d+% of the bin)?: ', joined), 'side %s has no UB %s band' % ('AB'[s], st))
+            if e['event'] == 'ub_mode' and e['partner'] == 'link' and e['value'] in (1, 2):
+                mode = 'CRC mode' if e['value'] == 1 else 'non-CRC mode'
+                check(re.search(r'(^|\n)' + mode + ': ', joined), 'side %s has no %s band' % ('AB'[s], mode))
+    check(tot['Retry_Req_Sets'] == rules.get('UB-RETRY-REQ', 0), 'UB Retry_Req_Sets %d, --stats %d' %
+          (tot['Retry_Req_Sets'], rules.get('UB-RETRY-REQ', 0)))
+    check(tot['discarded blocks'] == rules.get('UB-DISCARDED', 0), 'UB discarded blocks %d, --stats %d' %
+          (tot['discarded blocks'], rules.get('UB-DISCARDED', 0)))
+
+
 def check_ladders(root, events):
     negs = by_id(root, 's-negotiations')
     h4 = [text_of(h) for h in root.iter(XHTML + 'h4')]
@@ -346,6 +383,7 @@ def check_page(html_path, html, summary, events, selection):
     check_findings(root, summary)
     check_throughput(root, summary)
     check_timeline(root, summary, events)
+    check_ub_lanes(root, summary, events)
     if not selection:   # ladders show the whole capture, --timeline only the selection
         check_ladders(root, events)
 

@@ -99,7 +99,7 @@ def check(what, a, b):
 
 
 # -G fields: our list is tshark's lines of the plugin's protocols, in order.
-ours_protos = {'ualink', 'pcie'}
+ours_protos = {'ualink', 'pcie', 'ub'}
 def plugin_line(l):
     c = l.split('\t')
     return (c[0] == 'P' and c[-1] in ours_protos) or (c[0] == 'F' and len(c) > 4 and c[4] in ours_protos)

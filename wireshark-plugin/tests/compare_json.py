@@ -29,7 +29,7 @@ FIELDS = [
     "pcie.framing", "pcie.dllp.type", "pcie.dllp.crc", "pcie.dllp.crc_calc",
     "pcie.dllp.crc_ok", "pcie.dllp.seq", "pcie.dllp.vc", "pcie.dllp.hdr_scale",
     "pcie.dllp.hdr_fc", "pcie.dllp.data_scale", "pcie.dllp.data_fc", "pcie.dllp.data",
-    "ualink.ub.flit.role", "ualink.ub.bcrc.ok", "ualink.ub.bcrc.crc30_calc", "ualink.ub.unit.flits",
+    "ub.flit.role", "ub.bcrc.ok", "ub.bcrc.crc30_calc", "ub.unit.flits",
     "_ws.expert.message",
 ]
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
@@ -122,12 +122,12 @@ def check_frame(c, frame, j, t, msgs_seen):
             msgs_seen.setdefault(m["start_frame"], []).append(m)
     elif j["kind"] == "ub":
         u = j["ub"]
-        c.eq(frame, "ub.role", ints(t, "ualink.ub.flit.role"), [UB_ROLE[u["role"]]])
+        c.eq(frame, "ub.role", ints(t, "ub.flit.role"), [UB_ROLE[u["role"]]])
         if "bcrc_ok" in u:
-            c.eq(frame, "ub.bcrc.ok", ints(t, "ualink.ub.bcrc.ok"), [int(u["bcrc_ok"])])
-            c.eq(frame, "ub.bcrc.crc30_calc", ints(t, "ualink.ub.bcrc.crc30_calc"), [u["crc30_calc"]])
+            c.eq(frame, "ub.bcrc.ok", ints(t, "ub.bcrc.ok"), [int(u["bcrc_ok"])])
+            c.eq(frame, "ub.bcrc.crc30_calc", ints(t, "ub.bcrc.crc30_calc"), [u["crc30_calc"]])
         unit = u.get("dlldp") or u.get("dllcb")
-        c.eq(frame, "ub.unit.flits", ints(t, "ualink.ub.unit.flits"), [unit["flits"]] if unit else [])
+        c.eq(frame, "ub.unit.flits", ints(t, "ub.unit.flits"), [unit["flits"]] if unit else [])
     elif j["kind"] == "os":
         o = j["os"]
         c.eq(frame, "os.lane", ints(t, "ualink.os.lane"), [o["lane"]])

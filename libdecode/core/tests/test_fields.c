@@ -70,9 +70,10 @@ static void test_table_shape(void) {
   for (int i = 0; i < UAL_F_COUNT; i++) {
     const struct ual_field *fd = &ual_fields[i];
     CHECK(fd->name && fd->name[0]);
-    /* under the plugin's protocols: "ualink", and "pcie" for the PCIe scopes (core/fabrics.h) */
+    /* under the plugin's protocols: "ualink", "pcie" for the PCIe scopes, "ub" for UB's (core/fabrics.h) */
     bool pcie_scope = fd->scope >= UAL_SC_PCIE_BODY && fd->scope <= UAL_SC_PCIE_GEN;
-    const char *proto = pcie_scope ? "pcie." : "ualink.";
+    bool ub_scope = fd->scope >= UAL_SC_UB_LPH && fd->scope <= UAL_SC_UB_GEN;
+    const char *proto = pcie_scope ? "pcie." : ub_scope ? "ub." : "ualink.";
     CHECK(fd->abbrev && strncmp(fd->abbrev, proto, strlen(proto)) == 0 && fd->abbrev[strlen(proto)]);
     CHECK(fd->section && fd->section[0]);
     CHECK(fd->scope < UAL_SC_COUNT);
@@ -182,6 +183,7 @@ static void test_spec_positions(void) {
   CHECK(ual_field_value_name(UAL_F_WIDTH_CMD, 5) == NULL);
   CHECK_STR(ual_fields[UAL_F_FH_SEQ].abbrev, "ualink.fh.seq");
   CHECK_STR(ual_fields[UAL_F_PCIE_DLLP_TYPE].abbrev, "pcie.dllp.type");
+  CHECK_STR(ual_fields[UAL_F_UB_LPH_VL].abbrev, "ub.lph.vl");
 }
 
 int main(void) {

@@ -31,9 +31,9 @@
 #define UAL_FABRIC_VALUE_LISTS(X) UAL_UALINK_VALUE_LISTS(X) UAL_PCIE_VALUE_LISTS(X) UAL_UB_VALUE_LISTS(X)
 /* The field rows by display-filter protocol: XU gets the rows named under
  * the plugin's protocol "ualink" (their abbrev follows "ualink."), XF the
- * rows that carry their full name under a protocol of their own (PCIe's,
- * "pcie": Wireshark 4.0 registers none). */
-#define UAL_FABRIC_FIELDS_BY_PROTO(XU, XF) UAL_UALINK_FIELDS(XU) UAL_PCIE_FIELDS(XF) UAL_UB_FIELDS(XU)
+ * rows that carry their full name under a protocol of their own (PCIe's
+ * "pcie" and UB's "ub": Wireshark 4.0 registers neither). */
+#define UAL_FABRIC_FIELDS_BY_PROTO(XU, XF) UAL_UALINK_FIELDS(XU) UAL_PCIE_FIELDS(XF) UAL_UB_FIELDS(XF)
 #define UAL_FABRIC_FIELDS(X)      UAL_FABRIC_FIELDS_BY_PROTO(X, X)
 #define UAL_FABRIC_RULES(X)       UAL_UALINK_RULES(X) UAL_PCIE_RULES(X) UAL_UB_RULES(X)
 #define UAL_FABRIC_KINDS(X)       UAL_UALINK_KINDS(X) UAL_PCIE_KINDS(X) UAL_UB_KINDS(X)
@@ -44,6 +44,6 @@
 #define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
-#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie)
+#define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie) X(ual_filter_ub)
 
 #endif

@@ -104,6 +104,9 @@ char *ual_fview_text(struct ual_fview *v, size_t cap);
 void ual_fview_add_text(struct ual_fview *v, int slot, const char *s, size_t len);
 /* Gives the last occurrence added (a PROTOCOL) its item text, copied. */
 void ual_fview_label_last(struct ual_fview *v, const char *text);
+/* A fabric's protocol item over the record body (the plugin's item for the
+ * body's first top-level group): the body's bytes, labelled as that group. */
+void ual_fview_add_body_protocol(struct ual_fview *v, int slot, const struct ual_filter_record *fr);
 
 /* ---- the field registry ---- */
 

@@ -55,8 +55,8 @@
   X(UB_INIT_##KIND##_GRAIN_VL##n, SC, #KIND "_CREDIT_GRAIN_SIZE VL" #n, \
     "ub.init." kind "_credit_grain_vl" #n, OFF, 1, UAL_BE, 0, 8, UAL_FF_HEX, NULL, SEC)
 
-/* X(ID, scope, "Name", "filter suffix after ualink.", offset, size, endian,
- *   lsb, width, flags, value list or NULL, "spec section") */
+/* X(ID, scope, "Name", "filter name" (protocol "ub", core/fabrics.h),
+ *   offset, size, endian, lsb, width, flags, value list or NULL, "spec section") */
 #define UAL_UB_FIELDS(X) \
   UAL_UB_HDR01_(X, UB_LPH, UAL_SC_UB_LPH, "ub.lph") \
   X(UB_LPH_RT,      UAL_SC_UB_LPH, "RT",               "ub.lph.rt",       2, 2, UAL_BE, 14, 2, 0, NULL, "T Table 4-1") \
