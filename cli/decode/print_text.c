@@ -127,7 +127,7 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
     dc_out_str(o, row->label);
     dc_out_str(o, t->k->off);
   } else {
-    bits(o, row->field, row->value);
+    if (!row->copied) bits(o, row->field, row->value);
     dc_out_str(o, row->label);
   }
   if (row->text[0]) {
@@ -137,6 +137,7 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
     dc_out_str(o, row->text);
     if (rsvd) dc_out_str(o, t->k->off);
   }
+  if (row->copied) dc_out_str(o, " (in an earlier flit)");
   dc_out_ch(o, '\n');
 }
 

@@ -243,6 +243,8 @@ struct tlp_ctx {
   unsigned d;
   struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
   const struct ual_fabric_step *c;
+  struct ual_pcie_tlps *out;          /* the record's TLPs */
+  struct ual_pcie_tlp_rec *cur;       /* this TLP's entry there, NULL when not kept */
 };
 
 /* Request/completion pairing (pcie.md §4 request table, on one link):
@@ -253,6 +255,7 @@ struct tlp_ctx {
  * without a kept request is counted, not judged: its request may precede
  * the capture or the walk's sync. */
 static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, const uint8_t *dw0, unsigned type) {
+  struct ual_pcie_tlp_rec *out = x->cur;
   if (ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
     struct ual_pcie_flow *me = x->me;
     unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
@@ -264,10 +267,13 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
     }
     if (!slot) {
       me->untracked++;
+      if (out) out->link = UAL_PCIE_LK_REQ_UNTRACKED;
       return;
     }
     if (!slot->used) me->outstanding++;
-    *slot = (struct ual_pcie_req){ 1, (uint8_t)type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns };
+    *slot = (struct ual_pcie_req){ 1, (uint8_t)type, out ? (uint8_t)(out - x->out->v) : 255, (uint16_t)rid,
+                                   (uint16_t)tag, x->c->frame, x->c->ts_ns };
+    if (out) out->link = UAL_PCIE_LK_REQ;
     return;
   }
   if (ty->hdr != UAL_TLP_H_CPL) return;
@@ -278,12 +284,18 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
     if (!q->used || q->rid != rid || q->tag != tag) continue;
     unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
     bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
+    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
+    if (out) {
+      out->link = last ? UAL_PCIE_LK_CPL : UAL_PCIE_LK_CPL_PART;
+      out->peer_frame = q->frame;
+      out->peer_index = q->index;
+      out->latency_ns = ns;
+    }
     if (!last) {
       me->split_parts++;
       return;
     }
     struct ual_pcie_lat *l = &me->lat[q->type];
-    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
     if (!l->n || ns < l->min_ns) l->min_ns = ns;
     if (ns > l->max_ns) l->max_ns = ns;
     l->n++;
@@ -294,18 +306,28 @@ static void track(const struct tlp_ctx *x, const struct ual_pcie_tlp_type *ty, c
     return;
   }
   me->cpl_unmatched++;
+  if (out) out->link = UAL_PCIE_LK_CPL_UNMATCHED;
 }
 
 /* The stateless TLP rules of §3.6 on one walked TLP. Its OHC words follow
  * the header base in A, B, C, E order; only the held header is read. */
 static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
-  const struct tlp_ctx *x = ctx;
+  struct tlp_ctx *x = ctx;
   struct ual_findings *f = x->f;
   const uint8_t *dw0 = t->hdr + 4u * t->prefix_dw;
   unsigned type = dw0[0], ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0);
   unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
   x->me->tlps++;
+  x->cur = NULL;
+  if (type == 0x00) x->out->nops++;
+  else if (x->out->n < UAL_PCIE_MAX_TLP_PER_FLIT) {
+    x->cur = &x->out->v[x->out->n++];
+    uint16_t back = (uint16_t)(x->me->walk.flit - t->start_flit);
+    *x->cur = (struct ual_pcie_tlp_rec){ .t = *t, .link = UAL_PCIE_LK_NONE,
+                                         .start_frame = back < 32 ? x->me->flit_frame[t->start_flit % 32] : 0 };
+  } else
+    x->out->dropped++;
   if (type == 0x00) {
     if (dw0[1] || dw0[2] || dw0[3])
       ual_findings_add(f, UAL_R_PF_NOP_NONZERO, -1, "NOP TLP from %c = %02x %02x %02x %02x", side_name(x->d), dw0[0],
@@ -364,8 +386,11 @@ static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;
-  struct tlp_ctx x = { &r->findings, d, fl, &s->fl[d ^ 1], c };
+  fl->flit_frame[fl->walk.flit % 32] = c->frame;
+  struct tlp_ctx x = { &r->findings, d, fl, &s->fl[d ^ 1], c, &r->tlps, NULL };
   unsigned at = 0;
-  if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED)
+  if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED) {
     ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);
+    r->tlps.synced_at = (int8_t)at;
+  }
 }
