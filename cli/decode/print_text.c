@@ -211,7 +211,8 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_out_str(o, k->off);
   dc_out_ch(o, '\n');
   struct tree_ctx t = { o, k,
-                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) && r->rec.h.kind == UAL_REC_FLIT,
+                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) &&
+                            (r->rec.h.kind == UAL_REC_FLIT || r->rec.h.kind == UAL_REC_PCIE_FLIT),
                         r->flit.bytes, -1, 0 };
   ual_tree_walk(r, rec, len, tree_row, &t);
   flush_sectors(&t);
