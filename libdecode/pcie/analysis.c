@@ -319,15 +319,9 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
   x->me->tlps++;
-  x->cur = NULL;
-  if (type == 0x00) x->out->nops++;
-  else if (x->out->n < UAL_PCIE_MAX_TLP_PER_FLIT) {
-    x->cur = &x->out->v[x->out->n++];
-    uint16_t back = (uint16_t)(x->me->walk.flit - t->start_flit);
-    *x->cur = (struct ual_pcie_tlp_rec){ .t = *t, .link = UAL_PCIE_LK_NONE,
-                                         .start_frame = back < 32 ? x->me->flit_frame[t->start_flit % 32] : 0 };
-  } else
-    x->out->dropped++;
+  x->cur = ual_pcie_tlps_add(x->out, t);
+  uint16_t back = (uint16_t)(x->me->walk.flit - t->start_flit);
+  if (x->cur && back < 32) x->cur->start_frame = x->me->flit_frame[t->start_flit % 32];
   if (type == 0x00) {
     if (dw0[1] || dw0[2] || dw0[3])
       ual_findings_add(f, UAL_R_PF_NOP_NONZERO, -1, "NOP TLP from %c = %02x %02x %02x %02x", side_name(x->d), dw0[0],

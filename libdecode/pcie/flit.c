@@ -29,8 +29,7 @@ static bool flit_body_ok(size_t len) { return len == UAL_FLIT_BYTES; }
 
 static void flit_decode(struct ual_rec_result *r) {
   ual_pcie_flit_decode(r->rec.body, &r->flit, &r->findings);
-  r->tlps.n = r->tlps.dropped = r->tlps.nops = 0;   /* the analysis step walks them */
-  r->tlps.synced_at = -1;
+  ual_pcie_tlps_clear(&r->tlps);   /* the analysis step walks them */
 }
 
 /* The rows of one TLP the walk completed in this flit: DW0, the header

@@ -183,3 +183,23 @@ void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
   if (t->prefix_dw) PUT_(" +%u prefix", t->prefix_dw);
 #undef PUT_
 }
+
+void ual_pcie_tlps_clear(struct ual_pcie_tlps *o) {
+  o->n = o->dropped = o->nops = 0;
+  o->synced_at = -1;
+}
+
+struct ual_pcie_tlp_rec *ual_pcie_tlps_add(struct ual_pcie_tlps *o, const struct ual_pcie_tlp *t) {
+  if (ual_pcie_tlp_dw0(t)[0] == 0x00) {
+    o->nops++;
+    return NULL;
+  }
+  if (o->n >= UAL_PCIE_MAX_TLP_PER_FLIT) {
+    o->dropped++;
+    return NULL;
+  }
+  struct ual_pcie_tlp_rec *x = &o->v[o->n++];
+  memset(x, 0, sizeof *x);
+  x->t = *t;
+  return x;
+}

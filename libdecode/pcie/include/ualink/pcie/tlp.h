@@ -238,6 +238,12 @@ struct ual_pcie_tlps {
   struct ual_pcie_tlp_rec v[UAL_PCIE_MAX_TLP_PER_FLIT];
 };
 
+/* Adds a walked TLP to a record's list: a NOP TLP is counted, any other
+ * kept (its entry returned, link NONE, start_frame 0) or counted dropped
+ * when the list is full (NULL). */
+struct ual_pcie_tlp_rec *ual_pcie_tlps_add(struct ual_pcie_tlps *o, const struct ual_pcie_tlp *t);
+void ual_pcie_tlps_clear(struct ual_pcie_tlps *o);
+
 /* The record offset (from the record start, hdr_bytes = the record
  * header) of byte off of a TLP's held header (from its first prefix), or
  * -1 when that byte was in an earlier flit. */
