@@ -100,10 +100,10 @@ static void flush_sectors(struct tree_ctx *t) {
   t->open_seg = -1;
 }
 
-/* ".... 01.. = " for a field narrower than its container of at most 4 bytes. */
+/* ".... 01.. = " for a field narrower than its container (tshark's bits). */
 static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
   unsigned nb = 8u * fd->size;
-  if (fd->size == 0 || fd->size > 4 || fd->width >= nb) return;
+  if (fd->size == 0 || fd->size > 8 || fd->width >= nb) return;
   for (unsigned i = nb; i-- > 0;) {
     if (i >= fd->lsb && i < (unsigned)fd->lsb + fd->width) dc_out_ch(o, (char)('0' + (v >> (i - fd->lsb) & 1)));
     else dc_out_ch(o, '.');
@@ -127,7 +127,7 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
     dc_out_str(o, row->label);
     dc_out_str(o, t->k->off);
   } else {
-    if (!row->copied) bits(o, row->field, row->value);
+    bits(o, row->field, row->value);
     dc_out_str(o, row->label);
   }
   if (row->text[0]) {
