@@ -52,6 +52,7 @@ run traffic.pcap     -s traffic --run-scale 0.1 -c 650
 run uart.pcap        -s uart --run-scale 0.25 -c 640
 run errors.pcap      -s errors --run-scale 0.15 -c 560 --truth errors.truth.jsonl
 run pcie-dllp.pcap   -s pcie -c 300 --inject PD-CRC,PD-TYPE,PD-RESERVED,PD-FC-ORDER,PD-FC-INIT-CHANGED,PD-FC-BACKWARDS,PD-FC-INFINITE,PD-FC-SCALE,PD-ACK-BACKWARDS,PD-NAK,PD-PM-ORDER --truth pcie-dllp.truth.jsonl
+run pcie-flit.pcap   -s pcie-flit
 run l1.pcap          -s l1 --width 4 --run-scale 0.1
 run l0p.pcap         -s l0p --run-scale 0.1
 run negotiation.pcap -s negotiation --width 4 --run-scale 0.02 --latency 2 --train-os 2

@@ -3,6 +3,7 @@
  * the scenario's steps, every record goes out through gen_out. */
 #include "dl.h"
 #include "pcie.h"
+#include "pciefm.h"
 #include "inject.h"
 #include "replay.h"
 #include "scenario.h"
@@ -35,13 +36,18 @@ void gen_opts_default(struct gen_opts *o) {
 
 struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *err, size_t cap) {
   if (!out || !out->record) { snprintf(err, cap, "no output"); return NULL; }
-  if (o->scenario == GEN_SC_PCIE || (o->scenario < 0 && o->n_inject && gen_pcie_inject_supported(o->inject[0].rule))) {
+  int fabric = o->scenario == GEN_SC_PCIE || o->scenario == GEN_SC_PCIE_FLIT ? o->scenario : -1;
+  if (o->scenario < 0 && o->n_inject) {
+    if (gen_pcie_inject_supported(o->inject[0].rule)) fabric = GEN_SC_PCIE;
+    if (gen_pciefm_inject_supported(o->inject[0].rule)) fabric = GEN_SC_PCIE_FLIT;
+  }
+  if (fabric >= 0) {
     struct gen *g = calloc(1, sizeof *g);
     if (!g) { snprintf(err, cap, "out of memory"); return NULL; }
     g->o = *o;
     g->out = *out;
     g->pcie = true;
-    g->scenario = GEN_SC_PCIE;
+    g->scenario = fabric;
     return g;
   }
   unsigned rate = o->rate ? o->rate : 7;
@@ -139,6 +145,7 @@ static bool limit_reached(const struct gen *g) {
 }
 
 int gen_run(struct gen *g, char *err, size_t cap) {
+  if (g->pcie && g->scenario == GEN_SC_PCIE_FLIT) return gen_pciefm_run(&g->o, &g->out, &g->st.records, err, cap);
   if (g->pcie) return gen_pcie_run(&g->o, &g->out, &g->st.records, err, cap);
   uint64_t stall = 0, last_frame = 0;
   while (!g->finished && !g->stop_error) {

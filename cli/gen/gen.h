@@ -32,7 +32,8 @@ enum gen_scenario {
  * their own producers (not by the UALink link model, so the UALink suites
  * that loop to GEN_SC_COUNT leave them out). X(enum suffix, "name", "what") */
 #define GEN_FABRIC_SCENARIOS(X) \
-  X(PCIE, "pcie", "PCIe non-flit link (kind-4 DLLPs): FC init of VC0-2 on both sides, Acks, UpdateFC with wrapping credits, NOPs, PM L1 entry")
+  X(PCIE, "pcie", "PCIe non-flit link (kind-4 DLLPs): FC init of VC0-2 on both sides, Acks, UpdateFC with wrapping credits, NOPs, PM L1 entry") \
+  X(PCIE_FLIT, "pcie-flit", "PCIe flit mode (kind-5 flits): configuration writes that capture the hierarchy segment, memory reads both ways with split completions, writes, messages with OHC-C, completions with or without OHC-A5, NOP TLPs, TLPs across flits, Acks and flit-mode DLLPs in DLP0-5")
 
 enum gen_fabric_scenario {
   GEN_SC_FABRIC_BASE_ = GEN_SC_COUNT - 1,

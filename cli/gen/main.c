@@ -2,6 +2,7 @@
 #include "gen.h"
 #include "ub.h"
 #include "pcie.h"
+#include "pciefm.h"
 #include "output.h"
 
 #include <errno.h>
@@ -143,7 +144,7 @@ static void parse_inject(struct gen_opts *o, const char *arg) {
     }
     int r = ual_rule_lookup(tok);
     if (r < 0) { bad("--inject", tok, "is not a rule ID (see --list-injections)"); continue; }
-    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r) && !ub_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
+    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r) && !gen_pciefm_inject_supported(r) && !ub_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
     o->inject[o->n_inject].rule = r;
     o->inject[o->n_inject].at_frame = frame;
     o->n_inject++;
@@ -159,6 +160,9 @@ static void list_injections(void) {
     else if ((how = gen_pcie_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE), how);
+    else if ((how = gen_pciefm_inject_how(r)) != NULL)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE_FLIT), how);
     else if ((how = ub_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r), ual_severity_name(ual_rule_severity((enum ual_rule)r)),
              ub_scenario_name(ub_inject_scenario(r)), how);

@@ -332,7 +332,7 @@ struct inj_set;
 struct gen {
   struct gen_opts o;
   struct gen_out out;
-  bool pcie;                     /* the pcie scenario: pcie.c, not this model */
+  bool pcie;                     /* a PCIe scenario (pcie.c, pciefm.c by scenario), not this model */
   struct side s[2];
   struct wire w[2];              /* w[i]: flits sent by side i */
   uint64_t now, t0;

@@ -200,6 +200,9 @@ void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
     forget(&s->s[1]);
     flow_forget(&s->fl[0]);
     flow_forget(&s->fl[1]);
+    /* a link trained from Detect starts both TLP streams afresh: the next
+     * delivered flit begins with a TLP */
+    if (r->ev.code == UAL_EV_RX_DETECT) s->fl[0].walk.synced = s->fl[1].walk.synced = 1;
     return;
   }
   if (h->kind == UAL_REC_PCIE_FLIT) {

@@ -52,6 +52,7 @@ void ual_pcie_walk_init(struct ual_pcie_walk *w) { memset(w, 0, sizeof *w); }
 
 void ual_pcie_walk_lose(struct ual_pcie_walk *w) {
   w->synced = 0;
+  w->confirm = 0;
   w->owed_dw = 0;
   memset(&w->cur, 0, sizeof w->cur);
 }
@@ -64,9 +65,14 @@ static void keep(struct ual_pcie_tlp *t, const uint8_t *d) {
   if (t->hdr_dw < UAL_PCIE_TLP_MAX_HDR_DW) memcpy(t->hdr + 4u * t->hdr_dw++, d, 4);
 }
 
-/* Walks DW from..58 of a flit. strict: stop (return false) at a type with
- * no name, or when the flit ends inside a TLP. */
-static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, bool strict, ual_pcie_tlp_cb cb,
+/* A DW that can start a TLP: a named type, a NOP with nothing else set. */
+static bool start_ok(const uint8_t *d) {
+  return ual_pcie_tlp_type(d[0])->name && (d[0] != 0x00 || !(d[1] | d[2] | d[3]));
+}
+
+/* Walks DW from..58 of a flit. check: stop (return false) at a TLP start
+ * that cannot be one (start_ok). */
+static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, bool check, ual_pcie_tlp_cb cb,
                  void *ctx) {
   struct ual_pcie_tlp *c = &w->cur;
   for (unsigned i = from; i < UAL_PCIE_FLIT_TLP_DW; i++) {
@@ -76,8 +82,7 @@ static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, boo
         c->start_flit = w->flit;
         c->start_dw = (uint8_t)i;
       }
-      const struct ual_pcie_tlp_type *t = ual_pcie_tlp_type(d[0]);
-      if (strict && !t->name) return false;
+      if (check && !start_ok(d)) return false;
       keep(c, d);
       if (ual_pcie_tlp_is_prefix(d[0])) {
         c->prefix_dw++;
@@ -95,31 +100,42 @@ static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, boo
       memset(c, 0, sizeof *c);
     }
   }
-  return !strict || (w->owed_dw == 0 && c->hdr_dw == 0);
+  return true;
 }
 
+static bool at_tlp_start(const struct ual_pcie_walk *w) { return w->owed_dw == 0 && w->cur.hdr_dw == 0; }
+
+/* Unsynchronized: the first DW from which a checked walk ends exactly at
+ * the flit's end locks the walk; the flits after it confirm the lock when
+ * one of them, within UAL_PCIE_SYNC_WINDOW, ends on a TLP start with every
+ * TLP start on the way checked. Nothing is reported until then, so a lock
+ * found inside payload bytes that only look like TLPs stays silent. */
 enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint8_t tlp[UAL_PCIE_FLIT_TLP_BYTES],
                                              ual_pcie_tlp_cb cb, void *ctx, unsigned *sync_dw) {
   enum ual_pcie_walk_result res = UAL_PW_OK;
-  if (!w->synced) {
-    unsigned k = 0;
-    for (; k < UAL_PCIE_FLIT_TLP_DW; k++) {
+  if (w->synced) {
+    walk(w, tlp, 0, false, cb, ctx);
+  } else if (w->confirm && walk(w, tlp, 0, true, NULL, NULL) && (at_tlp_start(w) || --w->confirm)) {
+    if (at_tlp_start(w)) {
+      w->synced = 1;
+      w->confirm = 0;
+      if (sync_dw) *sync_dw = w->lock_dw;
+      res = UAL_PW_SYNCED;
+    } else {
+      res = UAL_PW_UNSYNCED;
+    }
+  } else {
+    ual_pcie_walk_lose(w);
+    res = UAL_PW_UNSYNCED;
+    for (unsigned k = 0; k < UAL_PCIE_FLIT_TLP_DW; k++) {
       struct ual_pcie_walk trial;
       ual_pcie_walk_init(&trial);
-      if (walk(&trial, tlp, k, true, NULL, NULL)) break;
+      if (walk(&trial, tlp, k, true, NULL, NULL) && at_tlp_start(&trial)) {
+        w->confirm = UAL_PCIE_SYNC_WINDOW;
+        w->lock_dw = (uint8_t)k;
+        break;
+      }
     }
-    if (k == UAL_PCIE_FLIT_TLP_DW) {
-      w->flit++;
-      return UAL_PW_UNSYNCED;
-    }
-    w->synced = 1;
-    w->owed_dw = 0;
-    memset(&w->cur, 0, sizeof w->cur);
-    if (sync_dw) *sync_dw = k;
-    walk(w, tlp, k, false, cb, ctx);
-    res = UAL_PW_SYNCED;
-  } else {
-    walk(w, tlp, 0, false, cb, ctx);
   }
   w->flit++;
   return res;

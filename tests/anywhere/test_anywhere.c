@@ -11,7 +11,7 @@
  *   - no false finding: every finding the cut raises at record N is raised by
  *     the whole capture at N too (rule and segment, counted), except the
  *     findings that only say where the cut's analysis stands (AN-SYNC,
- *     DL-PARTIAL-TL);
+ *     DL-PARTIAL-TL, PF-SYNC);
  *   - nothing missed after the bound: every finding of the whole capture at
  *     N >= K + bound is raised by the cut; the bound (--bound, default
  *     UAL_HISTORY_FLITS records) is the longest of the per-machine bounds
@@ -168,9 +168,11 @@ static void analyse(const struct cap *c, size_t k, struct flist *l) {
   collect(l, (uint32_t)c->n, &end);
 }
 
-static int rule_sync = -1, rule_partial = -1;
+static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1;
 
-static bool cut_only(unsigned rule) { return (int)rule == rule_sync || (int)rule == rule_partial; }
+static bool cut_only(unsigned rule) {
+  return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync;
+}
 
 struct totals { unsigned long cuts, false_f, missed, whole_after, found_after; };
 static bool verbose;
@@ -260,6 +262,7 @@ static int check_capture(const struct cap *c, struct totals *all) {
 int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "--cut")) return write_cut(argv[3], strtoul(argv[2], NULL, 10), argv[4]);
   rule_sync = ual_rule_lookup("AN-SYNC");
+  rule_pf_sync = ual_rule_lookup("PF-SYNC");
   rule_partial = ual_rule_lookup("DL-PARTIAL-TL");
   unsigned seeds = 0;
   int bad = 0;

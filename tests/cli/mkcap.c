@@ -498,7 +498,7 @@ static void pcie_flit(struct cap *c, int dir, struct tlps *s, uint8_t dllp, uint
   cap_record(c, dir, UAL_REC_PCIE_FLIT, f, sizeof f);
 }
 
-/* A Root Port (A) and an Endpoint (B) in flit mode: configuration write,
+/* A Root Port (A) and an Endpoint (B) in flit mode from link training on: configuration write,
  * memory reads answered by completions (one split in two), a memory write
  * straddling two flits, a replayed flit, a completion nobody asked for and
  * a read left outstanding. */
@@ -516,6 +516,7 @@ static void pcie_flit_traffic(struct cap *c) {
     c->hdr[d].rate = 3;
     c->hdr[d].width = 16;
   }
+  cap_event(c, 0, UAL_EV_RX_DETECT, 0);   /* the link trains from Detect: both TLP streams start in sync */
   /* A flit 1: CfgWr0 to 01:00.0 reg 010h with OHC-A3, MRd32 with OHC-A1, MRd64 of 128 bytes */
   const uint8_t cfg[12] = { 0x01, 0x00, 0x00, 0x10 >> 2 << 2, 0x00, 0x00, 0x00, 0x0F, 0x11, 0x22, 0x33, 0x44 };
   tlp_hdr(&a, 0x44, 1, 1, 0x0000, 1, cfg, 3);

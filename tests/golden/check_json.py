@@ -12,7 +12,7 @@ import sys
 
 HEX = re.compile(r'^[0-9a-f]*$')
 DIRS = {'A>B', 'B>A'}
-KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp', 'ub'}
+KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp', 'pcie_flit', 'ub'}
 PCIE_FC = {'P', 'NP', 'Cpl', 'MR'}
 UB_MODES = {'CRC', 'non-CRC', 'unknown'}
 UB_ROLES = {'unsynced', 'LPH (DLLDB 0)', 'LBH (later DLLDB)', 'LCH (DLLCB)', 'body'}

@@ -172,31 +172,56 @@ static void test_walk_straddle(void) {
 }
 
 /* A capture that starts inside a TLP: the first flit begins with payload;
- * the walker locks where a walk ends exactly at the flit's end. */
+ * the walker locks where a walk ends exactly at the flit's end and reports
+ * from the flit after the one that confirms the lock. */
 static void test_walk_sync(void) {
   struct stream s;
   memset(&s, 0, sizeof s);
   put_tlp(&s, 0x60, 0, 0, 100, 0xFF);     /* MWr64 4 + 100: 0..103, into flit 1 */
   put_tlp(&s, 0x40, 0, 0, 2, 0x40);       /* MWr32 5 DW: 104..108 */
-  put_tlp(&s, 0x20, 0x01, 0, 8, 0x55);    /* MRd64 + A1 5 DW: 109..113 */
+  put_tlp(&s, 0x20, 0x01, 0, 8, 0x55);    /* MRd64 + A1 5 DW: 109..113, NOPs to 117 */
+  s.dw = 118;
+  put_tlp(&s, 0x60, 0, 0, 70, 0x66);      /* MWr64 74 DW: 118..191, straddles flit 2 into flit 3 */
+  put_tlp(&s, 0x03, 0, 0, 1, 0x33);       /* MRd32 3 DW: 192..194, NOPs to 235 */
+  s.dw = 236;
+  put_tlp(&s, 0x40, 0, 0, 1, 0x77);       /* flit 4: MWr32 4 DW, NOPs */
   struct ual_pcie_walk w;
   ual_pcie_walk_init(&w);
   struct seen got = { 0 };
   unsigned at = 99;
+  const unsigned F = UAL_PCIE_FLIT_TLP_BYTES;
   /* capture starts at flit 0 DW 8: all payload FFh (reserved type FFh: never locks) */
   uint8_t f0[UAL_PCIE_FLIT_TLP_BYTES];
   memset(f0, 0xFF, sizeof f0);
   CHECK_EQ(ual_pcie_walk_flit(&w, f0, on_tlp, &got, &at), UAL_PW_UNSYNCED);
-  CHECK_EQ(got.n, 0);
-  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + UAL_PCIE_FLIT_TLP_BYTES, on_tlp, &got, &at), UAL_PW_SYNCED);
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + F, on_tlp, &got, &at), UAL_PW_UNSYNCED);   /* locks at DW 104 - 59 */
+  CHECK_EQ(w.confirm, UAL_PCIE_SYNC_WINDOW);
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + 2 * F, on_tlp, &got, &at), UAL_PW_UNSYNCED);   /* ends inside the MWr64 */
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + 3 * F, on_tlp, &got, &at), UAL_PW_SYNCED);
   CHECK_EQ(at, 104 - 59);
-  CHECK_EQ(got.n, 2 + (118 - 114));
+  CHECK_EQ(got.n, 0);
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + 4 * F, on_tlp, &got, &at), UAL_PW_OK);
+  CHECK_EQ(got.n, 1 + 55);
   CHECK_EQ(got.t[0].hdr[0], 0x40);
-  CHECK_EQ(got.t[1].hdr[0], 0x20);
-  CHECK_EQ(got.t[1].hdr_dw, 5);
+  CHECK_EQ(got.t[0].size.total_dw, 4);
   /* a gap forgets the alignment */
   ual_pcie_walk_lose(&w);
   CHECK_EQ(w.synced, 0);
+  /* a lock that a later flit contradicts (a reserved type where a TLP starts) is dropped */
+  ual_pcie_walk_init(&w);
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + F, on_tlp, &got, &at), UAL_PW_UNSYNCED);
+  CHECK(w.confirm > 0);
+  CHECK_EQ(ual_pcie_walk_flit(&w, f0, on_tlp, &got, &at), UAL_PW_UNSYNCED);
+  CHECK_EQ(w.confirm, 0);
+  CHECK_EQ(w.synced, 0);
+  /* and one that no flit confirms within the window too */
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + F, on_tlp, &got, &at), UAL_PW_UNSYNCED);
+  uint8_t big[UAL_PCIE_FLIT_TLP_BYTES] = { 0 };
+  dw0(big, 0x60, 0, 0, 0, 0, 0);          /* MWr64 of 1024 DW: ends no flit in the window */
+  CHECK_EQ(ual_pcie_walk_flit(&w, big, on_tlp, &got, &at), UAL_PW_UNSYNCED);
+  for (unsigned i = 0; i < UAL_PCIE_SYNC_WINDOW - 1; i++) CHECK_EQ(ual_pcie_walk_flit(&w, f0, on_tlp, &got, &at), UAL_PW_UNSYNCED);
+  CHECK_EQ(w.confirm, 0);
+  CHECK_EQ(got.n, 1 + 55);
 }
 
 int main(void) {

@@ -175,8 +175,12 @@ struct ual_pcie_tlp {
 };
 
 /* Walker state of one direction: plain struct, copy = snapshot. */
+#define UAL_PCIE_SYNC_WINDOW 4u     /* flits after a lock in which one must end on a TLP start */
+
 struct ual_pcie_walk {
   uint8_t synced;            /* TLP alignment known */
+  uint8_t confirm;           /* locked, not yet confirmed: flits left in the window (0 = no lock) */
+  uint8_t lock_dw;           /* DW of the lock in its flit */
   uint16_t flit;             /* flits fed so far (wraps) */
   uint32_t owed_dw;          /* DW still owed to the current TLP (0: at a TLP start) */
   struct ual_pcie_tlp cur;   /* the current TLP while owed_dw > 0 */
@@ -188,17 +192,21 @@ typedef void (*ual_pcie_tlp_cb)(void *ctx, const struct ual_pcie_tlp *t);
 
 enum ual_pcie_walk_result {
   UAL_PW_OK,                 /* walked in sync */
-  UAL_PW_UNSYNCED,           /* no alignment known yet, nothing reported */
-  UAL_PW_SYNCED,             /* alignment found in this flit (PF-SYNC); *sync_dw = the first TLP start */
+  UAL_PW_UNSYNCED,           /* no alignment known yet (or not yet confirmed), nothing reported */
+  UAL_PW_SYNCED,             /* alignment confirmed in this flit (PF-SYNC); *sync_dw = the DW of the lock, in an
+                                earlier flit; TLPs from the next flit on are reported */
 };
 
 void ual_pcie_walk_init(struct ual_pcie_walk *w);
 /* Forget the alignment (a gap in the capture: lost records, a link event). */
 void ual_pcie_walk_lose(struct ual_pcie_walk *w);
 /* Feeds the 236 TLP bytes of a flit delivered for the first time. While
- * unsynchronized, an alignment is taken only when a walk from it lands
- * exactly on the flit's end through named types only (so a TLP straddling
- * into the next flit does not lock); TLPs before sync are not reported. */
+ * unsynchronized, an alignment locks only when a walk from it lands
+ * exactly on the flit's end through TLP starts that can be TLPs (named
+ * types, NOPs all zero), so a TLP straddling into the next flit does not
+ * lock; a lock is confirmed by a later flit, within UAL_PCIE_SYNC_WINDOW,
+ * that ends on a TLP start with every start on the way valid, else
+ * dropped. TLPs before the confirmation are not reported. */
 enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint8_t tlp[UAL_PCIE_FLIT_TLP_BYTES],
                                              ual_pcie_tlp_cb cb, void *ctx, unsigned *sync_dw);
 

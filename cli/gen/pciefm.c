@@ -1,0 +1,434 @@
+/* The PCIe flit-mode link scenario (pciefm.h). Side A is a Root Port
+ * (00:01.0), side B an Endpoint with functions 01:00.0 and 01:00.1, on a
+ * 64.0 GT/s x16 link: one flit record per direction every 2 ns.
+ *
+ *   a receiver-detected event (the link comes up from Detect, so the
+ *   Endpoint's functions are reset: Segment Captured Clear), then rounds of
+ *   traffic. Clear rounds: configuration reads (OHC-A3, DSV 0), Endpoint
+ *   memory requests and messages without OHC-C, completions with OHC-A5
+ *   and Completer Segment 00h. Then Type 0 configuration writes with OHC-A3
+ *   DSV 1, Destination Segment 03h to both functions (Segment Captured
+ *   Set), then Set rounds: memory reads both ways (256-byte reads answered
+ *   by two split completions of 128 bytes), memory writes, messages with
+ *   OHC-C Requester Segment 03h, completions with OHC-A5 copying the
+ *   request's Requester Segment or omitting OHC-A5 where allowed.
+ *
+ * Each round's TLPs are queued per direction and packed into payload flits
+ * (TLPs straddle flits; the rest of the last flit is NOP TLPs); a side with
+ * nothing queued sends a NOP flit. Every sixth flit acknowledges the
+ * partner's last sequence number in DLP0/1 (implicit sequence number);
+ * DLP2-5 carry UpdateFC-P / -NP / -Cpl or NOP2 flit-mode DLLPs. A round is
+ * on the wire before the next starts, so a request's completions follow it
+ * in the next round. */
+#include "pciefm.h"
+#include "rng.h"
+
+#include <ualink/pcie/flit.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROLE_RP        1u          /* pcie.md [P3] */
+#define ROLE_EP        4u
+#define RATE_64G       3u
+#define WIDTH          16u
+#define LINK           0u
+#define TLP_DW         UAL_PCIE_FLIT_TLP_DW
+#define QUEUE_DW       2048u       /* DW a direction may have queued */
+#define MAX_TLP_DW     48u
+#define MAX_PEND       64u         /* requests waiting for their completions */
+#define MAX_LABELS     16u
+#define SEG            0x03u       /* the hierarchy's segment, written by the Root Port */
+#define RP_ID          0x0008u     /* 00:01.0 */
+#define EP_ID          0x0100u     /* 01:00.0; function 1 is EP_ID + 1 */
+#define RCB            128u        /* read completion boundary: split completions */
+#define CLEAR_ROUNDS   3u
+#define ROUNDS_DEFAULT 40u
+#define ACK_EVERY      6u
+#define HOST_BASE      0x0000001234560000ull
+#define BAR_BASE       0xF0000000u
+
+/* A TLP being built; a, c: byte offsets of its OHC-A and OHC-C words (0 = none). */
+struct tlp {
+  uint8_t b[4 * MAX_TLP_DW];
+  unsigned dw, a, c;
+};
+
+/* A non-posted request, kept by the side that answers it. */
+struct req {
+  uint8_t type, cfg, rseg_valid, rseg;
+  uint16_t rid, tag, target;
+  unsigned len_dw;
+  uint64_t addr;
+};
+
+struct label {
+  unsigned end;              /* queue DW after the TLP's last one */
+  int rule;
+  char note[96];
+};
+
+struct dirq {
+  uint8_t q[4 * QUEUE_DW];   /* queued TLP bytes, whole DW */
+  unsigned n;                /* DW queued */
+  struct label lab[MAX_LABELS];
+  unsigned nlab;
+  uint16_t seq;              /* sequence number of the next payload flit */
+  uint8_t prior;             /* the last flit was a payload flit (Prior Flit Type) */
+  uint64_t flits, sent;      /* flits, payload flits */
+  uint16_t tag;              /* next Tag of this side's requests */
+  unsigned fc[3];            /* credits advertised by UpdateFC P / NP / Cpl */
+  struct req pend[MAX_PEND]; /* the partner's requests this side answers */
+  unsigned npend;
+};
+
+struct pf {
+  const struct gen_opts *o;
+  const struct gen_out *out;
+  struct gen_rng rng;
+  uint64_t frame, ts_ns;
+  int stop;
+  struct dirq d[2];
+  int captured[2];           /* the Endpoint functions' Segment Captured: -1 Clear, else the segment */
+  bool want[UAL_R_COUNT], done[UAL_R_COUNT];
+  uint64_t at[UAL_R_COUNT];
+};
+
+static const struct { int rule; const char *how; } catalog[] = {
+  { -1, NULL },
+};
+#define N_CATALOG (sizeof catalog / sizeof catalog[0])
+
+bool gen_pciefm_inject_supported(int rule) { return gen_pciefm_inject_how(rule) != NULL; }
+
+const char *gen_pciefm_inject_how(int rule) {
+  for (size_t i = 0; i < N_CATALOG; i++)
+    if (catalog[i].how && catalog[i].rule == rule) return catalog[i].how;
+  return NULL;
+}
+
+/* ---- records ---- */
+
+static void emit(struct pf *p, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
+  if (p->stop) return;
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, kind, dir);
+  h.link = LINK;
+  h.rate = RATE_64G;
+  h.width = WIDTH;
+  h.roles_pcie = 1;
+  h.role_a = ROLE_RP;
+  h.role_b = ROLE_EP;
+  uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
+  size_t len = ual_record_build(&h, body, n, rec, sizeof rec);
+  p->frame++;
+  p->ts_ns++;                /* the directions alternate: 2 ns per flit each */
+  p->stop = p->out->record(p->out->ctx, p->o->start_ns + p->ts_ns, rec, len);
+}
+
+/* The flit-mode DLLP of DLP2-5: UpdateFC (P, NP, Cpl in turn) in every
+ * fourth flit, else NOP2. */
+static void next_dllp(struct dirq *d, struct ual_dllp *dl) {
+  memset(dl, 0, sizeof *dl);
+  if (d->flits % 4 != 1) return;   /* NOP2: all zero */
+  unsigned cls = (unsigned)(d->flits / 4 % 3);
+  static const uint8_t type[3] = { 0x80, 0x90, 0xA0 };
+  d->fc[cls] += 2;
+  uint32_t w = (uint32_t)(d->fc[cls] & 0xFF) << 14 | (cls == 1 ? 0u : (4u * d->fc[cls]) & 0xFFF);
+  dl->type = dl->b[0] = type[cls];
+  dl->b[1] = (uint8_t)(w >> 16);
+  dl->b[2] = (uint8_t)(w >> 8);
+  dl->b[3] = (uint8_t)w;
+}
+
+/* One flit of a direction: a payload flit from its queue, else a NOP flit. */
+static void flit(struct pf *p, unsigned dir) {
+  struct dirq *d = &p->d[dir];
+  const struct dirq *other = &p->d[dir ^ 1];
+  uint8_t f[UAL_FLIT_BYTES];
+  memset(f, 0, sizeof f);   /* zero DW are NOP TLPs */
+  unsigned n = d->n < TLP_DW ? d->n : TLP_DW;
+  memcpy(f, d->q, 4u * n);
+  bool ack = d->flits % ACK_EVERY == ACK_EVERY - 1 && other->sent;
+  struct ual_fh fh = { n ? UAL_USAGE_PAYLOAD : UAL_USAGE_NOP_IDLE, 0, UAL_RC_SEQ, d->seq };
+  fh.prior_payload = d->prior;
+  if (ack || !n) {
+    fh.replay_cmd = UAL_RC_ACK;   /* the partner's last flit; this flit's own number is implicit */
+    fh.seq = (uint16_t)((other->seq - 1u) & 0x3FF);
+  }
+  struct ual_dllp dl;
+  next_dllp(d, &dl);
+  ual_pcie_flit_seal(f, &fh, &dl);
+  emit(p, dir, UAL_REC_PCIE_FLIT, f, sizeof f);
+  d->flits++;
+  d->prior = n > 0;
+  if (!n) return;
+  d->sent++;
+  d->seq = (uint16_t)((d->seq + 1u) & 0x3FF);
+  unsigned keep = 0;
+  for (unsigned i = 0; i < d->nlab; i++) {
+    struct label *l = &d->lab[i];
+    if (l->end <= n) {
+      p->done[l->rule] = true;
+      if (p->out->truth) p->out->truth(p->out->ctx, p->frame, dir, l->rule, "inject", l->note);
+      continue;
+    }
+    l->end -= n;
+    d->lab[keep++] = *l;
+  }
+  d->nlab = keep;
+  memmove(d->q, d->q + 4u * n, 4u * (d->n - n));
+  d->n -= n;
+}
+
+/* Every queued TLP on the wire, both directions. */
+static void drain(struct pf *p) {
+  while ((p->d[0].n || p->d[1].n) && !p->stop) {
+    flit(p, 0);
+    flit(p, 1);
+  }
+}
+
+/* ---- TLPs ---- */
+
+static void queue(struct pf *p, unsigned dir, const struct tlp *t, int rule, const char *note) {
+  struct dirq *d = &p->d[dir];
+  if (d->n + t->dw > QUEUE_DW) drain(p);
+  memcpy(d->q + 4u * d->n, t->b, 4u * t->dw);
+  d->n += t->dw;
+  if (rule >= 0 && d->nlab < MAX_LABELS) {
+    struct label *l = &d->lab[d->nlab++];
+    l->end = d->n;
+    l->rule = rule;
+    snprintf(l->note, sizeof l->note, "%s", note);
+  }
+}
+
+/* DW0 and the sizes: header base from the Type table, OHC-A / OHC-C words,
+ * payload of Length DW (random bytes) for types with data. */
+static void hdr(struct pf *p, struct tlp *t, unsigned type, unsigned len, bool a, bool c) {
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
+  memset(t, 0, sizeof *t);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, t->b, type);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, t->b, (a ? 1u : 0u) | (c ? 4u : 0u));
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, t->b, len & 0x3FF);
+  unsigned at = ty->base_dw;
+  if (a) t->a = 4u * at++;
+  if (c) t->c = 4u * at++;
+  unsigned pay = ty->data ? len : 0;
+  for (unsigned i = 0; i < 4u * pay; i++) t->b[4u * at + i] = (uint8_t)gen_rng_below(&p->rng, 256);
+  t->dw = at + pay;
+}
+
+/* OHC-C of a non-IDE request: Requester Segment, RSV = 1, Sub-Stream 111b. */
+static void ohc_c(struct tlp *t, unsigned rseg) {
+  uint8_t *w = t->b + t->c;
+  ual_field_put(UAL_F_PCIE_C_RSEG, w, rseg);
+  ual_field_put(UAL_F_PCIE_C_SUBSTREAM, w, 7);
+  ual_field_put(UAL_F_PCIE_C_RSV, w, 1);
+}
+
+static void req_id(struct tlp *t, unsigned rid, unsigned tag) {
+  ual_field_put(UAL_F_PCIE_REQ_RID, t->b, rid);
+  ual_field_put(UAL_F_PCIE_REQ_TAG, t->b, tag);
+}
+
+static uint16_t next_tag(struct dirq *d) {
+  uint16_t t = d->tag;
+  d->tag = (uint16_t)((d->tag + 1u) & 0x3FFF);
+  return t;
+}
+
+/* Hands a non-posted request to the partner, which answers it next round. */
+static void pend(struct pf *p, unsigned dir, const struct req *q) {
+  struct dirq *o = &p->d[dir ^ 1];
+  if (o->npend < MAX_PEND) o->pend[o->npend++] = *q;
+}
+
+/* A memory request (reads: len DW asked for; writes: len DW of payload);
+ * rseg >= 0 adds OHC-C. */
+static void mem(struct pf *p, unsigned dir, unsigned type, uint16_t rid, uint64_t addr, unsigned len, int rseg) {
+  struct tlp t;
+  struct dirq *d = &p->d[dir];
+  hdr(p, &t, type, len, false, rseg >= 0);
+  uint16_t tag = ual_pcie_tlp_type(type)->fc == UAL_TLP_FC_NPR ? next_tag(d) : 0;
+  req_id(&t, rid, tag);
+  if (ual_pcie_tlp_type(type)->route == UAL_TLP_RT_A64) ual_field_put(UAL_F_PCIE_A64_ADDR, t.b, addr >> 2);
+  else ual_field_put(UAL_F_PCIE_A32_ADDR, t.b, (uint32_t)addr >> 2);
+  if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
+  queue(p, dir, &t, -1, NULL);
+  if (ual_pcie_tlp_type(type)->fc != UAL_TLP_FC_NPR) return;
+  struct req q = { (uint8_t)type, 0, rseg >= 0, (uint8_t)(rseg >= 0 ? rseg : 0), rid, tag, 0, len, addr };
+  pend(p, dir, &q);
+}
+
+/* A Type 0 configuration request from the Root Port with OHC-A3. */
+static void cfg(struct pf *p, unsigned type, unsigned target, unsigned reg, bool dsv) {
+  struct tlp t;
+  hdr(p, &t, type, 1, true, false);
+  uint16_t tag = next_tag(&p->d[0]);
+  req_id(&t, RP_ID, tag);
+  ual_field_put(UAL_F_PCIE_CFG_CID, t.b, target);
+  ual_field_put(UAL_F_PCIE_CFG_REG, t.b, reg);
+  uint8_t *a = t.b + t.a;
+  ual_field_put(UAL_F_PCIE_A3_FBE, a, 0xF);
+  ual_field_put(UAL_F_PCIE_A3_DSV, a, dsv);
+  if (dsv) ual_field_put(UAL_F_PCIE_A3_DSEG, a, SEG);
+  queue(p, 0, &t, -1, NULL);
+  struct req q = { (uint8_t)type, 1, 0, 0, RP_ID, tag, (uint16_t)target, 1, 0 };
+  pend(p, 0, &q);
+  if (type == 0x44 && dsv) p->captured[target - EP_ID] = SEG;   /* the function captures its segment */
+}
+
+/* A message: Msg-RC ERR_COR from the Endpoint, or an ID-routed vendor
+ * message (Type 1, code 7Fh) to target; rseg >= 0 adds OHC-C. */
+static void msg(struct pf *p, unsigned dir, unsigned type, uint16_t rid, unsigned target, int rseg) {
+  struct tlp t;
+  hdr(p, &t, type, 0, false, rseg >= 0);
+  ual_field_put(UAL_F_PCIE_MSG_RID, t.b, rid);
+  ual_field_put(UAL_F_PCIE_MSG_CODE, t.b, type == 0x30 ? 0x30 : 0x7F);
+  if (type == 0x32) {        /* ID-routed: bytes 8-9 the target's ID (pcie.md §3.5) */
+    t.b[8] = (uint8_t)(target >> 8);
+    t.b[9] = (uint8_t)target;
+  }
+  if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
+  queue(p, dir, &t, -1, NULL);
+}
+
+/* The completions of q from side dir: one per RCB-aligned part of a read,
+ * OHC-A5 unless the completer may omit it (pcie.md §4 PS-CPL-A5-OMIT). */
+static void complete(struct pf *p, unsigned dir, const struct req *q) {
+  bool ep = dir == 1;
+  uint16_t cid = ep ? (q->cfg ? q->target : EP_ID) : RP_ID;
+  int cap = ep ? p->captured[cid - EP_ID] : (int)SEG;   /* the Root Port's hierarchy is SEG */
+  const struct ual_pcie_tlp_type *rt = ual_pcie_tlp_type(q->type);
+  bool write = rt->data;     /* configuration writes: a completion without data */
+  unsigned total = write ? 4u : 4u * q->len_dw, off = 0, part;
+  do {
+    unsigned la = q->cfg ? 0u : (unsigned)((q->addr + off) & 0x7F);
+    part = write ? 0u : RCB - (unsigned)((q->addr + off) % RCB);
+    if (part > total - off) part = total - off;
+    bool omit = cap >= 0 && (!q->rseg_valid || q->rseg == (unsigned)cap) && (la & 3) == 0 && ep &&
+                gen_rng_below(&p->rng, 2);
+    struct tlp t;
+    hdr(p, &t, write ? 0x0A : 0x4A, part / 4u, !omit, false);
+    ual_field_put(UAL_F_PCIE_CPL_CID, t.b, cid);
+    ual_field_put(UAL_F_PCIE_CPL_TAG, t.b, q->tag);
+    ual_field_put(UAL_F_PCIE_CPL_DEST, t.b, q->rid);
+    ual_field_put(UAL_F_PCIE_CPL_LA6, t.b, la >> 6 & 1);
+    ual_field_put(UAL_F_PCIE_CPL_LA52, t.b, la >> 2 & 0xF);
+    ual_field_put(UAL_F_PCIE_CPL_BC, t.b, (total - off) & 0xFFF);
+    if (!omit) {
+      uint8_t *a = t.b + t.a;
+      bool dsv = !q->cfg && q->rseg_valid;
+      ual_field_put(UAL_F_PCIE_A5_DSV, a, dsv);
+      ual_field_put(UAL_F_PCIE_A5_DSEG, a, dsv ? q->rseg : 0);
+      ual_field_put(UAL_F_PCIE_A5_CSEG, a, cap >= 0 ? (unsigned)cap : 0);
+      ual_field_put(UAL_F_PCIE_A5_LA, a, la & 3);
+    }
+    queue(p, dir, &t, -1, NULL);
+    off += part;
+  } while (off < total && part);
+}
+
+static void answer(struct pf *p, unsigned dir) {
+  struct dirq *d = &p->d[dir];
+  for (unsigned i = 0; i < d->npend; i++) complete(p, dir, &d->pend[i]);
+  d->npend = 0;
+}
+
+/* ---- the script ---- */
+
+static void round_clear(struct pf *p, unsigned r) {
+  answer(p, 0);
+  answer(p, 1);
+  cfg(p, 0x04, EP_ID + r % 2, 0x00, false);
+  mem(p, 1, 0x60, EP_ID, HOST_BASE + 0x1000u * r, 8, -1);
+  mem(p, 1, 0x20, EP_ID, HOST_BASE + 0x8000u + 0x100u * r, 16, -1);
+  msg(p, 1, 0x30, EP_ID, 0, -1);
+  drain(p);
+}
+
+static void round_set(struct pf *p, unsigned r) {
+  struct gen_rng *g = &p->rng;
+  answer(p, 0);
+  answer(p, 1);
+  /* Root Port: reads and writes to the Endpoint's BAR, now and then a config read, a vendor message */
+  unsigned n = 1 + (unsigned)gen_rng_below(g, 3);
+  for (unsigned i = 0; i < n; i++) {
+    uint32_t addr = BAR_BASE + 0x40u * (unsigned)gen_rng_below(g, 64);
+    if (gen_rng_below(g, 2)) mem(p, 0, 0x03, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 16), -1);
+    else mem(p, 0, 0x40, RP_ID, addr, 1 + (unsigned)gen_rng_below(g, 8), -1);
+  }
+  if (r % 5 == 2) cfg(p, 0x04, EP_ID + (unsigned)gen_rng_below(g, 2), 0x04, true);
+  if (r % 7 == 4) msg(p, 0, 0x32, RP_ID, EP_ID, -1);
+  /* Endpoint: DMA reads of 256 bytes (two split completions), writes, messages */
+  uint16_t fn = (uint16_t)(EP_ID + (unsigned)gen_rng_below(g, 2));
+  uint64_t host = HOST_BASE + 0x10000u + 0x100u * (r % 64);
+  mem(p, 1, 0x20, fn, host, 64, gen_rng_below(g, 3) ? (int)SEG : -1);
+  if (gen_rng_below(g, 2)) mem(p, 1, 0x20, fn, host + 0x4000u, 8 + 8 * (unsigned)gen_rng_below(g, 3), (int)SEG);
+  if (gen_rng_below(g, 2)) mem(p, 1, 0x60, fn, host + 0x8000u, 4 + (unsigned)gen_rng_below(g, 28),
+                               gen_rng_below(g, 2) ? (int)SEG : -1);
+  if (r % 4 == 1) msg(p, 1, 0x30, fn, 0, (int)SEG);
+  if (r % 6 == 3) msg(p, 1, 0x32, fn, RP_ID, (int)SEG);
+  drain(p);
+}
+
+int gen_pciefm_run(const struct gen_opts *o, const struct gen_out *out, uint64_t *records, char *err, size_t cap) {
+  struct pf *p = calloc(1, sizeof *p);
+  if (!p) {
+    snprintf(err, cap, "out of memory");
+    return -1;
+  }
+  p->o = o;
+  p->out = out;
+  gen_rng_seed(&p->rng, o->seed ^ 0xF117ull);
+  int rc = 0;
+  for (unsigned i = 0; i < o->n_inject && !rc; i++) {
+    int r = o->inject[i].rule;
+    if (!gen_pciefm_inject_supported(r)) {
+      snprintf(err, cap, "%s cannot be injected in the pcie-flit scenario", ual_rule_id((enum ual_rule)r));
+      rc = -1;
+      break;
+    }
+    p->want[r] = true;
+    p->at[r] = o->inject[i].at_frame == GEN_AT_DEFAULT ? 0 : o->inject[i].at_frame;
+  }
+  p->captured[0] = p->captured[1] = -1;
+  p->d[0].tag = 0x0100;
+  p->d[1].tag = 0x2000;
+  p->d[0].seq = 1;
+  p->d[1].seq = 1;
+  if (!rc) {
+    /* the link comes up from Detect: the Endpoint's functions are reset */
+    struct ual_event e = { UAL_EV_RX_DETECT, 0, 0 };
+    uint8_t body[UAL_REC_EVENT_BYTES];
+    ual_event_build(&e, body);
+    emit(p, 0, UAL_REC_EVENT, body, sizeof body);
+    for (unsigned r = 0; r < CLEAR_ROUNDS; r++) round_clear(p, r);
+    answer(p, 0);
+    answer(p, 1);
+    cfg(p, 0x44, EP_ID, 0x04, true);
+    cfg(p, 0x44, EP_ID + 1, 0x04, true);
+    drain(p);
+    unsigned rounds = ROUNDS_DEFAULT;
+    if (o->count) rounds = (unsigned)(o->count / 14 + 1);
+    for (unsigned r = 0; r < rounds && !p->stop; r++) round_set(p, r);
+    answer(p, 0);
+    answer(p, 1);
+    drain(p);
+  }
+  *records = p->frame;
+  for (unsigned i = 0; i < o->n_inject && !rc; i++)
+    if (!p->done[o->inject[i].rule]) {
+      snprintf(err, cap, "%s: no opportunity", ual_rule_id((enum ual_rule)o->inject[i].rule));
+      rc = -1;
+    }
+  if (!rc && p->stop) {
+    snprintf(err, cap, "output stopped");
+    rc = -1;
+  }
+  free(p);
+  return rc;
+}

@@ -1,0 +1,129 @@
+/* The pcie-flit scenario against the analysis: clean traffic raises nothing
+ * but PF-SYNC, every request the walk sees is paired with its completion
+ * (split completions counted), and captures cut at any of several records
+ * raise nothing either. */
+#include "gen.h"
+#include "pciefm.h"
+#include "check.h"
+#include <ualink/ualink/analysis.h>
+
+#include <stdlib.h>
+
+#define MAXREC 4096
+#define RECB   (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
+struct cap {
+  size_t n;
+  uint8_t rec[MAXREC][RECB];
+  size_t len[MAXREC];
+  uint64_t ts[MAXREC];
+  size_t nt;
+  uint64_t tframe[16];
+  int trule[16];
+};
+
+static int on_record(void *ctx, uint64_t ts, const uint8_t *rec, size_t len) {
+  struct cap *c = ctx;
+  if (c->n >= MAXREC || len > sizeof c->rec[0]) return 1;
+  memcpy(c->rec[c->n], rec, len);
+  c->len[c->n] = len;
+  c->ts[c->n++] = ts;
+  return 0;
+}
+
+static void on_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *src, const char *note) {
+  (void)dir; (void)src; (void)note;
+  struct cap *c = ctx;
+  if (c->nt < 16) { c->tframe[c->nt] = frame; c->trule[c->nt++] = rule; }
+}
+
+static bool in_truth(const struct cap *c, uint64_t frame, int rule) {
+  for (size_t i = 0; i < c->nt; i++) if (c->tframe[i] == frame && c->trule[i] == rule) return true;
+  return false;
+}
+
+static struct ual_analyzer a;
+
+/* Analyzes records [from, n); returns warnings and errors not in the truth,
+ * counts the truth raised. */
+static unsigned analyze(const struct cap *c, size_t from, unsigned *raised) {
+  struct ual_rec_result r;
+  unsigned extra = 0;
+  *raised = 0;
+  ual_analyzer_init(&a);
+  for (size_t i = from; i < c->n; i++) {
+    ual_analyzer_step(&a, c->rec[i], c->len[i], i + 1, c->ts[i], &r, NULL);
+    for (unsigned k = 0; k < r.findings.n; k++) {
+      int rule = r.findings.v[k].rule;
+      if (in_truth(c, i + 1, rule)) (*raised)++;
+      else if (ual_rule_severity((enum ual_rule)rule) != UAL_SEV_INFO) {
+        extra++;
+        fprintf(stderr, "  frame %zu (from %zu): unexpected %s: %s\n", i + 1, from, ual_rule_id((enum ual_rule)rule),
+                r.findings.v[k].msg);
+      }
+    }
+  }
+  struct ual_findings end;
+  ual_findings_clear(&end);
+  ual_analyzer_finish(&a, &end, NULL);
+  return extra + end.n;
+}
+
+static void run(struct cap *c, int rule, uint64_t seed) {
+  struct gen_opts o;
+  gen_opts_default(&o);
+  o.scenario = rule >= 0 ? -1 : GEN_SC_PCIE_FLIT;
+  o.seed = seed;
+  if (rule >= 0) {
+    o.n_inject = 1;
+    o.inject[0] = (struct gen_inject_req){ rule, GEN_AT_DEFAULT };
+  }
+  struct gen_out out = { c, on_record, on_truth, NULL, NULL, NULL };
+  char err[128];
+  memset(c, 0, sizeof *c);
+  struct gen *g = gen_new(&o, &out, err, sizeof err);
+  CHECK(g != NULL);
+  if (!g) return;
+  CHECK_EQ(gen_run(g, err, sizeof err), 0);
+  gen_free(g);
+}
+
+int main(void) {
+  static struct cap c;
+  static const size_t cuts[] = { 0, 1, 2, 5, 13, 30, 41, 64, 99, 140 };
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    run(&c, -1, seed);
+    CHECK(c.n > 150);
+    CHECK_EQ(c.nt, 0);
+    unsigned raised;
+    CHECK_EQ(analyze(&c, 0, &raised), 0);
+    for (unsigned d = 0; d < 2; d++) {
+      const struct ual_pcie_flow *fl = &a.fab.pcie.fl[d], *peer = &a.fab.pcie.fl[d ^ 1];
+      CHECK(fl->tlps > 100);
+      CHECK_EQ(fl->outstanding, 0);      /* every request of d was completed */
+      CHECK_EQ(fl->untracked, 0);
+      CHECK_EQ(peer->cpl_unmatched, 0);  /* every completion had its request */
+      CHECK(peer->pairs > 20);
+    }
+    /* the Endpoint's 256-byte reads come back in two parts */
+    CHECK(a.fab.pcie.fl[0].split_parts > 10);
+    CHECK(a.fab.pcie.fl[0].lat[0x20].n > 10);
+    CHECK(a.fab.pcie.fl[0].lat[0x20].min_ns > 0);
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) CHECK_EQ(analyze(&c, cuts[k], &raised), 0);
+  }
+  unsigned rules = 0;
+  for (int rule = 0; rule < UAL_R_COUNT; rule++) {
+    if (!gen_pciefm_inject_supported(rule)) continue;
+    rules++;
+    CHECK(!gen_inject_supported(rule));
+    run(&c, rule, 5);
+    CHECK_EQ(c.nt, 1);
+    CHECK_EQ(c.trule[0], rule);
+    unsigned raised;
+    if (analyze(&c, 0, &raised)) fprintf(stderr, "inject %s\n", ual_rule_id((enum ual_rule)rule));
+    CHECK_EQ(raised, 1);
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
+      if (analyze(&c, cuts[k], &raised)) fprintf(stderr, "inject %s cut %zu\n", ual_rule_id((enum ual_rule)rule), cuts[k]);
+  }
+  fprintf(stderr, "%u injections\n", rules);
+  return check_done("test_pciefm_gen");
+}
