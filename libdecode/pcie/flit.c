@@ -114,6 +114,7 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
     for (unsigned i = 0; i < tl->n; i++) tlp_tree(w, 2, &tl->v[i], r->frame);
   ual_tb_group(w, 1, "DLP0-1", dlp, 2, "seq %u", fi->fh.seq);
   ual_tb_scope(w, 2, UAL_SC_FH, dlp);   /* the UALink flit header fields [P11] */
+  ual_tb_field(w, 2, UAL_F_GEN_USAGE, dlp, fi->fh.usage);
   ual_tb_field(w, 2, UAL_F_GEN_KIND, dlp, fi->kind);
   ual_tb_group(w, 1, "DLLP", dl, 4, "%s", ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type)
                                               ? ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type) : "reserved");
