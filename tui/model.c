@@ -126,6 +126,9 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
       d.tl_flits = r->unp.n_tl;
       c->dl_msgs += r->unp.n_msg;
     }
+  } else if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
+    c->pcie_flits++;
+    c->pcie_tlps += r->tlps.n + r->tlps.dropped;
   } else if (r->rec.h.kind == UAL_REC_OS) {
     c->os++;
   } else if (r->rec.h.kind == UAL_REC_PCIE_DLLP) {
@@ -186,7 +189,10 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     ual_analyzer_step_decoded(m->tail, e->frame, m->arrival_times ? 0 : e->ts_ns, r, NULL);
   }
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
-  e->before = m->an.unpack[dir];
+  uint16_t walked = m->an.fab.pcie.fl[dir].walk.flit;
+  bool pcie = len > 1 && rec[1] == UAL_REC_PCIE_FLIT;
+  if (pcie) e->st.pcie.walk = m->an.fab.pcie.fl[dir].walk;
+  else e->st.before = m->an.unpack[dir];
   if (!m->total) m->t0_ns = m->last_ts = m->prev_ts = ts_ns;
   e->rel_ns = (int64_t)(ts_ns - m->t0_ns);
   e->delta_ns = (int64_t)(ts_ns - m->prev_ts);
@@ -212,6 +218,13 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     if (!m->first_rule_frame[rule]) m->first_rule_frame[rule] = e->frame;
     if (e->n_rules < TUI_MAX_RULES) e->rules[e->n_rules++] = rule;
   }
+  if (pcie) {
+    e->st.pcie.walked = m->an.fab.pcie.fl[dir].walk.flit != walked;
+    for (unsigned i = 0; i < r->tlps.n; i++) {
+      const struct ual_pcie_tlp_rec *x = &r->tlps.v[i];
+      e->st.pcie.link[i] = (struct tui_tlp_link){ x->link, x->start_frame, x->peer_frame, x->latency_ns };
+    }
+  }
   e->msg_types = 0;
   if (r->unpacked)
     for (unsigned i = 0; i < r->unp.n_msg; i++) e->msg_types |= (uint16_t)(1u << r->unp.msg[i].msg.type);
@@ -222,11 +235,35 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   return e;
 }
 
+struct rewalk {
+  const struct tui_entry *e;
+  struct ual_pcie_tlps *out;
+};
+
+static void rewalk_tlp(void *ctx, const struct ual_pcie_tlp *t) {
+  struct rewalk *x = ctx;
+  struct ual_pcie_tlp_rec *o = ual_pcie_tlps_add(x->out, t);
+  if (!o) return;
+  const struct tui_tlp_link *l = &x->e->st.pcie.link[o - x->out->v];
+  o->link = l->link;
+  o->start_frame = l->start_frame;
+  o->peer_frame = l->peer_frame;
+  o->latency_ns = l->latency_ns;
+}
+
 void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r) {
   struct ual_decoder d;
   ual_decoder_init(&d);
-  d.unpack[e->dir] = e->before;
+  bool pcie = e->len > 1 && e->rec[1] == UAL_REC_PCIE_FLIT;
+  if (!pcie) d.unpack[e->dir] = e->st.before;
   ual_decode_record(&d, e->rec, e->len, e->frame, r);
+  if (pcie && e->st.pcie.walked && r->flit.valid) {
+    /* the same walk from the same state finds the same TLPs; their links are the entry's */
+    struct ual_pcie_walk w = e->st.pcie.walk;
+    struct rewalk x = { e, &r->tlps };
+    unsigned at = 0;
+    if (ual_pcie_walk_flit(&w, r->flit.bytes, rewalk_tlp, &x, &at) == UAL_PW_SYNCED) r->tlps.synced_at = (int8_t)at;
+  }
 }
 
 struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, unsigned ago) {

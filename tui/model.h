@@ -33,7 +33,17 @@ struct tui_entry {
   uint8_t status;           /* enum ual_rec_status of the record */
   uint32_t wire_len;        /* the record's length; rec keeps at most TUI_REC_MAX bytes (longer ones are malformed) */
   uint8_t rec[TUI_REC_MAX];
-  struct ual_unpack before;  /* unpacker of this direction before the record: re-decodes it exactly */
+  union {
+    struct ual_unpack before;  /* UALink flit: unpacker of this direction before the record: re-decodes it exactly */
+    struct {                   /* PCIe flit: what re-walks its TLPs exactly */
+      uint8_t walked;          /* the analysis fed its TLP bytes to the walker (a first delivery) */
+      struct ual_pcie_walk walk;   /* the direction's walker before it */
+      struct tui_tlp_link {
+        uint8_t link;
+        uint64_t start_frame, peer_frame, latency_ns;
+      } link[UAL_PCIE_MAX_TLP_PER_FLIT];
+    } pcie;
+  } st;
   char line[112];           /* content summary */
   int64_t rel_ns, delta_ns; /* frame.time_relative, frame.time_delta */
 };
@@ -53,6 +63,7 @@ struct tui_dir_counts {
   uint64_t records, flits[4], fec_corrected, fec_uncorrectable, crc_bad, crc_inverted;
   uint64_t tl_flits, dl_msgs, naks, os, events;
   uint64_t pcie_dllps, pcie_crc_bad;   /* kind-4 records, those with a bad CRC-16 */
+  uint64_t pcie_flits, pcie_tlps;      /* kind-5 records, the TLPs (not NOP) walked in them */
 };
 
 struct tui_rate {

@@ -602,6 +602,9 @@ static void stats_draw(struct app *a) {
   mvprintw(9, 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", m->dir[0].pcie_dllps, m->dir[1].pcie_dllps);
   if (m->dir[0].pcie_crc_bad || m->dir[1].pcie_crc_bad)
     printw(" (%" PRIu64 "/%" PRIu64 ")", m->dir[0].pcie_crc_bad, m->dir[1].pcie_crc_bad);
+  if (m->dir[0].pcie_flits || m->dir[1].pcie_flits)
+    printw("   PCIe flits %" PRIu64 "/%" PRIu64 ", TLPs %" PRIu64 "/%" PRIu64, m->dir[0].pcie_flits,
+           m->dir[1].pcie_flits, m->dir[0].pcie_tlps, m->dir[1].pcie_tlps);
   mvprintw(10, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
   mvprintw(11, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
 

@@ -72,6 +72,7 @@ static gboolean uw_analyze = TRUE;
 
 static enum ftenum uw_ftype(const struct ual_field *fd) {
   if (fd->flags & UAL_FF_BOOL) return FT_BOOLEAN;
+  if (fd->flags & UAL_FF_FRAME) return FT_FRAMENUM;
   unsigned bytes = fd->size ? fd->size : (fd->width + 7u) / 8u;
   switch (bytes) {
   case 1: return FT_UINT8;
@@ -140,6 +141,8 @@ static void uw_register_fields(void) {
     h->bitmask = masked ? ual_field_mask((enum ual_field_id)i) : 0;
     if (t == FT_BOOLEAN)
       h->display = masked ? 8 * fd->size : BASE_NONE;
+    else if (t == FT_FRAMENUM)
+      h->display = BASE_NONE;
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
     /* the names also in filters (ualink.flit.kind == Payload), as ualink-decode -Y takes them */
@@ -325,6 +328,26 @@ static proto_item *uw_add_value(proto_tree *t, enum ual_field_id id, tvbuff_t *t
   return ti;
 }
 
+/* A wire field whose bytes are in an earlier frame (a TLP header that
+ * straddled in): its value as the walker kept it, placed in its container
+ * so that Wireshark's mask and shift give it back. */
+static void uw_add_copied(proto_tree *t, const struct ual_tree_row *row, tvbuff_t *tvb, gint off) {
+  const struct ual_field *fd = row->field;
+  uint64_t v = hf_mask(fd) ? (row->value << fd->lsb) & ual_field_mask(row->id) : row->value;
+  enum ftenum ft = uw_ftype(fd);
+  proto_item *ti;
+  if (uw_named(fd))
+    ti = proto_tree_add_uint_format_value(t, hf_field[row->id], tvb, off, 0, (guint32)v, "%s", row->text);
+  else if (ft == FT_BOOLEAN)
+    ti = proto_tree_add_boolean(t, hf_field[row->id], tvb, off, 0, v);
+  else if (uw_is64(ft))
+    ti = proto_tree_add_uint64(t, hf_field[row->id], tvb, off, 0, v);
+  else
+    ti = proto_tree_add_uint(t, hf_field[row->id], tvb, off, 0, (guint32)v);
+  proto_item_append_text(ti, " (in an earlier flit)");
+  proto_item_set_generated(ti);
+}
+
 static void uw_row(void *ctx, const struct ual_tree_row *row) {
   struct uw_build *b = ctx;
   unsigned d = row->depth < UW_MAX_DEPTH ? row->depth : UW_MAX_DEPTH - 1;
@@ -353,6 +376,8 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
       b->open_depth = d;
       b->open_tree = sub;
     }
+  } else if (row->copied) {
+    uw_add_copied(parent, row, b->tvb, off);
   } else if (row->field->size && uw_named(row->field)) {
     /* a masked field takes its container's value: Wireshark masks and shifts it */
     guint32 in_place = (guint32)(row->value << row->field->lsb) & (guint32)ual_field_mask(row->id);

@@ -54,9 +54,13 @@ struct uw_frame {
   char *ub_state;                /* UB flit, analysed: the UB link state after it */
   struct uw_side side[2];
   struct ual_pcie_an_view *pcie; /* PCIe records: the analysis values after the frame */
+  struct ual_pcie_tlps *tlps;    /* PCIe flit: the TLPs walked to their end in it, NULL none */
 };
 
 static int uw_proto = -1;
+/* Frames holding PCIe requests, by number: a completion's first pass
+ * names its frame in its request's TLP (response_in). */
+static wmem_map_t *uw_req_frames;
 static struct ual_decoder uw_live;
 static struct ual_unpack *uw_last_snap[2];
 static struct ual_analyzer *uw_an;
@@ -67,6 +71,7 @@ void ual_ws_state_init(int proto) {
   uw_last_snap[0] = uw_last_snap[1] = NULL;
   if (!uw_an) uw_an = g_new(struct ual_analyzer, 1);
   ual_analyzer_init(uw_an);
+  uw_req_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 }
 
 void ual_ws_state_cleanup(void) {
@@ -125,6 +130,23 @@ static void uw_keep_ub(struct uw_frame *fr, const struct ual_rec_result *r) {
   if (r->ub.payload) fr->ub->payload = uw_dup(r->ub.payload, r->ub.unit.payload_len);
 }
 
+/* A PCIe flit's TLPs; a completion that finishes a request tells the
+ * request's frame where its response is. */
+static void uw_keep_tlps(struct uw_frame *fr, const struct ual_rec_result *r) {
+  const struct ual_pcie_tlps *t = &r->tlps;
+  fr->tlps = wmem_new(wmem_file_scope(), struct ual_pcie_tlps);
+  memcpy(fr->tlps, t, offsetof(struct ual_pcie_tlps, v) + t->n * sizeof t->v[0]);
+  for (unsigned i = 0; i < t->n; i++) {
+    const struct ual_pcie_tlp_rec *x = &t->v[i];
+    if (x->link == UAL_PCIE_LK_REQ)
+      wmem_map_insert(uw_req_frames, GUINT_TO_POINTER((guint)r->frame), fr);
+    if (x->link != UAL_PCIE_LK_CPL) continue;
+    struct uw_frame *q = wmem_map_lookup(uw_req_frames, GUINT_TO_POINTER((guint)x->peer_frame));
+    if (q && q->tlps && x->peer_index < q->tlps->n && q->tlps->v[x->peer_index].link == UAL_PCIE_LK_REQ)
+      q->tlps->v[x->peer_index].peer_frame = r->frame;
+  }
+}
+
 static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const struct ual_events *ev,
                     const struct uw_collect *c) {
   struct ual_analysis_summary s;
@@ -153,6 +175,7 @@ static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const s
     ual_ub_an_state_text(&uw_an->fab.ub, line, sizeof line);
     fr->ub_state = wmem_strdup(wmem_file_scope(), line);
   }
+  if (r->rec.h.kind == UAL_REC_PCIE_FLIT && (r->tlps.n || r->tlps.nops || r->tlps.dropped)) uw_keep_tlps(fr, r);
   if (ual_pcie_kind(r->rec.h.kind)) {
     struct ual_pcie_an_view pv;
     ual_pcie_an_view(&uw_an->fab.pcie, r, &pv);
@@ -187,6 +210,7 @@ static void uw_restore(const struct uw_frame *fr, struct ual_rec_result *r) {
     if (fr->n_msg) memcpy(r->unp.msg, fr->msg, sizeof r->unp.msg[0] * fr->n_msg);
   }
   uw_restore_findings(fr, r);
+  if (fr->tlps) memcpy(&r->tlps, fr->tlps, offsetof(struct ual_pcie_tlps, v) + fr->tlps->n * sizeof fr->tlps->v[0]);
 }
 
 static uint64_t uw_ts_ns(const packet_info *pinfo) {

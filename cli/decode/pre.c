@@ -22,6 +22,7 @@ void dc_pre_load(struct ual_rec_result *r, const struct dc_pre *p, const struct 
   memcpy(b + DC_PRE_FIND_END, p->end, END_BYTES);
   r->unpacked = false;
   r->unp.n_tl = r->unp.n_msg = 0;
+  ual_pcie_tlps_clear(&r->tlps);
   r->findings.n = p->nf;
   r->findings.dropped = p->dropped;
   memcpy(r->findings.v, fv + p->f0, p->nf * sizeof *fv);

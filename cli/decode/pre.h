@@ -1,6 +1,7 @@
 /* A record's ual_decode_stateless result in a compact form a -j worker hands
  * to the main thread (par.c): every byte of the struct ual_rec_result but
- * what the stream decode fills in later (unp) and the unused room of the
+ * what the stream decode and the analysis fill in later (unp, and the PCIe
+ * flit's TLPs right after it) and the unused room of the
  * findings. Copied as the byte ranges around those two, not member by
  * member, so a member a fabric adds travels without an edit here
  * (tests/cli/test_pre.c checks that every byte arrives). */
@@ -12,7 +13,7 @@
 #include "ualink/ualink.h"
 
 #define DC_PRE_UNP_AT   offsetof(struct ual_rec_result, unp)
-#define DC_PRE_UNP_END  (DC_PRE_UNP_AT + sizeof(struct ual_unpack_out))
+#define DC_PRE_UNP_END  (offsetof(struct ual_rec_result, tlps) + sizeof(struct ual_pcie_tlps))
 #define DC_PRE_FIND_AT  offsetof(struct ual_rec_result, findings)
 #define DC_PRE_FIND_END (DC_PRE_FIND_AT + sizeof(struct ual_findings))
 
@@ -20,7 +21,7 @@ struct dc_pre {
   uint16_t nf, dropped;
   uint32_t f0;                                               /* its first finding in the batch's array */
   unsigned char head[DC_PRE_UNP_AT];                         /* before unp */
-  unsigned char mid[DC_PRE_FIND_AT - DC_PRE_UNP_END];        /* between unp and the findings */
+  unsigned char mid[DC_PRE_FIND_AT - DC_PRE_UNP_END];        /* between tlps and the findings */
   unsigned char end[sizeof(struct ual_rec_result) - DC_PRE_FIND_END + 1]; /* after them (+1: never empty) */
 };
 

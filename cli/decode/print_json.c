@@ -4,6 +4,7 @@
 #include "dcli.h"
 #include "json.h"
 
+#include <inttypes.h>
 #include <string.h>
 
 static const char *const dir_name[2] = { "A>B", "B>A" };
@@ -73,10 +74,10 @@ static void dl_msg(struct dc_out *o, const struct ual_dl_item *it) {
   dc_out_ch(o, '}');
 }
 
-static void flit(struct dc_out *o, const struct ual_rec_result *r) {
-  const struct ual_flit_info *fi = &r->flit;
-  bool f = true;
-  dc_out_ch(o, '{');
+/* The members both flit kinds (UALink 1, PCIe 5) have: the flit header
+ * (PCIe: DLP0/1), CRC-64 and FEC. */
+static void flit_common(struct dc_out *o, bool *first, const struct ual_flit_info *fi) {
+  bool f = *first;
   dc_json_str(o, &f, "usage", ual_flit_kind_name((enum ual_flit_kind)fi->kind));
   dc_json_u64(o, &f, "usage_raw", fi->fh.usage);
   dc_json_bool(o, &f, "prior_payload", fi->fh.prior_payload);
@@ -103,6 +104,14 @@ static void flit(struct dc_out *o, const struct ual_rec_result *r) {
     dc_out_ch(o, '}');
   }
   dc_out_ch(o, ']');
+  *first = f;
+}
+
+static void flit(struct dc_out *o, const struct ual_rec_result *r) {
+  const struct ual_flit_info *fi = &r->flit;
+  bool f = true;
+  dc_out_ch(o, '{');
+  flit_common(o, &f, fi);
   if (fi->kind == UAL_FK_PAYLOAD) {
     dc_json_key(o, &f, "segments");
     dc_out_ch(o, '[');
@@ -206,6 +215,116 @@ static void pcie_dllp(struct dc_out *o, const struct ual_rec_result *r) {
   dc_json_u64(o, &f, "crc_calc", p->crc_calc);
   dc_json_key(o, &f, "crc_ok");
   dc_out_str(o, p->crc_ok ? "true" : "false");
+  dc_out_ch(o, '}');
+}
+
+/* Wire fields of a scope in a TLP's held header (avail bytes from base),
+ * named by their filter-name suffix; the address fields are left to
+ * "address". */
+static void tlp_members(struct dc_out *o, bool *first, enum ual_scope sc, const uint8_t *base, unsigned avail) {
+  enum ual_field_id ids[32];
+  size_t n = ual_scope_fields(sc, ids, 32);
+  for (size_t i = 0; i < n && i < 32; i++) {
+    const struct ual_field *fd = &ual_fields[ids[i]];
+    if ((fd->flags & UAL_FF_RESERVED) || !fd->size || fd->offset + fd->size > avail) continue;
+    if (ids[i] == UAL_F_PCIE_A32_ADDR || ids[i] == UAL_F_PCIE_A64_ADDR) continue;
+    dc_json_u64(o, first, field_key(ids[i]), ual_field_get(ids[i], base));
+  }
+}
+
+/* One TLP of a PCIe flit record (docs/json.md). */
+static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_t frame) {
+  const struct ual_pcie_tlp *t = &x->t;
+  const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
+  unsigned avail = 4u * (t->hdr_dw - t->prefix_dw);
+  bool f = true;
+  dc_out_ch(o, '{');
+  dc_json_str(o, &f, "name", ty->name ? ty->name : "reserved");
+  tlp_members(o, &f, UAL_SC_PCIE_TLP, dw0, avail);
+  switch (ty->hdr) {
+  case UAL_TLP_H_MEM: case UAL_TLP_H_CFG: tlp_members(o, &f, UAL_SC_PCIE_TLP_REQ, dw0, avail); break;
+  case UAL_TLP_H_MSG: tlp_members(o, &f, UAL_SC_PCIE_TLP_MSG, dw0, avail); break;
+  case UAL_TLP_H_CPL: tlp_members(o, &f, UAL_SC_PCIE_TLP_CPL, dw0, avail); break;
+  default: break;
+  }
+  if (ty->hdr == UAL_TLP_H_CFG) tlp_members(o, &f, UAL_SC_PCIE_TLP_CFG, dw0, avail);
+  if (ty->hdr == UAL_TLP_H_MEM) {
+    bool a64 = ty->route == UAL_TLP_RT_A64;
+    tlp_members(o, &f, a64 ? UAL_SC_PCIE_TLP_A64 : UAL_SC_PCIE_TLP_A32, dw0, avail);
+    if (avail >= (a64 ? 16u : 12u)) {
+      char a[24];
+      snprintf(a, sizeof a, "0x%016" PRIx64, ual_field_get(a64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR, dw0) << 2);
+      dc_json_str(o, &f, "address", a);
+    }
+  }
+  unsigned ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0), w = 4u * t->size.base_dw;
+  const int sc[3] = { ual_pcie_ohc_a_scope(dw0[0]), UAL_SC_PCIE_OHC_B, UAL_SC_PCIE_OHC_C };
+  for (unsigned k = 0; k < 3; k++) {
+    if (!(ohc >> k & 1)) continue;
+    if (sc[k] >= 0 && w + 4 <= avail) {
+      enum ual_field_id first;
+      ual_scope_span((enum ual_scope)sc[k], &first);
+      char key[16];   /* "pcie.ohc_a3.dsv" -> "ohc_a3" */
+      const char *a = ual_fields[first].abbrev + 5, *dot = strchr(a, '.');
+      snprintf(key, sizeof key, "%.*s", dot ? (int)(dot - a) : 0, a);
+      bool h = true;
+      dc_json_key(o, &f, key);
+      dc_out_ch(o, '{');
+      tlp_members(o, &h, (enum ual_scope)sc[k], dw0 + w, 4);
+      dc_out_ch(o, '}');
+    }
+    w += 4;
+  }
+  dc_json_u64(o, &f, "prefixes", t->prefix_dw);
+  dc_json_u64(o, &f, "size_dw", t->size.total_dw);
+  dc_json_u64(o, &f, "payload_dw", t->size.payload_dw);
+  dc_json_u64(o, &f, "start_frame", x->start_frame ? x->start_frame : frame);
+  int at = ual_pcie_tlp_byte_at(t, 0, 0);
+  dc_json_key(o, &f, "start_dw");
+  if (at >= 0) dc_out_u64(o, (unsigned)at / 4u);
+  else dc_out_str(o, "null");
+  dc_json_u64(o, &f, "end_dw", t->end_dw);
+  const char *lk = ual_field_value_name(UAL_F_PCIE_GEN_TLP_LINK, x->link);
+  dc_json_key(o, &f, "transaction");
+  if (lk) dc_json_string(o, lk);
+  else dc_out_str(o, "null");
+  if (x->link == UAL_PCIE_LK_CPL || x->link == UAL_PCIE_LK_CPL_PART) {
+    dc_json_u64(o, &f, "response_to", x->peer_frame);
+    dc_json_u64(o, &f, "latency_ns", x->latency_ns);
+  }
+  dc_out_ch(o, '}');
+}
+
+/* A PCIe flit (kind 5): DLP0/1, CRC and FEC as a UALink flit has them, the
+ * flit-mode DLLP of DLP2-5 and the TLPs the walk completed here. */
+static void pcie_flit(struct dc_out *o, const struct ual_rec_result *r) {
+  const struct ual_flit_info *fi = &r->flit;
+  const struct ual_dllp *d = &fi->dllp;
+  const struct ual_pcie_tlps *tl = &r->tlps;
+  bool f = true, h = true;
+  dc_out_ch(o, '{');
+  flit_common(o, &f, fi);
+  dc_json_key(o, &f, "dllp");
+  dc_out_ch(o, '{');
+  dc_json_u64(o, &h, "type", d->type);
+  const char *dn = ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, d->type);
+  dc_json_str(o, &h, "name", dn ? dn : "reserved");
+  dc_json_hex(o, &h, "bytes", d->b, 4);
+  if (d->type == UAL_DLLP_LINK_MGMT) scope_members(o, &h, UAL_SC_PCIE_FDLLP_LM, d->b, "lm_");
+  dc_out_ch(o, '}');
+  dc_json_key(o, &f, "tlps");
+  dc_out_ch(o, '[');
+  for (unsigned i = 0; i < tl->n; i++) {
+    if (i) dc_out_ch(o, ',');
+    pcie_tlp(o, &tl->v[i], r->frame);
+  }
+  dc_out_ch(o, ']');
+  dc_json_u64(o, &f, "tlps_dropped", tl->dropped);
+  dc_json_u64(o, &f, "nops", tl->nops);
+  dc_json_key(o, &f, "synced_at");
+  if (tl->synced_at >= 0) dc_out_u64(o, (unsigned)tl->synced_at);
+  else dc_out_str(o, "null");
   dc_out_ch(o, '}');
 }
 
@@ -313,6 +432,10 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
     case UAL_REC_PCIE_DLLP:
       dc_json_key(o, &f, "dllp");
       pcie_dllp(o, r);
+      break;
+    case UAL_REC_PCIE_FLIT:
+      dc_json_key(o, &f, "pcie_flit");
+      pcie_flit(o, r);
       break;
     case UAL_REC_UB_FLIT:
       dc_json_key(o, &f, "ub");

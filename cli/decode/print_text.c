@@ -100,10 +100,10 @@ static void flush_sectors(struct tree_ctx *t) {
   t->open_seg = -1;
 }
 
-/* ".... 01.. = " for a field narrower than its container of at most 4 bytes. */
+/* ".... 01.. = " for a field narrower than its container (tshark's bits). */
 static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
   unsigned nb = 8u * fd->size;
-  if (fd->size == 0 || fd->size > 4 || fd->width >= nb) return;
+  if (fd->size == 0 || fd->size > 8 || fd->width >= nb) return;
   for (unsigned i = nb; i-- > 0;) {
     if (i >= fd->lsb && i < (unsigned)fd->lsb + fd->width) dc_out_ch(o, (char)('0' + (v >> (i - fd->lsb) & 1)));
     else dc_out_ch(o, '.');
@@ -137,6 +137,7 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
     dc_out_str(o, row->text);
     if (rsvd) dc_out_str(o, t->k->off);
   }
+  if (row->copied) dc_out_str(o, " (in an earlier flit)");
   dc_out_ch(o, '\n');
 }
 
@@ -210,7 +211,8 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_out_str(o, k->off);
   dc_out_ch(o, '\n');
   struct tree_ctx t = { o, k,
-                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) && r->rec.h.kind == UAL_REC_FLIT,
+                        (r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED) &&
+                            (r->rec.h.kind == UAL_REC_FLIT || r->rec.h.kind == UAL_REC_PCIE_FLIT),
                         r->flit.bytes, -1, 0 };
   ual_tree_walk(r, rec, len, tree_row, &t);
   flush_sectors(&t);

@@ -23,7 +23,7 @@ void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t t
     return;
   }
   switch (r->rec.h.kind) {
-  case UAL_REC_PCIE_DLLP:
+  case UAL_REC_PCIE_DLLP: case UAL_REC_PCIE_FLIT:
     dc_pcie_stats_add(&s->pcie, r);
     break;
   case UAL_REC_FLIT: {

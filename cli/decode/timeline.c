@@ -118,7 +118,7 @@ void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
   char state[256];
   /* each fabric's own state: the UALink line only when UALink flits came or
    * nothing else did */
-  bool ub = c->st.d[0].ub_flits + c->st.d[1].ub_flits > 0, pcie = c->st.pcie.dllps[0] + c->st.pcie.dllps[1] > 0;
+  bool ub = c->st.d[0].ub_flits + c->st.d[1].ub_flits > 0, pcie = c->st.pcie.dllps[0] + c->st.pcie.dllps[1] + c->st.pcie.flits[0] + c->st.pcie.flits[1] > 0;
   if (c->an.flits[0] + c->an.flits[1] > 0 || (!ub && !pcie)) {
     ual_analyzer_state_text(&c->an, state, sizeof state);
     dc_out_fmt(o, "  State at the end: %s\n", state);

@@ -70,6 +70,12 @@ static void table_field(enum ual_field_id id, struct ual_filter_field *f) {
     f->base = UAL_FB_NONE;
     return;
   }
+  if (fd->flags & UAL_FF_FRAME) {
+    f->type = UAL_FT_FRAMENUM;
+    f->bytes = 4;
+    f->base = UAL_FB_NONE;
+    return;
+  }
   f->type = UAL_FT_UINT;
   f->bytes = (uint8_t)(bytes > 8 ? 8 : bytes);
   f->base = (fd->flags & UAL_FF_HEX) ? UAL_FB_HEX : UAL_FB_DEC;

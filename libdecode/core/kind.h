@@ -43,6 +43,15 @@ static inline bool ual_tb_wants(const struct ual_tree_builder *w, enum ual_scope
 }
 #define ual_tb_scope(w, depth, sc, base) \
   (ual_tb_wants((w), (sc)) ? (ual_tb_scope)((w), (depth), (sc), (base)) : (void)0)
+/* Every wire field of a scope read from a copy of the bytes (bytes = its
+ * scope base, avail bytes there): where[i] is the record offset of
+ * bytes[i], -1 when that byte is not in this record (the row is then
+ * marked copied and placed at offset fallback, length 0). */
+void ual_tb_scope_copy(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, const uint8_t *bytes,
+                       unsigned avail, const int *where, unsigned fallback);
+/* The same for one field. */
+void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, const uint8_t *bytes,
+                       unsigned avail, const int *where, unsigned fallback);
 /* Rows both flit kinds (UALink 1, PCIe 5) show: the "CRC and FEC" group of
  * a flit at record offset flit (ualink/kinds.c), and a flit-mode DLLP's
  * rows at depth under its group (pcie/flit.c). */

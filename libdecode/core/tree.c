@@ -50,6 +50,7 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   row.value = value;
   row.offset = base + fd->offset;
   row.length = fd->size;
+  row.copied = false;
   row.text[0] = 0;
   if (!w->quiet) ual_field_format(id, value, row.text, sizeof row.text);
   w->cb(w->ctx, &row);
@@ -65,6 +66,34 @@ void (ual_tb_scope)(struct ual_tree_builder *w, unsigned depth, enum ual_scope s
     if (base + fd->offset + fd->size > w->len) continue;
     ual_tb_field(w, depth, id, base, ual_field_get(id, w->rec + base));
   }
+}
+
+void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, const uint8_t *bytes,
+                       unsigned avail, const int *where, unsigned fallback) {
+  const struct ual_field *fd = &ual_fields[id];
+  if ((w->fields && !w->fields[id]) || !fd->size || fd->offset + fd->size > avail) return;
+  const int *at = where + fd->offset;
+  bool here = at[0] >= 0 && at[fd->size - 1] == at[0] + fd->size - 1;   /* the whole container in this record */
+  struct ual_tree_row row;
+  row.depth = depth;
+  row.field = fd;
+  row.id = id;
+  row.label = fd->name;
+  row.value = ual_field_get(id, bytes);
+  row.offset = here ? (unsigned)at[0] : fallback;
+  row.length = here ? fd->size : 0;
+  row.copied = !here;
+  row.text[0] = 0;
+  if (!w->quiet) ual_field_format(id, row.value, row.text, sizeof row.text);
+  w->cb(w->ctx, &row);
+}
+
+void ual_tb_scope_copy(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, const uint8_t *bytes,
+                       unsigned avail, const int *where, unsigned fallback) {
+  if (!ual_tb_wants(w, sc)) return;
+  enum ual_field_id first;
+  size_t n = ual_scope_span(sc, &first);
+  for (size_t i = 0; i < n; i++) ual_tb_field_copy(w, depth, (enum ual_field_id)(first + i), bytes, avail, where, fallback);
 }
 
 static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r);

@@ -317,6 +317,8 @@ struct tlp_ctx {
   unsigned d;
   struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
   const struct ual_fabric_step *c;
+  struct ual_pcie_tlps *out;          /* the record's TLPs */
+  struct ual_pcie_tlp_rec *cur;       /* this TLP's entry there, NULL when not kept */
 };
 
 /* A TLP's header base and OHC words (NULL when absent or not held). */
@@ -451,6 +453,7 @@ static bool cfg_seen(const struct tlp_ctx *x, const struct tlp_view *v) {
 static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captures) {
   const struct ual_pcie_tlp_type *ty = v->ty;
   const uint8_t *dw0 = v->dw0;
+  struct ual_pcie_tlp_rec *out = x->cur;
   if (ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
     struct ual_pcie_flow *me = x->me;
     unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0), tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
@@ -462,6 +465,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
     }
     if (!slot) {
       me->untracked++;
+      if (out) out->link = UAL_PCIE_LK_REQ_UNTRACKED;
       return;
     }
     if (slot->used && x->s->role[x->d] == 1)
@@ -469,10 +473,11 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
                        ty->name, side_name(x->d), rid, tag, ual_pcie_tlp_type(slot->type)->name);
     if (!slot->used) me->outstanding++;
     bool rsv = v->c && ual_field_get(UAL_F_PCIE_C_RSV, v->c);
-    *slot = (struct ual_pcie_req){ 1, (uint8_t)v->type, (uint16_t)rid, (uint16_t)tag, x->c->frame, x->c->ts_ns,
-                                   ty->hdr == UAL_TLP_H_CFG, rsv,
+    *slot = (struct ual_pcie_req){ 1, (uint8_t)v->type, out ? (uint8_t)(out - x->out->v) : 255, (uint16_t)rid,
+                                   (uint16_t)tag, x->c->frame, x->c->ts_ns, ty->hdr == UAL_TLP_H_CFG, rsv,
                                    (uint8_t)(rsv ? ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0), (uint8_t)first_la(v),
                                    captures };
+    if (out) out->link = UAL_PCIE_LK_REQ;
     return;
   }
   if (ty->hdr != UAL_TLP_H_CPL) return;
@@ -486,12 +491,18 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
     rp_cpl_check(x, v, q);
     unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
     bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
+    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
+    if (out) {
+      out->link = last ? UAL_PCIE_LK_CPL : UAL_PCIE_LK_CPL_PART;
+      out->peer_frame = q->frame;
+      out->peer_index = q->index;
+      out->latency_ns = ns;
+    }
     if (!last) {
       me->split_parts++;
       return;
     }
     struct ual_pcie_lat *l = &me->lat[q->type];
-    uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
     if (!l->n || ns < l->min_ns) l->min_ns = ns;
     if (ns > l->max_ns) l->max_ns = ns;
     l->n++;
@@ -503,19 +514,23 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
   }
   me->cpl_unmatched++;
   cpl_seg_checks(x, v, NULL);
+  if (out) out->link = UAL_PCIE_LK_CPL_UNMATCHED;
 }
 
 /* The stateless TLP rules of §3.6 on one walked TLP, then pairing and the
  * segment rules of §4. Its OHC words follow the header base in A, B, C, E
  * order; only the held header is read. */
 static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
-  const struct tlp_ctx *x = ctx;
+  struct tlp_ctx *x = ctx;
   struct ual_findings *f = x->f;
   const uint8_t *dw0 = t->hdr + 4u * t->prefix_dw;
   unsigned type = dw0[0], ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0);
   unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
   x->me->tlps++;
+  x->cur = ual_pcie_tlps_add(x->out, t);
+  uint16_t back = (uint16_t)(x->me->walk.flit - t->start_flit);
+  if (x->cur && back < 32) x->cur->start_frame = x->me->flit_frame[t->start_flit % 32];
   if (type == 0x00) {
     if (dw0[1] || dw0[2] || dw0[3])
       ual_findings_add(f, UAL_R_PF_NOP_NONZERO, -1, "NOP TLP from %c = %02x %02x %02x %02x", side_name(x->d), dw0[0],
@@ -581,8 +596,11 @@ static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;
-  struct tlp_ctx x = { s, &r->findings, d, fl, &s->fl[d ^ 1], c };
+  fl->flit_frame[fl->walk.flit % 32] = c->frame;
+  struct tlp_ctx x = { s, &r->findings, d, fl, &s->fl[d ^ 1], c, &r->tlps, NULL };
   unsigned at = 0;
-  if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED)
+  if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED) {
     ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);
+    r->tlps.synced_at = (int8_t)at;
+  }
 }

@@ -3,6 +3,8 @@
 #include "ualink/core/fields.h"
 #include "core/field_access.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const struct ual_pcie_tlp_type types[] = {
@@ -137,4 +139,83 @@ enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint
   }
   w->flit++;
   return res;
+}
+
+int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hdr_bytes) {
+  int dw = (int)t->end_dw - (int)(t->prefix_dw + t->size.total_dw) + (int)(off / 4u);   /* its DW in this flit */
+  return dw < 0 ? -1 : (int)hdr_bytes + 4 * dw + (int)(off % 4u);
+}
+
+int ual_pcie_ohc_a_scope(unsigned type) {
+  const struct ual_pcie_tlp_type *t = ual_pcie_tlp_type(type);
+  if (!t->name) return -1;
+  switch (t->hdr) {
+  case UAL_TLP_H_MEM: return type == 0x02 || type == 0x42 ? UAL_SC_PCIE_OHC_A2 : UAL_SC_PCIE_OHC_A1;
+  case UAL_TLP_H_CFG: return UAL_SC_PCIE_OHC_A3;
+  case UAL_TLP_H_CPL: return UAL_SC_PCIE_OHC_A5;
+  case UAL_TLP_H_MSG:
+    switch (type & 0x07) {   /* the routing of Msg / MsgD */
+    case 0: case 1: return UAL_SC_PCIE_OHC_A1;
+    case 2: return UAL_SC_PCIE_OHC_A4;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+static void bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.%u", id >> 8, id >> 3 & 0x1F, id & 7); }
+
+void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
+  const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
+  unsigned have = t->hdr_dw > t->prefix_dw ? (t->hdr_dw - t->prefix_dw) * 4u : 0;   /* header bytes from DW0 */
+  char id[16];
+  int n;
+  if (ty->name) n = snprintf(buf, cap, "%s", ty->name);
+  else n = snprintf(buf, cap, "Type %02xh", dw0[0]);
+  size_t k = n < 0 ? 0 : (size_t)n;
+#define PUT_(...) do { if (k < cap) { n = snprintf(buf + k, cap - k, __VA_ARGS__); if (n > 0) k += (size_t)n; } } while (0)
+  if (t->size.payload_dw) PUT_(" len %u", t->size.payload_dw);
+  if (have >= 12 && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
+    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0));
+    PUT_(" RID %s tag %u", id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0));
+    if (ty->hdr == UAL_TLP_H_CFG) {
+      unsigned reg = (unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 6 | (unsigned)ual_field_get(UAL_F_PCIE_CFG_REG, dw0);
+      bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, dw0));
+      PUT_(" to %s reg %03xh", id, reg * 4u);
+    } else if (ty->route == UAL_TLP_RT_A64 && have >= 16) {
+      PUT_(" addr 0x%" PRIx64, ual_field_get(UAL_F_PCIE_A64_ADDR, dw0) << 2);
+    } else if (ty->route == UAL_TLP_RT_A32) {
+      PUT_(" addr 0x%" PRIx64, ual_field_get(UAL_F_PCIE_A32_ADDR, dw0) << 2);
+    }
+  } else if (have >= 12 && ty->hdr == UAL_TLP_H_CPL) {
+    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0));
+    PUT_(" to %s tag %u bc %u", id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0),
+         (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0));
+  } else if (have >= 8 && ty->hdr == UAL_TLP_H_MSG) {
+    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_RID, dw0));
+    PUT_(" RID %s code %02xh", id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_CODE, dw0));
+  }
+  if (t->prefix_dw) PUT_(" +%u prefix", t->prefix_dw);
+#undef PUT_
+}
+
+void ual_pcie_tlps_clear(struct ual_pcie_tlps *o) {
+  o->n = o->dropped = o->nops = 0;
+  o->synced_at = -1;
+}
+
+struct ual_pcie_tlp_rec *ual_pcie_tlps_add(struct ual_pcie_tlps *o, const struct ual_pcie_tlp *t) {
+  if (ual_pcie_tlp_dw0(t)[0] == 0x00) {
+    o->nops++;
+    return NULL;
+  }
+  if (o->n >= UAL_PCIE_MAX_TLP_PER_FLIT) {
+    o->dropped++;
+    return NULL;
+  }
+  struct ual_pcie_tlp_rec *x = &o->v[o->n++];
+  memset(x, 0, sizeof *x);
+  x->t = *t;
+  return x;
 }

@@ -61,3 +61,8 @@ const struct ual_value_name ual_vals_pcie_scale[] = {
 
 const struct ual_value_name ual_vals_pcie_fc_class[] = {
   { UAL_PCIE_P, "P" }, { UAL_PCIE_NP, "NP" }, { UAL_PCIE_CPL, "Cpl" }, { UAL_PCIE_MR, "MR" }, END };
+
+const struct ual_value_name ual_vals_pcie_link[] = {
+  { UAL_PCIE_LK_REQ, "request" }, { UAL_PCIE_LK_REQ_UNTRACKED, "request (not tracked)" },
+  { UAL_PCIE_LK_CPL, "completion" }, { UAL_PCIE_LK_CPL_PART, "split completion part" },
+  { UAL_PCIE_LK_CPL_UNMATCHED, "completion without request" }, END };

@@ -14,6 +14,7 @@
 
 #include "ualink/ualink.h"
 #include "ualink/core/udp.h"
+#include "ualink/pcie/flit.h"
 #include "ualink/ub/flit.h"
 
 #define TS_BASE 1700000000000000000ull  /* 2023-11-14T22:13:20Z, in ns */
@@ -451,6 +452,114 @@ static void negative_time(struct cap *c) {
 /* Hostile input: records of random length and content, and sealed (valid
  * CRC and FEC) flits with random bodies, so that the unpacker and every
  * printer meet arbitrary segment headers, DL messages and DLLPs. */
+
+/* ---- PCIe flit mode (kind 5) ----------------------------------------------- */
+
+/* One direction's TLP stream, cut into the 59 DW of successive flits. */
+struct tlps {
+  uint8_t b[4096];
+  unsigned n;                  /* bytes queued */
+  unsigned seq;
+};
+
+static void tlp_put(struct tlps *s, const uint8_t *dw, unsigned n_dw) {
+  memcpy(s->b + s->n, dw, 4u * n_dw);
+  s->n += 4u * n_dw;
+}
+
+/* A TLP: DW0 (type, OHC, TS 0, Length), DW1 (id, tag), then words. */
+static void tlp_hdr(struct tlps *s, unsigned type, unsigned ohc, unsigned len, unsigned id, unsigned tag,
+                    const uint8_t *rest, unsigned rest_dw) {
+  uint8_t h[8] = { (uint8_t)type, (uint8_t)ohc, (uint8_t)(len >> 8 & 3), (uint8_t)len, (uint8_t)(id >> 8), (uint8_t)id,
+                   (uint8_t)(tag >> 8 & 0x3F), (uint8_t)tag };
+  tlp_put(s, h, 2);
+  tlp_put(s, rest, rest_dw);
+}
+
+static void tlp_payload(struct tlps *s, unsigned n_dw, unsigned seed) {
+  for (unsigned i = 0; i < 4u * n_dw; i++) s->b[s->n + i] = (uint8_t)(0xA5 ^ (seed + i));
+  s->n += 4u * n_dw;
+}
+
+/* The next flit of the stream (NOP TLPs after its end), sealed with seq
+ * and a flit-mode DLLP; replay = 1 sends the previous flit again. */
+static void pcie_flit(struct cap *c, int dir, struct tlps *s, uint8_t dllp, uint8_t *last) {
+  uint8_t f[UAL_FLIT_BYTES] = { 0 };
+  unsigned take = s->n < UAL_PCIE_FLIT_TLP_BYTES ? s->n : UAL_PCIE_FLIT_TLP_BYTES;
+  memcpy(f, s->b, take);
+  memmove(s->b, s->b + take, s->n - take);
+  s->n -= take;
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, (uint16_t)s->seq++ };
+  struct ual_dllp d;
+  memset(&d, 0, sizeof d);
+  d.type = d.b[0] = dllp;
+  if (dllp == 0x80) d.b[1] = 0x04, d.b[2] = 0x00, d.b[3] = 0x40;   /* UpdateFC-P VC0 */
+  ual_pcie_flit_seal(f, &fh, &d);
+  memcpy(last, f, sizeof f);
+  cap_record(c, dir, UAL_REC_PCIE_FLIT, f, sizeof f);
+}
+
+/* A Root Port (A) and an Endpoint (B) in flit mode from link training on: configuration write,
+ * memory reads answered by completions (one split in two), a memory write
+ * straddling two flits, a replayed flit, a completion nobody asked for and
+ * a read left outstanding. */
+static void pcie_flit_traffic(struct cap *c) {
+  static struct tlps a, b;
+  uint8_t last[UAL_FLIT_BYTES];
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  a.seq = 10;
+  b.seq = 700;
+  for (int d = 0; d < 2; d++) {
+    c->hdr[d].roles_pcie = 1;
+    c->hdr[d].role_a = 1;   /* Root Port */
+    c->hdr[d].role_b = 4;   /* Endpoint */
+    c->hdr[d].rate = 3;
+    c->hdr[d].width = 16;
+  }
+  cap_event(c, 0, UAL_EV_RX_DETECT, 0);   /* the link trains from Detect: both TLP streams start in sync */
+  /* A flit 1: CfgWr0 to 01:00.0 reg 010h with OHC-A3, MRd32 with OHC-A1, MRd64 of 128 bytes */
+  const uint8_t cfg[12] = { 0x01, 0x00, 0x00, 0x10 >> 2 << 2, 0x00, 0x00, 0x00, 0x0F, 0x11, 0x22, 0x33, 0x44 };
+  tlp_hdr(&a, 0x44, 1, 1, 0x0000, 1, cfg, 3);
+  const uint8_t mrd32[8] = { 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x0F };
+  tlp_hdr(&a, 0x03, 1, 1, 0x0000, 2, mrd32, 2);
+  const uint8_t mrd64[8] = { 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x20, 0x00 };
+  tlp_hdr(&a, 0x20, 0, 32, 0x0000, 3, mrd64, 2);
+  pcie_flit(c, 0, &a, 0x31, last);
+  /* B flit 1: Cpl of the CfgWr0 (OHC-A5), CplD of the MRd32 */
+  const uint8_t cpl[8] = { 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x80, 0x00 };   /* to 00:00.0, BC 4; A5: DSV */
+  tlp_hdr(&b, 0x0A, 1, 0, 0x0100, 1, cpl, 2);
+  const uint8_t cpld[8] = { 0x00, 0x00, 0x00, 0x04, 0xDE, 0xAD, 0xBE, 0xEF };
+  tlp_hdr(&b, 0x4A, 0, 1, 0x0100, 2, cpld, 2);
+  pcie_flit(c, 1, &b, 0x80, last);
+  /* A flit 2: MRd64 tag 4 (never completed), MWr64 of 64 DW with OHC-C (straddles into flit 3) */
+  const uint8_t mrd64b[8] = { 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00 };
+  tlp_hdr(&a, 0x20, 0, 1, 0x0000, 4, mrd64b, 2);
+  const uint8_t mwr64[12] = { 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x80, 0x00, 0x03, 0x00, 0x00, 0x70 };
+  tlp_hdr(&a, 0x60, 4, 64, 0x0000, 0, mwr64, 3);
+  tlp_payload(&a, 64, 1);
+  pcie_flit(c, 0, &a, 0x31, last);
+  /* B flit 2: the first part of the 128-byte read (64 bytes, Byte Count 128) */
+  const uint8_t part1[8] = { 0x00, 0x00, 0x00, 0x80 };
+  tlp_hdr(&b, 0x4A, 0, 16, 0x0100, 3, part1, 1);
+  tlp_payload(&b, 16, 2);
+  pcie_flit(c, 1, &b, 0x31, last);
+  /* A flit 3: the MWr64's end, then a FlitModePrefix'd MRd32 tag 5 */
+  const uint8_t pfx[4] = { 0x8D, 0x00, 0x00, 0x01 };
+  tlp_put(&a, pfx, 1);
+  const uint8_t mrd32b[4] = { 0x00, 0x00, 0x30, 0x00 };
+  tlp_hdr(&a, 0x03, 0, 1, 0x0000, 5, mrd32b, 1);
+  pcie_flit(c, 0, &a, 0x31, last);
+  /* ... sent again: a replayed copy is not delivered twice */
+  cap_record(c, 0, UAL_REC_PCIE_FLIT, last, sizeof last);
+  /* B flit 3: the read's last part (Byte Count 64), the MRd32 tag 5's CplD, a Cpl for tag 9 nobody sent */
+  tlp_hdr(&b, 0x4A, 0, 16, 0x0100, 3, (const uint8_t[4]){ 0x00, 0x00, 0x00, 0x40 }, 1);
+  tlp_payload(&b, 16, 3);
+  tlp_hdr(&b, 0x4A, 0, 1, 0x0100, 5, (const uint8_t[8]){ 0x00, 0x00, 0x00, 0x04, 1, 2, 3, 4 }, 2);
+  tlp_hdr(&b, 0x0A, 0, 0, 0x0100, 9, (const uint8_t[4]){ 0x00, 0x00, 0x00, 0x04 }, 1);
+  pcie_flit(c, 1, &b, 0x31, last);
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rng(void) {
   rng_state ^= rng_state << 13;
@@ -916,6 +1025,10 @@ int main(int argc, char **argv) {
   to_udp_capture("basic.pcap", "udp_sll_v6.pcap", UAL_LT_LINUX_SLL, true, false, false);
   to_udp_capture("errors.pcap", "udp_errors_sll2.pcap", UAL_LT_LINUX_SLL2, false, true, false);
   to_udp_capture("basic.pcap", "udp_raw.pcap", UAL_LT_RAW_DLT, false, true, false);  /* LINKTYPE_RAW in the file */
+
+  cap_open(&c, "pcie_flit.pcap", UAL_DLT_USER0);
+  pcie_flit_traffic(&c);
+  cap_close(&c);
 
   cap_open(&c, "tlcut.pcap", UAL_DLT_USER0);
   tl_cut(&c);

@@ -38,7 +38,7 @@ static int check(const char *path, unsigned long long frame) {
         break;
       }
     }
-    if (!bad && (dst.unpacked || dst.unp.n_tl || dst.unp.n_msg)) {
+    if (!bad && (dst.unpacked || dst.unp.n_tl || dst.unp.n_msg || dst.tlps.n)) {
       fprintf(stderr, "%s: frame %llu: loaded as unpacked\n", path, frame);
       bad = 1;
     }

@@ -2,8 +2,8 @@
 """ualink-decode -Y / -T fields / -G fields against tshark 4.0 running the
 UALink plugin.
 
-On every capture (the samples in captures/ and one generated capture of
-every ualink-gen scenario): every filter of filters.txt must select the
+On every capture (the samples in captures/, mkcap's PCIe flit capture and
+one generated capture of every ualink-gen scenario): every filter of filters.txt must select the
 same frames, and -T fields with the fields of fields.txt must print the
 same bytes, with each -E option. tshark evaluates all filters in one pass
 per capture through Lua tap listeners (one per filter, the same display
@@ -37,6 +37,13 @@ for name in sorted(os.listdir(os.path.join(src, 'captures'))):
     if name.endswith('.pcap'):
         shutil.copy(os.path.join(src, 'captures', name), capdir)
         caps.append(name)
+# PCIe flit mode (kind 5): mkcap's pcie_flit.pcap (tests/cli/mkcap.c)
+mk = os.path.join(tmp, 'mkcap')
+os.makedirs(mk)
+subprocess.run([os.path.join(build, 'tests', 'mkcap'), mk], check=True, stdout=subprocess.DEVNULL)
+shutil.copy(os.path.join(mk, 'pcie_flit.pcap'), capdir)
+shutil.rmtree(mk)
+caps.append('pcie_flit.pcap')
 scen = [l.split()[0] for l in subprocess.run([gen, '--list-scenarios'], capture_output=True, text=True,
                                              check=True).stdout.splitlines() if l.strip()]
 for s in scen:
@@ -115,7 +122,7 @@ eopts = [[], ['-E', 'header=y'], ['-E', 'header=n'], ['-E', 'separator=/s'], ['-
          ['-E', 'separator=/t'], ['-E', 'occurrence=f'], ['-E', 'occurrence=l'], ['-E', 'occurrence=a'],
          ['-E', 'aggregator=;'], ['-E', 'aggregator=/s'], ['-E', 'quote=d'], ['-E', 'quote=s'], ['-E', 'quote=n'],
          ['-E', 'header=y', '-E', 'quote=d', '-E', 'separator=,', '-E', 'occurrence=l']]
-every_e = {'errors.pcap', 'violations.pcap', 'gen-all.pcap', 'gen-uart.pcap'}
+every_e = {'errors.pcap', 'violations.pcap', 'gen-all.pcap', 'gen-uart.pcap', 'pcie_flit.pcap'}
 fargs = sum((['-e', f] for f in fields), [])
 selected = {}
 def compare_filters(cap, tshark_opts, our_opts, label):

@@ -131,7 +131,8 @@ def check_msg(m, w):
             raise Bad(f"{w}: {len(payload)} payload DWords for length {m['length']}")
 
 
-def check_flit(f, w, raw=None):
+def check_flit_head(f, w, raw):
+    """The keys both flit kinds have (UALink flit, PCIe flit)."""
     usage = enum_key(f, 'usage', w, USAGE)
     int_key(f, 'usage_raw', w, 0, 7)
     bool_key(f, 'prior_payload', w)
@@ -150,6 +151,46 @@ def check_flit(f, w, raw=None):
     for i, g in enumerate(list_key(f, 'fec_groups', w, 3)):
         enum_key(g, 'status', f"{w}.fec_groups[{i}]", FEC)
         int_key(g, 'pos', f"{w}.fec_groups[{i}]", 0, 255, nullable=True)
+    return usage
+
+
+LINKS = {'request', 'request (not tracked)', 'completion', 'split completion part', 'completion without request'}
+ADDR = re.compile(r'^0x[0-9a-f]{16}$')
+
+
+def check_pcie_flit(f, w, raw=None):
+    check_flit_head(f, w, raw)
+    d = need(f, 'dllp', w)
+    int_key(d, 'type', w + '.dllp', 0, 255)
+    if not isinstance(need(d, 'name', w + '.dllp'), str):
+        raise Bad(f"{w}.dllp.name: not a string")
+    hex_key(d, 'bytes', w + '.dllp', 8)
+    tlps = list_key(f, 'tlps', w)
+    int_key(f, 'tlps_dropped', w, 0)
+    int_key(f, 'nops', w, 0, 59)
+    int_key(f, 'synced_at', w, 0, 58, nullable=True)
+    for i, t in enumerate(tlps):
+        wt = f"{w}.tlps[{i}]"
+        if not isinstance(need(t, 'name', wt), str):
+            raise Bad(f"{wt}.name: not a string")
+        int_key(t, 'type', wt, 1, 255)
+        for k, hi in (('tc', 7), ('ohc', 31), ('ts', 7), ('attr', 7), ('length', 1023), ('prefixes', 16),
+                      ('size_dw', 1024 + 7 + 7 + 5), ('payload_dw', 1024), ('end_dw', 59)):
+            int_key(t, k, wt, 0, hi)
+        int_key(t, 'start_frame', wt, 1)
+        int_key(t, 'start_dw', wt, 0, 58, nullable=True)
+        link = need(t, 'transaction', wt)
+        if link is not None and link not in LINKS:
+            raise Bad(f"{wt}.transaction: {link!r} not one of {sorted(LINKS)}")
+        if link in ('completion', 'split completion part'):
+            int_key(t, 'response_to', wt, 1)
+            int_key(t, 'latency_ns', wt, 0)
+        if 'address' in t and (not isinstance(t['address'], str) or not ADDR.match(t['address'])):
+            raise Bad(f"{wt}.address: {t['address']!r} is not 0x and 16 hex digits")
+
+
+def check_flit(f, w, raw=None):
+    usage = check_flit_head(f, w, raw)
     if usage == 'payload':
         for i, s in enumerate(list_key(f, 'segments', w, 4)):
             ws = f"{w}.segments[{i}]"
@@ -232,6 +273,8 @@ def check_record(r, w):
         check_os(need(r, 'os', w), w + '.os')
     elif kind == 'pcie_dllp':
         check_pcie_dllp(need(r, 'dllp', w), w + '.dllp')
+    elif kind == 'pcie_flit':
+        check_pcie_flit(need(r, 'pcie_flit', w), w + '.pcie_flit', r.get('raw'))
     elif kind == 'ub':
         u = need(r, 'ub', w)
         enum_key(u, 'mode', w + '.ub', UB_MODES)

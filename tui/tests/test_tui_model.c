@@ -3,6 +3,9 @@
 #include "model.h"
 #include "source.h"
 #include "lineedit.h"
+#include "ualink/pcie/flit.h"
+#include "ualink/core/tree.h"
+
 #include <stdlib.h>
 
 #define DLT_EN10MB_VALUE 1
@@ -411,6 +414,89 @@ static int print_matches(const char *path, const char *ring, const char *at, con
   return src.error[0] ? 1 : 0;
 }
 
+/* A PCIe flit record (kind 5) with the TLP bytes t, sequence number seq. */
+static size_t pcie_record(uint8_t *rec, unsigned dir, unsigned seq, const uint8_t *t) {
+  uint8_t f[UAL_FLIT_BYTES] = { 0 };
+  memcpy(f, t, UAL_PCIE_FLIT_TLP_BYTES);
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 1, UAL_RC_SEQ, (uint16_t)seq };
+  struct ual_dllp d;
+  memset(&d, 0, sizeof d);
+  d.type = d.b[0] = 0x31;
+  ual_pcie_flit_seal(f, &fh, &d);
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, UAL_REC_PCIE_FLIT, dir);
+  h.roles_pcie = 1;
+  h.role_a = 1;
+  h.role_b = 4;
+  return ual_record_build(&h, f, UAL_FLIT_BYTES, rec, TUI_REC_MAX);
+}
+
+static void count_tlp_rows(void *ctx, const struct ual_tree_row *row) {
+  unsigned *n = ctx;
+  if (!row->field && strcmp(row->label, "TLP") == 0) n[0]++;
+  if (row->field && row->id == UAL_F_PCIE_GEN_RESP_TO) n[1] = (unsigned)row->value;
+  if (row->field && row->copied) n[2]++;
+}
+
+/* The detail pane of a PCIe flit shows the TLPs the analysis walked there,
+ * with their links, re-walked from the entry alone. */
+static void test_pcie_detail(void) {
+  static struct tui_model m;
+  static struct ual_rec_result r;
+  CHECK(tui_model_init(&m, 16));
+  uint8_t rec[TUI_REC_MAX], t[UAL_PCIE_FLIT_TLP_BYTES] = { 0 };
+  /* frame 1: the link trains from Detect, so both TLP streams start in sync */
+  struct ual_event ev = { UAL_EV_RX_DETECT, 0, 0 };
+  uint8_t evb[UAL_REC_EVENT_BYTES];
+  ual_event_build(&ev, evb);
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, UAL_REC_EVENT, 0);
+  h.roles_pcie = 1;
+  h.role_a = 1;
+  h.role_b = 4;
+  tui_model_add(&m, rec, ual_record_build(&h, evb, sizeof evb, rec, TUI_REC_MAX), 90, 0);
+  /* frame 2, A: MRd32 tag 7 */
+  const uint8_t mrd[12] = { 0x03, 0, 0, 1, 0x01, 0x00, 0x00, 0x07, 0, 0, 0x10, 0 };
+  const uint8_t mwr[12] = { 0x40, 0, 0, 64, 0x01, 0x00, 0x00, 0x00, 0, 0, 0x20, 0 };
+  memcpy(t, mrd, 12);
+  tui_model_add(&m, rec, pcie_record(rec, 0, 1, t), 100, 0);
+  /* frame 3, B: CplD for it */
+  const uint8_t cpl[16] = { 0x4A, 0, 0, 1, 0x02, 0x00, 0x00, 0x07, 0x01, 0x00, 0x00, 4, 1, 2, 3, 4 };
+  memset(t, 0, sizeof t);
+  memcpy(t, cpl, 16);
+  tui_model_add(&m, rec, pcie_record(rec, 1, 5, t), 130, 0);
+  /* frames 4 and 5, A: a MWr32 of 64 DW at DW 0, its last 8 DW in the next flit */
+  memset(t, 0x5A, sizeof t);
+  memcpy(t, mwr, 12);
+  tui_model_add(&m, rec, pcie_record(rec, 0, 2, t), 160, 0);
+  memset(t, 0, sizeof t);
+  memset(t, 0x5A, 32);
+  tui_model_add(&m, rec, pcie_record(rec, 0, 3, t), 190, 0);
+  const struct tui_entry *e = tui_view_at(&m, false, 2);
+  CHECK_EQ(e->frame, 3);
+  tui_entry_decode(e, &r);
+  CHECK_EQ(r.tlps.n, 1);
+  CHECK_EQ(r.tlps.v[0].link, UAL_PCIE_LK_CPL);
+  CHECK_EQ(r.tlps.v[0].peer_frame, 2);
+  CHECK_EQ(r.tlps.v[0].latency_ns, 30);
+  unsigned n[3] = { 0, 0, 0 };
+  ual_tree_walk(&r, e->rec, e->len, count_tlp_rows, n);
+  CHECK_EQ(n[0], 1);
+  CHECK_EQ(n[1], 2);
+  CHECK_EQ(n[2], 0);
+  e = tui_view_at(&m, false, 4);
+  tui_entry_decode(e, &r);
+  CHECK_EQ(r.tlps.n, 1);
+  CHECK_EQ(ual_pcie_tlp_dw0(&r.tlps.v[0].t)[0], 0x40);
+  CHECK_EQ(r.tlps.v[0].start_frame, 4);
+  memset(n, 0, sizeof n);
+  ual_tree_walk(&r, e->rec, e->len, count_tlp_rows, n);
+  CHECK_EQ(n[0], 1);
+  CHECK(n[2] > 5);   /* its header rows come from frame 4 */
+  CHECK(strstr(e->line, "MWr32") != NULL);
+  tui_model_free(&m);
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--counts") == 0) return print_counts(argv[2]);
   if (argc == 6 && strcmp(argv[1], "--filter") == 0) return print_matches(argv[2], argv[3], argv[4], argv[5]);
@@ -420,5 +506,6 @@ int main(int argc, char **argv) {
   test_rates();
   test_line_edit();
   test_udp_payload();
+  test_pcie_detail();
   return check_done("test_tui_model");
 }

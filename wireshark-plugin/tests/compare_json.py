@@ -29,6 +29,7 @@ FIELDS = [
     "pcie.framing", "pcie.dllp.type", "pcie.dllp.crc", "pcie.dllp.crc_calc",
     "pcie.dllp.crc_ok", "pcie.dllp.seq", "pcie.dllp.vc", "pcie.dllp.hdr_scale",
     "pcie.dllp.hdr_fc", "pcie.dllp.data_scale", "pcie.dllp.data_fc", "pcie.dllp.data",
+    "pcie.tlp.type", "pcie.tlp.length",
     "ub.flit.role", "ub.bcrc.ok", "ub.bcrc.crc30_calc", "ub.unit.flits",
     "_ws.expert.message",
 ]
@@ -83,6 +84,19 @@ class Checker:
                 print("frame %d %s: tshark %r, ualink-decode %r" % (frame, what, got, want))
 
 
+def flit_head(c, frame, f, t):
+    """What both flit kinds (UALink, PCIe) have: the flit header fields, CRC and FEC."""
+    c.eq(frame, "usage", ints(t, "ualink.fh.usage"), [f["usage_raw"]])
+    c.eq(frame, "flit kind", ints(t, "ualink.flit.kind"), [USAGE[f["usage"]]])
+    c.eq(frame, "prior", ints(t, "ualink.fh.prior"), [int(f["prior_payload"])])
+    c.eq(frame, "replay_cmd", ints(t, "ualink.fh.replay_cmd"), [REPLAY[f["replay_cmd"]]])
+    c.eq(frame, "seq", ints(t, "ualink.fh.seq"), [f["seq"]])
+    c.eq(frame, "crc", ints(t, "ualink.flit.crc"), [int(f["crc_rx"], 16)])
+    c.eq(frame, "crc_calc", ints(t, "ualink.flit.crc_calc"), [int(f["crc_calc"], 16)])
+    c.eq(frame, "crc_ok", ints(t, "ualink.flit.crc_ok"), [int(f["crc_ok"])])
+    c.eq(frame, "fec", ints(t, "ualink.flit.fec_status"), [FEC[f["fec"]]])
+
+
 def check_frame(c, frame, j, t, msgs_seen):
     c.eq(frame, "dir", ints(t, "ualink.rec.dir"), [0 if j["dir"] == "A>B" else 1])
     if j["kind"] == "malformed":
@@ -92,17 +106,15 @@ def check_frame(c, frame, j, t, msgs_seen):
     c.eq(frame, "kind", ints(t, "ualink.rec.kind"), [KIND[j["kind"]]])
     rules = sorted(m.split(":")[0] for m in t["_ws.expert.message"] if ":" in m and m[2] == "-")
     c.eq(frame, "findings", rules, sorted(f["rule"] for f in j["findings"]))
-    if j["kind"] == "flit":
+    if j["kind"] == "pcie_flit":
+        f = j["pcie_flit"]
+        flit_head(c, frame, f, t)
+        c.eq(frame, "dllp.type", ints(t, "pcie.fdllp.type"), [f["dllp"]["type"]])
+        c.eq(frame, "tlp.type", ints(t, "pcie.tlp.type"), [x["type"] for x in f["tlps"]])
+        c.eq(frame, "tlp.length", ints(t, "pcie.tlp.length"), [x["length"] for x in f["tlps"]])
+    elif j["kind"] == "flit":
         f = j["flit"]
-        c.eq(frame, "usage", ints(t, "ualink.fh.usage"), [f["usage_raw"]])
-        c.eq(frame, "flit kind", ints(t, "ualink.flit.kind"), [USAGE[f["usage"]]])
-        c.eq(frame, "prior", ints(t, "ualink.fh.prior"), [int(f["prior_payload"])])
-        c.eq(frame, "replay_cmd", ints(t, "ualink.fh.replay_cmd"), [REPLAY[f["replay_cmd"]]])
-        c.eq(frame, "seq", ints(t, "ualink.fh.seq"), [f["seq"]])
-        c.eq(frame, "crc", ints(t, "ualink.flit.crc"), [int(f["crc_rx"], 16)])
-        c.eq(frame, "crc_calc", ints(t, "ualink.flit.crc_calc"), [int(f["crc_calc"], 16)])
-        c.eq(frame, "crc_ok", ints(t, "ualink.flit.crc_ok"), [int(f["crc_ok"])])
-        c.eq(frame, "fec", ints(t, "ualink.flit.fec_status"), [FEC[f["fec"]]])
+        flit_head(c, frame, f, t)
         segs = f.get("segments", [])
         c.eq(frame, "sh.alt", ints(t, "ualink.sh.alt"), [int(s["alt"]) for s in segs])
         beats = ints(t, "ualink.sh.tlbeat")

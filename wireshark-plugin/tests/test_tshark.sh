@@ -2,7 +2,7 @@
 # Runs real tshark with the plugin on captures made by ws_capgen (and on
 # captures/*.pcap when present) and checks what it shows.
 #
-#   test_tshark.sh TEST PLUGIN.so WS_CAPGEN TSHARK SRCDIR MAJOR.MINOR [UALINK-DECODE [UALINK-GEN]]
+#   test_tshark.sh TEST PLUGIN.so WS_CAPGEN TSHARK SRCDIR MAJOR.MINOR [UALINK-DECODE [UALINK-GEN | MKCAP]]
 #
 # tshark ignores WIRESHARK_PLUGIN_DIR and the personal plugin folder when run
 # as root, so as root it runs as nobody; everything it reads is copied into a
@@ -56,6 +56,7 @@ compare_all() {
   for f in "${fields[@]}"; do args+=(-e "$f"); done
   ts -r "$pcap" "$@" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" \
     -e _ws.expert.message > "$out"
+  case " $* " in *" -2 "*) mode+=(--two-pass) ;; esac   # PCIe requests then name their completions
   "$capgen" compare "${mode[@]}" "$pcap" "$out"
 }
 
@@ -378,6 +379,30 @@ color)
   check "replayed frame $dup coloured 'UALink replay'" test "$(rule "$work/cap/replay.pcap" "$dup")" = "UALink replay"
   msg=$(frames "$work/cap/clean.pcap" 'ualink.msg.type == 4' | cut -d, -f1)
   check "DL message frame $msg coloured 'UALink DL message'" test "$(rule "$work/cap/clean.pcap" "$msg")" = "UALink DL message"
+  ;;
+pcie)
+  # PCIe flit mode (kind 5): mkcap's pcie_flit.pcap (tests/cli/mkcap.c).
+  mkcap=$gen
+  [ -n "$decode" ] && [ -n "$mkcap" ] || { echo "pcie: needs ualink-decode and mkcap" >&2; exit 2; }
+  mkdir -p "$work/mk"
+  "$mkcap" "$work/mk"
+  p=$work/cap/pcie_flit.pcap
+  cp "$work/mk/pcie_flit.pcap" "$p"
+  chmod a+r "$p"
+  check "pcie_flit.pcap: all table fields (pcie.tlp.*, pcie.ohc_*) and findings equal libdecode's analyzer" compare_all "$p"
+  check "... with -2 (requests name their completions: pcie.tlp.response_in)" compare_all "$p" -2
+  check "... and the stateless decode with ualink.analyze off (no TLPs)" compare_all "$p" --stateless
+  got=$(ts -r "$p" -2 -Y pcie.tlp.response_in -T fields -e frame.number -e pcie.tlp.response_in | paste -sd' ' -)
+  check "response_in (-2): frame 2's CfgWr0/MRd32/MRd64 in 3,3,8, frame 6's MRd32 in 8 ($got)" test "$got" = "2	3,3,8 6	8"
+  check "response_in absent in one pass, as ualink-decode has it" test -z "$(frames "$p" pcie.tlp.response_in)"
+  got=$(ts -r "$p" -Y pcie.tlp.response_to -T fields -e frame.number -e pcie.tlp.response_to -e pcie.tlp.latency_ns | paste -sd' ' -)
+  check "response_to and latency_ns of the completions ($got)" test "$got" = "3	2,2	2,2 5	2	6 8	2,6	12,4"
+  check "no finding on this conformant traffic (both streams in sync from Detect)" test -z "$(frames "$p" ualink.rule)"
+  check "the straddling MWr64 shown in frame 6, begun in frame 4" test "$(frames "$p" 'pcie.tlp.start_frame == 4')" = "6"
+  "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
+  ts -r "$p" -V > "$work/tshark-V.txt"
+  check "pcie_flit.pcap: tshark -V shows every ualink-decode -V row" \
+    python3 "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
   ;;
 *)
   echo "unknown test $what" >&2

@@ -10,10 +10,13 @@
  *                            shows: frame, sender and partner LTSSM state,
  *                            unacknowledged flits, event kinds, negotiation
  *                            latencies (tab-separated, lists joined by '|')
- *   ws_capgen compare [--stateless] PCAP TSHARK_OUT
+ *   ws_capgen compare [--stateless] [--two-pass] PCAP TSHARK_OUT
  *                            checks tshark's "-T fields -E aggregator='|'
  *                            -e frame.number -e <all fields> -e
- *                            _ws.expert.message" output against libdecode
+ *                            _ws.expert.message" output against libdecode;
+ *                            --two-pass: tshark ran with -2, so a PCIe
+ *                            request names its completion's frame
+ *                            (pcie.tlp.response_in)
  *
  * The decode runs over the records in file order like the plugin's first
  * pass: libdecode's analyzer (the plugin's default), or with --stateless
@@ -734,7 +737,41 @@ static int compare_rules(unsigned frame, char *col, const struct ual_findings *f
   return 1;
 }
 
-static int compare(const char *pcap, const char *tshark_out, int stateless) {
+/* What a second pass knows: the completion frame of each PCIe request
+ * (frame, index of its TLP there), from one analysed pass over the file. */
+struct answer { uint64_t req, cpl; unsigned idx; };
+static struct answer *answers;
+static size_t n_answers;
+
+static void collect_answers(const char *pcap) {
+  static struct pcap_in in;
+  static struct dec dec;
+  static struct ual_rec_result r;
+  const uint8_t *rec;
+  size_t len, cap = 0;
+  pcap_open(&in, pcap);
+  dec_init(&dec, 0);
+  for (uint64_t i = 1; (rec = pcap_next(&in, &len)) != NULL; i++) {
+    dec_step(&dec, rec, len, i, in.ts_ns, &r);
+    if (r.rec.h.kind != UAL_REC_PCIE_FLIT || (r.status != UAL_RS_OK && r.status != UAL_RS_RESERVED)) continue;
+    for (unsigned k = 0; k < r.tlps.n; k++) {
+      if (r.tlps.v[k].link != UAL_PCIE_LK_CPL) continue;
+      if (n_answers == cap && !(answers = realloc(answers, (cap = cap ? 2 * cap : 256) * sizeof *answers)))
+        die("out of memory");
+      answers[n_answers++] = (struct answer){ r.tlps.v[k].peer_frame, i, r.tlps.v[k].peer_index };
+    }
+  }
+  fclose(in.f);
+}
+
+static void add_answers(struct ual_rec_result *r) {
+  if (r->rec.h.kind != UAL_REC_PCIE_FLIT) return;
+  for (size_t a = 0; a < n_answers; a++)
+    if (answers[a].req == r->frame && answers[a].idx < r->tlps.n && r->tlps.v[answers[a].idx].link == UAL_PCIE_LK_REQ)
+      r->tlps.v[answers[a].idx].peer_frame = answers[a].cpl;
+}
+
+static int compare(const char *pcap, const char *tshark_out, int stateless, int two_pass) {
   static struct pcap_in in;
   pcap_open(&in, pcap);
   FILE *t = fopen(tshark_out, "r");
@@ -748,10 +785,12 @@ static int compare(const char *pcap, const char *tshark_out, int stateless) {
   const uint8_t *rec;
   size_t i, len;
   dec_init(&dec, stateless);
+  if (two_pass && !stateless) collect_answers(pcap);
   for (i = 0; (rec = pcap_next(&in, &len)) != NULL; i++) {
     if (!fgets(line, sizeof line, t)) die("%s: only %zu lines", tshark_out, i);
     line[strcspn(line, "\r\n")] = 0;
     dec_step(&dec, rec, len, i + 1, in.ts_ns, &r);
+    add_answers(&r);
     memset(&col, 0, sizeof col);
     ual_tree_walk(&r, shown_record(&r, rec, len, buf), len, on_row, &col);
     /* columns: frame.number, the fields in table order, _ws.expert.message */
@@ -800,9 +839,10 @@ int main(int argc, char **argv) {
     print_rules(argv[2 + stateless], stateless, stdout);
     return 0;
   }
-  if (argc == 4 + stateless && strcmp(argv[1], "compare") == 0)
-    return compare(argv[2 + stateless], argv[3 + stateless], stateless);
+  int two = argc > 2 + stateless && strcmp(argv[2 + stateless], "--two-pass") == 0;
+  if (argc == 4 + stateless + two && strcmp(argv[1], "compare") == 0)
+    return compare(argv[2 + stateless + two], argv[3 + stateless + two], stateless, two);
   fprintf(stderr, "usage: ws_capgen gen DIR | fields | rules | found [--stateless] PCAP | state PCAP |\n"
-                  "       compare [--stateless] PCAP TSHARK_OUT\n");
+                  "       compare [--stateless] [--two-pass] PCAP TSHARK_OUT\n");
   return 2;
 }

@@ -17,6 +17,7 @@
 #include "ualink/ualink/pack.h"
 #include "ualink/ualink/os.h"
 #include "ualink/pcie/dllp.h"
+#include "ualink/pcie/tlp.h"
 #include "ualink/ub/flit.h"
 
 struct ual_rec_result {
@@ -28,6 +29,8 @@ struct ual_rec_result {
   struct ual_flit_info flit;
   bool unpacked;                /* the flit went through the unpacker */
   struct ual_unpack_out unp;
+  /* PCIe flits: the TLPs the analysis walked to their end in this flit (pcie/tlp.h) */
+  struct ual_pcie_tlps tlps;
   /* kind == UAL_REC_OS */
   struct ual_os os;
   /* PCIe, kind == UAL_REC_PCIE_DLLP */

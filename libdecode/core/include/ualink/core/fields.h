@@ -43,6 +43,7 @@ enum ual_scope {
 #define UAL_FF_ENUM     0x02  /* only the listed values are valid (DM-FIELD) */
 #define UAL_FF_HEX      0x04  /* display in hex */
 #define UAL_FF_BOOL     0x08  /* one-bit flag */
+#define UAL_FF_FRAME    0x10  /* a frame number (generated; Wireshark FT_FRAMENUM) */
 
 /* Value-name lists ual_vals_<name>; the record's are defined in core/fields.c. */
 #define UAL_CORE_VALUE_LISTS(X) \

@@ -17,6 +17,8 @@ struct ual_tree_row {
   char text[96];                  /* value as text: "x8 (3)", "0x1f", "True", group detail */
   unsigned offset;                /* first byte, relative to the record start */
   unsigned length;                /* bytes covered (container size for fields) */
+  bool copied;                    /* a wire field whose bytes are not in this record (a PCIe TLP
+                                     header begun in an earlier flit): value given, length 0 */
 };
 
 typedef void (*ual_tree_cb)(void *ctx, const struct ual_tree_row *row);

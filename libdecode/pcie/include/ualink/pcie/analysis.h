@@ -66,6 +66,7 @@ struct ual_pcie_side {
  * keyed by Requester ID and the 14-bit Tag. */
 struct ual_pcie_req {
   uint8_t used, type;
+  uint8_t index;             /* its index in its frame's struct ual_pcie_tlps, 255 none */
   uint16_t rid, tag;
   uint64_t frame, ts_ns;
   /* what its completions are checked against (pcie.md §4) */
@@ -85,6 +86,7 @@ struct ual_pcie_flow {
   uint8_t seq_known;
   uint16_t next_seq;         /* of the next new payload flit */
   struct ual_pcie_walk walk;
+  uint64_t flit_frame[32];   /* the frame of walked flit k at [k % 32]: where a straddling TLP started */
   uint64_t flits, delivered, tlps;
   /* requests this side sent; completions come from the other side */
   struct ual_pcie_req req[UAL_PCIE_MAX_OUTSTANDING];

@@ -41,7 +41,8 @@
 
 /* Value-name lists ual_vals_<name>, defined in pcie/values.c. */
 #define UAL_PCIE_VALUE_LISTS(X) X(pcie_framing) X(pcie_dllp_type) X(pcie_scale) X(pcie_fc_class) \
-  X(pcie_fdllp_type) X(pcie_lm_type) X(pcie_lm_cmd) X(pcie_tlp_type) X(pcie_ts) X(pcie_cpl_status) X(pcie_substream)
+  X(pcie_fdllp_type) X(pcie_lm_type) X(pcie_lm_cmd) X(pcie_tlp_type) X(pcie_ts) X(pcie_cpl_status) X(pcie_substream) \
+  X(pcie_link)
 
 #define UAL_PCIE_FIELDS(X) \
   X(PCIE_FRAMING,   UAL_SC_PCIE_BODY, "Framing",     "pcie.framing",       0, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(pcie_framing), "pcie.md [P1]") \
@@ -146,6 +147,11 @@
   X(PCIE_GEN_HDR_CREDITS, UAL_SC_PCIE_GEN, "Header credits (scaled)", "pcie.dllp.hdr_credits", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 2.2 [P8]") \
   X(PCIE_GEN_DATA_CREDITS, UAL_SC_PCIE_GEN, "Data credits (scaled)", "pcie.dllp.data_credits", 0, 0, UAL_LE, 0, 20, 0, NULL, "pcie.md 2.2 [P8]") \
   X(PCIE_GEN_CRC_CALC, UAL_SC_PCIE_GEN, "CRC-16 (calculated)", "pcie.dllp.crc_calc", 0, 0, UAL_LE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 2.3") \
-  X(PCIE_GEN_CRC_OK, UAL_SC_PCIE_GEN, "CRC-16 good",   "pcie.dllp.crc_ok",   0, 0, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "pcie.md 2.3")
+  X(PCIE_GEN_CRC_OK, UAL_SC_PCIE_GEN, "CRC-16 good",   "pcie.dllp.crc_ok",   0, 0, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "pcie.md 2.3") \
+  X(PCIE_GEN_TLP_START, UAL_SC_PCIE_GEN, "Started in frame", "pcie.tlp.start_frame", 0, 0, UAL_LE, 0, 32, UAL_FF_FRAME, NULL, "pcie.md 3.2") \
+  X(PCIE_GEN_TLP_LINK, UAL_SC_PCIE_GEN, "Transaction", "pcie.tlp.transaction", 0, 0, UAL_LE, 0, 8, 0, UAL_V_(pcie_link), "pcie.md 4") \
+  X(PCIE_GEN_RESP_IN, UAL_SC_PCIE_GEN, "Response in frame", "pcie.tlp.response_in", 0, 0, UAL_LE, 0, 32, UAL_FF_FRAME, NULL, "pcie.md 4") \
+  X(PCIE_GEN_RESP_TO, UAL_SC_PCIE_GEN, "Request in frame", "pcie.tlp.response_to", 0, 0, UAL_LE, 0, 32, UAL_FF_FRAME, NULL, "pcie.md 4") \
+  X(PCIE_GEN_LATENCY, UAL_SC_PCIE_GEN, "Completion latency (ns)", "pcie.tlp.latency_ns", 0, 0, UAL_LE, 0, 64, 0, NULL, "pcie.md 4")
 
 #endif

@@ -210,4 +210,60 @@ void ual_pcie_walk_lose(struct ual_pcie_walk *w);
 enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint8_t tlp[UAL_PCIE_FLIT_TLP_BYTES],
                                              ual_pcie_tlp_cb cb, void *ctx, unsigned *sync_dw);
 
+/* ---- the TLPs of one flit record ---- */
+
+/* What the transaction tracking made of a TLP (pcie/analysis.h). */
+enum ual_pcie_link {
+  UAL_PCIE_LK_NONE,          /* neither a tracked request nor a completion */
+  UAL_PCIE_LK_REQ,           /* a non-posted request, kept until its completion */
+  UAL_PCIE_LK_REQ_UNTRACKED, /* a non-posted request not kept: the table was full */
+  UAL_PCIE_LK_CPL,           /* the completion that finishes a kept request */
+  UAL_PCIE_LK_CPL_PART,      /* a split completion's part before its last */
+  UAL_PCIE_LK_CPL_UNMATCHED, /* a completion without a kept request (it may precede the capture) */
+};
+
+/* Non-NOP TLPs completing in one flit: one may straddle in, every other
+ * starts in it and is at least 3 DW (59 / 3 + 1). */
+#define UAL_PCIE_MAX_TLP_PER_FLIT 20
+
+/* A TLP completed in a flit record, with where it started and its link. */
+struct ual_pcie_tlp_rec {
+  struct ual_pcie_tlp t;
+  uint8_t link;              /* enum ual_pcie_link */
+  uint8_t peer_index;        /* completion, paired: the request's index in its frame's struct ual_pcie_tlps */
+  uint64_t start_frame;      /* the frame it started in (this one unless it straddles in) */
+  uint64_t peer_frame;       /* completion: its request's frame; request: the frame of the completion that
+                                finished it, 0 while not known (a front-end with a second pass fills it) */
+  uint64_t latency_ns;       /* completion, paired: since the request */
+};
+
+/* The TLPs a delivered flit completed (NOP TLPs counted only). Filled by
+ * the analysis step of a kind-5 record; n = 0 without it. */
+struct ual_pcie_tlps {
+  uint8_t n, dropped;
+  uint8_t nops;
+  int8_t synced_at;          /* DW where the walk aligned in this flit, -1 */
+  struct ual_pcie_tlp_rec v[UAL_PCIE_MAX_TLP_PER_FLIT];
+};
+
+/* Adds a walked TLP to a record's list: a NOP TLP is counted, any other
+ * kept (its entry returned, link NONE, start_frame 0) or counted dropped
+ * when the list is full (NULL). */
+struct ual_pcie_tlp_rec *ual_pcie_tlps_add(struct ual_pcie_tlps *o, const struct ual_pcie_tlp *t);
+void ual_pcie_tlps_clear(struct ual_pcie_tlps *o);
+
+/* The record offset (from the record start, hdr_bytes = the record
+ * header) of byte off of a TLP's held header (from its first prefix), or
+ * -1 when that byte was in an earlier flit. */
+int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hdr_bytes);
+/* The scope (enum ual_scope) of the OHC-A word of a TLP Type (pcie.md
+ * §3.5: A1 memory requests and address-routed / to-RC messages, A2 IO,
+ * A3 configuration, A4 ID-routed messages, A5 completions), -1 where all
+ * OHC-A bits are reserved. */
+int ual_pcie_ohc_a_scope(unsigned type);
+/* One line for a TLP: "MRd32 len 1 RID 01:00.0 tag 5 addr 0x1000". */
+void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap);
+/* DW0 of a TLP (after its prefixes) in its held header. */
+static inline const uint8_t *ual_pcie_tlp_dw0(const struct ual_pcie_tlp *t) { return t->hdr + 4u * t->prefix_dw; }
+
 #endif
