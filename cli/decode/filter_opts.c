@@ -109,7 +109,7 @@ int dc_fopts_arg(struct dc_fopts *fo, int opt, const char *arg) {
     fo->fields = true;
     return -1;
   case 'e':
-    if (fo->n_e == DC_MAX_E_FIELDS) return fusage("%s", "too many -e fields (128 at most)");
+    if (fo->n_e == DC_MAX_E_FIELDS) return fusage("%s", "too many -e fields (1024 at most)");
     fo->e[fo->n_e++] = arg;
     return -1;
   case 'E':

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DC_MAX_E_FIELDS 128
+#define DC_MAX_E_FIELDS 1024
 
 struct dc_fopts {
   const char *filter;          /* -Y, NULL none */

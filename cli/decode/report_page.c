@@ -276,26 +276,32 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
   dc_out_str(o, "</svg><div class=\"legend note\"><span><i style=\"background:#1f77b4\"></i>A&gt;B</span>"
                 "<span><i style=\"background:#e8590c\"></i>B&gt;A</span></div></div>\n");
 
-  /* the record and flit-type mix, from the --stats counts */
-  static const char *const mix_color[7] = { "#3fa34d", "#4f8fdb", "#b0b7c0", "#8e6fd1", "#f08c1a", "#2bb3c0",
-                                            "#d9453b" };
-  static const char *const mix_name[7] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits",
-                                           "ordered sets", "link events", "malformed" };
+  /* the record and flit-type mix, from the --stats counts: every record of a direction once */
+  enum { MIX = 10 };
+  static const char *const mix_color[MIX] = { "#3fa34d", "#4f8fdb", "#b0b7c0", "#8e6fd1", "#f08c1a", "#2bb3c0",
+                                              "#c2410c", "#7c3aed", "#0f766e", "#d9453b" };
+  static const char *const mix_name[MIX] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits",
+                                             "ordered sets", "link events", "PCIe DLLPs", "PCIe flits", "UB flits",
+                                             "malformed" };
   dc_out_str(o, "<h3>Record and flit-type mix</h3><div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
                 "width=\"1140\" height=\"64\" viewBox=\"0 0 1140 64\" id=\"mix\" role=\"img\" aria-label=\"Record and flit-type mix\">\n");
+  bool shown[MIX] = { false };
   for (int d = 0; d < 2; d++) {
     const struct dc_dir_stats *ds = &st->d[d];
-    uint64_t v[7] = { ds->usage[UAL_FK_PAYLOAD], ds->usage[UAL_FK_NOP], ds->usage[UAL_FK_IDLE],
-                      ds->usage[UAL_FK_RESERVED], ds->kind[DC_K_OS], ds->kind[DC_K_EVENT], ds->kind[DC_K_MALFORMED] };
+    uint64_t v[MIX] = { ds->usage[UAL_FK_PAYLOAD], ds->usage[UAL_FK_NOP], ds->usage[UAL_FK_IDLE],
+                        ds->usage[UAL_FK_RESERVED], ds->kind[DC_K_OS], ds->kind[DC_K_EVENT], st->pcie.dllps[d],
+                        st->pcie.flits[d], ds->ub_flits, ds->kind[DC_K_MALFORMED] };
     uint64_t tot = 0;
-    for (int k = 0; k < 7; k++) tot += v[k];
+    for (int k = 0; k < MIX; k++) tot += v[k];
     double y = 6 + d * 28, x = 170;
     dc_out_fmt(o, "<text x=\"14\" y=\"%.1f\" font-size=\"12\">%s</text>\n", y + 14, d ? "B&gt;A" : "A&gt;B");
-    for (int k = 0; k < 7 && tot; k++) {
+    for (int k = 0; k < MIX && tot; k++) {
       if (!v[k]) continue;
+      shown[k] = true;
       double w = 950.0 * (double)v[k] / (double)tot;
-      dc_out_fmt(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"20\" fill=\"%s\"><title>%s: %llu (%.1f%%)"
-                    "</title></rect>", x, y, w, mix_color[k], mix_name[k], (unsigned long long)v[k],
+      dc_out_fmt(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"20\" fill=\"%s\" data-dir=\"%s\" "
+                    "data-count=\"%llu\"><title>%s: %llu (%.1f%%)</title></rect>", x, y, w, mix_color[k],
+                 d ? "B&gt;A" : "A&gt;B", (unsigned long long)v[k], mix_name[k], (unsigned long long)v[k],
                  100.0 * (double)v[k] / (double)tot);
       if (w > 70)
         dc_out_fmt(o, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#fff\">%s %.0f%%</text>", x + 4, y + 14,
@@ -305,7 +311,8 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
     }
   }
   dc_out_str(o, "</svg><div class=\"legend note\">");
-  for (int k = 0; k < 7; k++) dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", mix_color[k], mix_name[k]);
+  for (int k = 0; k < MIX; k++)
+    if (shown[k] || k < 4) dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", mix_color[k], mix_name[k]);
   dc_out_str(o, "</div></div>\n");
 }
 

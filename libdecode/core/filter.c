@@ -1138,7 +1138,10 @@ struct ual_filter *ual_filter_compile(const char *text, struct ual_filter_error 
 
 struct ual_filter *ual_filter_fields(const char *const *fields, size_t n, struct ual_filter_error *err) {
   struct ual_filter *f = filter_new();
-  if (!f) {
+  int *slots = f && n > f->n_fields ? realloc(f->slot_field, n * sizeof *slots) : NULL;
+  if (slots) f->slot_field = slots;   /* a field may be given more than once */
+  if (!f || (n > f->n_fields && !slots)) {
+    ual_filter_free(f);
     oom(err);
     return NULL;
   }

@@ -526,11 +526,13 @@ static void pcie_flit_traffic(struct cap *c) {
   const uint8_t mrd64[8] = { 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x20, 0x00 };
   tlp_hdr(&a, 0x20, 0, 32, 0x0000, 3, mrd64, 2);
   pcie_flit(c, 0, &a, 0x31, last);
-  /* B flit 1: Cpl of the CfgWr0 (OHC-A5), CplD of the MRd32 */
-  const uint8_t cpl[8] = { 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x80, 0x00 };   /* to 00:00.0, BC 4; A5: DSV */
+  /* B flit 1: Cpl of the CfgWr0, CplD of the MRd32. Every completion has
+   * OHC-A5 (00h: DSV 0, segments 00h, SC): the functions' Segment
+   * Captured is Clear after Detect, so none may omit it (PS-CPL-A5-OMIT) */
+  const uint8_t cpl[8] = { 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00 };   /* to 00:00.0, BC 4; A5 */
   tlp_hdr(&b, 0x0A, 1, 0, 0x0100, 1, cpl, 2);
-  const uint8_t cpld[8] = { 0x00, 0x00, 0x00, 0x04, 0xDE, 0xAD, 0xBE, 0xEF };
-  tlp_hdr(&b, 0x4A, 0, 1, 0x0100, 2, cpld, 2);
+  const uint8_t cpld[12] = { 0x00, 0x00, 0x00, 0x04, 0, 0, 0, 0, 0xDE, 0xAD, 0xBE, 0xEF };
+  tlp_hdr(&b, 0x4A, 1, 1, 0x0100, 2, cpld, 3);
   pcie_flit(c, 1, &b, 0x80, last);
   /* A flit 2: MRd64 tag 4 (never completed), MWr64 of 64 DW with OHC-C (straddles into flit 3) */
   const uint8_t mrd64b[8] = { 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00 };
@@ -541,7 +543,7 @@ static void pcie_flit_traffic(struct cap *c) {
   pcie_flit(c, 0, &a, 0x31, last);
   /* B flit 2: the first part of the 128-byte read (64 bytes, Byte Count 128) */
   const uint8_t part1[8] = { 0x00, 0x00, 0x00, 0x80 };
-  tlp_hdr(&b, 0x4A, 0, 16, 0x0100, 3, part1, 1);
+  tlp_hdr(&b, 0x4A, 1, 16, 0x0100, 3, part1, 2);
   tlp_payload(&b, 16, 2);
   pcie_flit(c, 1, &b, 0x31, last);
   /* A flit 3: the MWr64's end, then a FlitModePrefix'd MRd32 tag 5 */
@@ -553,10 +555,10 @@ static void pcie_flit_traffic(struct cap *c) {
   /* ... sent again: a replayed copy is not delivered twice */
   cap_record(c, 0, UAL_REC_PCIE_FLIT, last, sizeof last);
   /* B flit 3: the read's last part (Byte Count 64), the MRd32 tag 5's CplD, a Cpl for tag 9 nobody sent */
-  tlp_hdr(&b, 0x4A, 0, 16, 0x0100, 3, (const uint8_t[4]){ 0x00, 0x00, 0x00, 0x40 }, 1);
+  tlp_hdr(&b, 0x4A, 1, 16, 0x0100, 3, (const uint8_t[8]){ 0x00, 0x00, 0x00, 0x40 }, 2);
   tlp_payload(&b, 16, 3);
-  tlp_hdr(&b, 0x4A, 0, 1, 0x0100, 5, (const uint8_t[8]){ 0x00, 0x00, 0x00, 0x04, 1, 2, 3, 4 }, 2);
-  tlp_hdr(&b, 0x0A, 0, 0, 0x0100, 9, (const uint8_t[4]){ 0x00, 0x00, 0x00, 0x04 }, 1);
+  tlp_hdr(&b, 0x4A, 1, 1, 0x0100, 5, (const uint8_t[12]){ 0x00, 0x00, 0x00, 0x04, 0, 0, 0, 0, 1, 2, 3, 4 }, 3);
+  tlp_hdr(&b, 0x0A, 1, 0, 0x0100, 9, (const uint8_t[8]){ 0x00, 0x00, 0x00, 0x04 }, 2);
   pcie_flit(c, 1, &b, 0x31, last);
 }
 

@@ -266,6 +266,18 @@ def check_throughput(root, summary):
             check(got.get((k, d)) == n, 'throughput %s %s: chart %s, --stats %d' % (k, d, got.get((k, d)), n))
 
 
+def check_mix(root, summary):
+    """The mix shows every record of a direction once: its parts sum to the --stats records."""
+    svg = by_id(root, 'mix')
+    got = {d: 0 for d in DIRS}
+    for r in svg.iter(SVG + 'rect'):
+        if r.get('data-dir') in got:
+            got[r.get('data-dir')] += int(r.get('data-count'))
+    for d in DIRS:
+        n = summary['dirs'][d]['records']
+        check(got[d] == n, 'mix %s: %d records in the chart, --stats %d' % (d, got[d], n))
+
+
 def check_self_contained(html):
     check(not re.search(r'\ssrc\s*=', html), 'the page loads a resource (src=)')
     check('url(' not in html and '@import' not in html, 'the style loads a resource')
@@ -382,6 +394,7 @@ def check_page(html_path, html, summary, events, selection):
     check_totals(root, summary)
     check_findings(root, summary)
     check_throughput(root, summary)
+    check_mix(root, summary)
     check_timeline(root, summary, events)
     check_ub_lanes(root, summary, events)
     if not selection:   # ladders show the whole capture, --timeline only the selection
