@@ -343,8 +343,10 @@ static uint32_t *sorted_dws(const struct dlist *d, size_t from, size_t to, size_
   *n = d->off[to] - d->off[from];
   uint32_t *v = malloc((*n + 1) * sizeof *v);
   if (!v) abort();
-  memcpy(v, d->dw + d->off[from], *n * sizeof *v);
-  qsort(v, *n, sizeof *v, cmp_u32);
+  if (*n) {                      /* d->dw is NULL when nothing was delivered */
+    memcpy(v, d->dw + d->off[from], *n * sizeof *v);
+    qsort(v, *n, sizeof *v, cmp_u32);
+  }
   return v;
 }
 
