@@ -396,7 +396,7 @@ static void late_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
  * tui_filter.py to compare with ualink-decode -Y. */
 static int print_matches(const char *path, const char *ring, const char *at, const char *text) {
   static struct tui_model m;
-  if (!tui_model_init_caps(&m, strtoul(ring, NULL, 10), 1u << 22)) return 2;
+  if (!tui_model_init_caps(&m, strtoul(ring, NULL, 10), 1u << 16)) return 2;  /* more than any sample holds */
   struct tui_filter f = {0};
   char err[256];
   if (!tui_filter_parse(&f, text, err, sizeof err)) {
