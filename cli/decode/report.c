@@ -80,6 +80,9 @@ static void merge_bins(struct dc_report *r) {
       m.payload[d] += b->payload[d];
       m.tl[d] += b->tl[d];
       m.msgs[d] += b->msgs[d];
+      m.ub_bytes[d] += b->ub_bytes[d];
+      m.tlps[d] += b->tlps[d];
+      m.dllps[d] += b->dllps[d];
       for (int k = 0; k < DC_M_COUNT; k++) m.mark[d][k] += b->mark[d][k];
       for (int k = 0; k < DC_UB_DLL_COUNT; k++) m.ub_dll[d][k] += b->ub_dll[d][k];
       for (int k = 0; k < DC_UM_COUNT; k++) m.ub_mark[d][k] += b->ub_mark[d][k];
@@ -309,9 +312,12 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
   ual_analyzer_summary(an, &r->sum);
   struct dc_rpt_bin *b = bin_at(r, x);
   if (res->rec.h.kind == UAL_REC_UB_FLIT) r->ub_records++;
-  else if (res->rec.h.kind == UAL_REC_FLIT || res->rec.h.kind == UAL_REC_OS) r->ualink_records++;
+  else if (res->rec.h.kind == UAL_REC_FLIT || (res->rec.h.kind == UAL_REC_OS && !res->rec.h.roles_pcie)) r->ualink_records++;
+  else if (res->rec.h.kind == UAL_REC_PCIE_DLLP || res->rec.h.kind == UAL_REC_PCIE_FLIT || res->rec.h.kind == UAL_REC_OS)
+    r->pcie_records++;
   for (int d = 0; d < 2; d++) r->ub_dll[d] = an->fab.ub.s[d].dll;
   r->ub_mode = an->fab.ub.mode;
+  for (int d = 0; d < 2; d++) r->pcie_role[d] = an->fab.pcie.role[d];
   for (int d = 0; d < 2; d++) {
     unsigned c = dc_rpt_class_of(r->sum.ltssm[d]);
     if (c != dc_rpt_class_of(prev.ltssm[d]) || r->records == 1) r->lt_entries[d][c]++;
@@ -345,6 +351,10 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
         b->msgs[d] += res->unp.n_msg;
       }
     }
+    /* as --stats counts them (stats.c, stats_pcie.c) */
+    if (res->rec.h.kind == UAL_REC_UB_FLIT && res->ub.unit.kind == UAL_UB_UNIT_DLLDP) b->ub_bytes[d] += res->ub.unit.payload_len;
+    if (res->rec.h.kind == UAL_REC_PCIE_FLIT) b->tlps[d] += res->tlps.n + res->tlps.dropped;
+    if (res->rec.h.kind == UAL_REC_PCIE_DLLP) b->dllps[d]++;
   }
   for (unsigned i = 0; i < res->findings.n; i++) {
     unsigned rule = res->findings.v[i].rule;

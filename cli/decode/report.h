@@ -53,6 +53,7 @@ struct dc_rpt_bin {
   uint8_t rate[2], width[2];       /* at the end of the bin, 0 unknown */
   uint8_t width_min[2];            /* narrowest in the bin */
   uint64_t payload[2], tl[2], msgs[2];
+  uint64_t ub_bytes[2], tlps[2], dllps[2];   /* UB DLLDP payload bytes, PCIe TLPs (NOPs not counted), PCIe DLLPs */
   uint64_t mark[2][DC_M_COUNT];
   uint64_t ub_dll[2][DC_UB_DLL_COUNT];   /* UB DLL state residency per side */
   uint64_t ub_mode[3];             /* UB mode residency: unknown, CRC, non-CRC */
@@ -112,7 +113,8 @@ struct dc_report {
   uint64_t events_dropped;          /* over the analyzer's per-record limit */
   /* UB: the state after the previous record; records by fabric choose the lanes */
   uint8_t ub_dll[2], ub_mode;
-  uint64_t ub_records, ualink_records;
+  uint64_t ub_records, ualink_records, pcie_records;
+  uint8_t pcie_role[2];            /* PCIe role codes [P3], 0 unknown */
 };
 
 /* Opens the page's output (path "-" = standard output); NULL and a message
@@ -156,7 +158,13 @@ extern const unsigned dc_ub_nlanes;
 /* The lanes a side of the page shows: UALink's, UB's, or both (a capture
  * with UB flits and UALink records); returns the count (at most cap). */
 static inline bool dc_rpt_shows_ub(const struct dc_report *r) { return r->ub_records > 0; }
-static inline bool dc_rpt_shows_ualink(const struct dc_report *r) { return !r->ub_records || r->ualink_records; }
+/* The PHY lanes and ladders (LTSSM, rate, width; PCIe shares them) unless
+ * the capture is UB only; UALink's DL sections only with UALink records or
+ * no other fabric's. */
+static inline bool dc_rpt_shows_phy(const struct dc_report *r) { return !r->ub_records || r->ualink_records; }
+static inline bool dc_rpt_shows_ualink(const struct dc_report *r) {
+  return r->ualink_records || (!r->ub_records && !r->pcie_records);
+}
 unsigned dc_rpt_lanes(const struct dc_report *r, const struct dc_rpt_lane **out, unsigned cap);
 /* The legend of the UB lanes (report_ub.c). */
 void dc_rpt_ub_legend(struct dc_out *o);

@@ -115,7 +115,13 @@ static void card_u64(struct dc_out *o, uint64_t v, const char *label) {
   card(o, b, label);
 }
 
-static const char *role_name(unsigned role) {
+static const char *role_name(const struct dc_report *r, unsigned side) {
+  if (!dc_rpt_shows_ualink(r) && r->pcie_records) {
+    static const char *const pcie[8] = { "role unknown", "Root Port", "Switch Upstream Port", "Switch Downstream Port",
+                                         "Endpoint", "other upstream port", "role reserved", "role reserved" };
+    return pcie[r->pcie_role[side] & 7];
+  }
+  unsigned role = r->sum.role[side];
   return role == UAL_ROLE_ACCEL ? "accelerator" : role == UAL_ROLE_SWITCH ? "switch" : "role unknown";
 }
 
@@ -149,7 +155,7 @@ static void axis(struct dc_out *o, const struct dc_report *r, const struct dc_rp
 
 unsigned dc_rpt_lanes(const struct dc_report *r, const struct dc_rpt_lane **out, unsigned cap) {
   unsigned n = 0;
-  bool ub = dc_rpt_shows_ub(r), ual = dc_rpt_shows_ualink(r);
+  bool ub = dc_rpt_shows_ub(r), ual = dc_rpt_shows_phy(r);
   /* a UB capture keeps the findings markers (UALink's last lane) */
   for (unsigned i = 0; ual && i < dc_ualink_nlanes && n < cap; i++) out[n++] = &dc_ualink_lanes[i];
   for (unsigned i = 0; ub && i < dc_ub_nlanes && n < cap; i++) out[n++] = &dc_ub_lanes[i];
@@ -171,7 +177,7 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
   double y = top;
   for (unsigned side = 0; side < 2; side++) {
     dc_out_fmt(o, "<text x=\"4\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">Side %c <tspan font-weight=\"normal\" "
-                  "fill=\"#667\">(%s, sends %s)</tspan></text>\n", y + 16, side ? 'B' : 'A', role_name(r->sum.role[side]),
+                  "fill=\"#667\">(%s, sends %s)</tspan></text>\n", y + 16, side ? 'B' : 'A', role_name(r, side),
                side ? "B&gt;A" : "A&gt;B");
     y += 24;
     for (unsigned i = 0; i < nl; i++) {
@@ -188,9 +194,9 @@ static void timeline(struct dc_out *o, const struct dc_report *r) {
   }
   dc_out_str(o, "</svg>\n");
   dc_out_str(o, "<div class=\"legend note\">");
-  for (unsigned c = 0; dc_rpt_shows_ualink(r) && c < DC_LC_COUNT; c++)
+  for (unsigned c = 0; dc_rpt_shows_phy(r) && c < DC_LC_COUNT; c++)
     dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", dc_rpt_class_color(c), dc_rpt_class_name(c));
-  if (dc_rpt_shows_ualink(r)) dc_out_str(o, "<br/>");
+  if (dc_rpt_shows_phy(r)) dc_out_str(o, "<br/>");
   if (dc_rpt_shows_ub(r)) dc_rpt_ub_legend(o);
   for (unsigned m = 0; m < DC_M_COUNT; m++)
     dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", dc_rpt_mark_color(m), dc_rpt_mark_name(m));
@@ -209,6 +215,9 @@ static void chart_range(const struct dc_report *r, unsigned i, uint64_t *lo, uin
   dc_rpt_bin_range(r, last < DC_RPT_BINS ? last : DC_RPT_BINS - 1, &b, hi);
 }
 
+/* The per-bin quantities a chart shows. */
+enum { CH_TL, CH_PAYLOAD, CH_MSGS, CH_UB_BYTES, CH_TLPS, CH_DLLPS, CH_COUNT };
+
 /* One chart of a per-bin quantity of both directions. */
 static void chart(struct dc_out *o, const struct dc_report *r, const char *title, const char *series, int which, double y0,
                   double h) {
@@ -225,18 +234,20 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
       uint64_t n = 0;
       for (unsigned j = i * CHART_GROUP; j < (i + 1) * CHART_GROUP && j < DC_RPT_BINS; j++) {
         const struct dc_rpt_bin *b = &r->bin[j];
-        n += which == 0 ? b->tl[d] : which == 1 ? b->payload[d] : b->msgs[d];
+        n += which == CH_TL ? b->tl[d] : which == CH_PAYLOAD ? b->payload[d] : which == CH_MSGS ? b->msgs[d]
+             : which == CH_UB_BYTES ? b->ub_bytes[d] : which == CH_TLPS ? b->tlps[d] : b->dllps[d];
       }
       total[d] += n;
       double len = (double)(hi > lo ? hi - lo : 1);
       double val = (double)n;
-      if (r->use_ts) val = which == 0 ? val * UAL_TL_FLIT_BYTES * 8.0 / len : val * 1000.0 / len;
+      if (r->use_ts)
+        val = which == CH_TL ? val * UAL_TL_FLIT_BYTES * 8.0 / len : which == CH_UB_BYTES ? val * 8.0 / len : val * 1000.0 / len;
       else val = val / len;
       v[d][i] = val;
       if (val > maxv) maxv = val;
     }
   }
-  const char *unit = !r->use_ts ? "per record" : which == 0 ? "Gb/s" : "per \xc2\xb5s";
+  const char *unit = !r->use_ts ? "per record" : which == CH_TL || which == CH_UB_BYTES ? "Gb/s" : "per \xc2\xb5s";
   dc_out_fmt(o, "<text x=\"14\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">", y0 + 14);
   dc_rpt_text(o, title);
   dc_out_fmt(o, "</text><text x=\"14\" y=\"%.1f\" font-size=\"11\" fill=\"#667\">%s</text>\n", y0 + 29, unit);
@@ -264,15 +275,22 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
 }
 
 static void throughput(struct dc_out *o, const struct dc_report *r, const struct dc_stats *st) {
-  static const char *const titles[3] = { "TL flits", "Payload flits", "DL messages" };
-  static const char *const series[3] = { "tl", "payload", "msgs" };
+  static const char *const titles[CH_COUNT] = { "TL flits", "Payload flits", "DL messages", "UB DLLDP payload",
+                                                "PCIe TLPs", "PCIe DLLPs" };
+  static const char *const series[CH_COUNT] = { "tl", "payload", "msgs", "ub_bytes", "tlps", "dllps" };
+  /* each fabric's charts: UALink's, UB's, PCIe's flit-mode TLPs */
+  int charts[CH_COUNT], n = 0;
+  if (dc_rpt_shows_ualink(r)) charts[n++] = CH_TL, charts[n++] = CH_PAYLOAD, charts[n++] = CH_MSGS;
+  if (dc_rpt_shows_ub(r)) charts[n++] = CH_UB_BYTES;
+  if (st->pcie.flits[0] + st->pcie.flits[1]) charts[n++] = CH_TLPS;
+  if (st->pcie.dllps[0] + st->pcie.dllps[1]) charts[n++] = CH_DLLPS;
   double ch = 80, gap = 22, top = 24;
-  double H = top + 3 * (ch + gap);
+  double H = top + n * (ch + gap);
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
   dc_out_fmt(o, "<div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1140\" height=\"%.0f\" "
                 "viewBox=\"0 0 1140 %.0f\" id=\"throughput\" role=\"img\" aria-label=\"Throughput per direction\">\n", H, H);
   axis(o, r, &a, top - 4, 0);
-  for (int k = 0; k < 3; k++) chart(o, r, titles[k], series[k], k, top + k * (ch + gap), ch);
+  for (int k = 0; k < n; k++) chart(o, r, titles[charts[k]], series[charts[k]], charts[k], top + k * (ch + gap), ch);
   dc_out_str(o, "</svg><div class=\"legend note\"><span><i style=\"background:#1f77b4\"></i>A&gt;B</span>"
                 "<span><i style=\"background:#e8590c\"></i>B&gt;A</span></div></div>\n");
 
@@ -312,7 +330,7 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
   }
   dc_out_str(o, "</svg><div class=\"legend note\">");
   for (int k = 0; k < MIX; k++)
-    if (shown[k] || k < 4) dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", mix_color[k], mix_name[k]);
+    if (shown[k] || (k < 4 && dc_rpt_shows_ualink(r))) dc_out_fmt(o, "<span><i style=\"background:%s\"></i>%s</span>", mix_color[k], mix_name[k]);
   dc_out_str(o, "</div></div>\n");
 }
 
@@ -332,7 +350,7 @@ static void ladder(struct dc_out *o, const struct dc_report *r, const struct dc_
              W, H, W, H);
   dc_out_fmt(o, "<text x=\"%.1f\" y=\"14\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"middle\">A (%s)</text>"
                 "<text x=\"%.1f\" y=\"14\" font-size=\"12\" font-weight=\"bold\" text-anchor=\"middle\">B (%s)</text>\n",
-             la, role_name(r->sum.role[0]), lb, role_name(r->sum.role[1]));
+             la, role_name(r, 0), lb, role_name(r, 1));
   dc_out_fmt(o, "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#99a\" stroke-width=\"2\"/>"
                 "<line x1=\"%.1f\" y1=\"20\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#99a\" stroke-width=\"2\"/>\n",
              la, la, H - 4, lb, lb, H - 4);
@@ -488,7 +506,7 @@ static void totals(struct dc_out *o, const struct dc_stats *st, const struct ual
                 "<th class=\"n\">total</th></tr>\n");
   dc_stats_rows(st, total_row, o);
   dc_out_str(o, "</table>\n");
-  if (s) {
+  if (s && dc_stats_ualink(st)) {   /* the UALink analysis */
     dc_out_str(o, "<table id=\"analysis\"><tr><th>analysis (sent by)</th><th class=\"n\">A</th><th class=\"n\">B</th>"
                   "<th class=\"n\">total</th></tr>\n");
     dc_analysis_rows(s, analysis_row, o);
@@ -521,11 +539,17 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   if (!dc_out_init(o, r->fp, 1u << 16)) return false;
   dc_out_str(o, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n"
                 "<meta charset=\"utf-8\"/>\n<meta name=\"generator\" content=\"ualink-decode " UAL_VERSION_STRING "\"/>\n"
-                "<title>UALink link report: ");
+                "<title>");
+  /* named by the fabrics the capture holds */
+  char title[64];
+  snprintf(title, sizeof title, "%s%s%s%s%s link report", dc_rpt_shows_ualink(r) ? "UALink" : "",
+           dc_rpt_shows_ualink(r) && r->pcie_records ? " + " : "", r->pcie_records ? "PCIe" : "",
+           (dc_rpt_shows_ualink(r) || r->pcie_records) && r->ub_records ? " + " : "", r->ub_records ? "UB" : "");
+  dc_out_fmt(o, "%s: ", title);
   dc_rpt_text(o, input);
   dc_out_str(o, "</title>\n<style>");
   dc_out_str(o, css);
-  dc_out_str(o, "</style>\n</head>\n<body><main>\n<h1>UALink link report</h1>\n<p class=\"sub\">");
+  dc_out_fmt(o, "</style>\n</head>\n<body><main>\n<h1>%s</h1>\n<p class=\"sub\">", title);
   dc_rpt_text(o, input);
   char span[32];
   dc_rpt_dur(span, sizeof span, r, r->x_last);
@@ -542,29 +566,46 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   card_u64(o, a->sev[UAL_SEV_ERROR] + b->sev[UAL_SEV_ERROR], "errors");
   card_u64(o, a->sev[UAL_SEV_WARNING] + b->sev[UAL_SEV_WARNING], "warnings");
   card_u64(o, a->sev[UAL_SEV_INFO] + b->sev[UAL_SEV_INFO], "info findings");
-  card_u64(o, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE] + b->replay_cmd[UAL_RC_NAK] +
-                  b->replay_cmd[UAL_RC_NAK_SELECTIVE], "Nak flits");
-  card_u64(o, a->rules[UAL_R_RP_REPLAY] + b->rules[UAL_R_RP_REPLAY], "replays");
-  card_u64(o, r->n_neg + r->neg_elided, "negotiations");
-  card_u64(o, a->tl_flits + b->tl_flits, "TL flits");
+  bool ual = dc_rpt_shows_ualink(r);
+  if (ual) {
+    card_u64(o, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE] + b->replay_cmd[UAL_RC_NAK] +
+                    b->replay_cmd[UAL_RC_NAK_SELECTIVE], "Nak flits");
+    card_u64(o, a->rules[UAL_R_RP_REPLAY] + b->rules[UAL_R_RP_REPLAY], "replays");
+    card_u64(o, r->n_neg + r->neg_elided, "negotiations");
+    card_u64(o, a->tl_flits + b->tl_flits, "TL flits");
+  }
+  if (dc_rpt_shows_ub(r)) {
+    uint64_t dlldps = 0;
+    for (int v = 0; v < UAL_UB_VLS; v++) dlldps += a->ub_dlldps[v] + b->ub_dlldps[v];
+    card_u64(o, dlldps, "UB DLLDPs");
+    card_u64(o, a->ub_bcrc_bad + b->ub_bcrc_bad, "BCRC failures");
+  }
+  if (st->pcie.dllps[0] + st->pcie.dllps[1]) card_u64(o, st->pcie.dllps[0] + st->pcie.dllps[1], "PCIe DLLPs");
+  if (st->pcie.flits[0] + st->pcie.flits[1]) card_u64(o, st->pcie.tlps[0] + st->pcie.tlps[1], "PCIe TLPs");
   dc_out_str(o, "</div>\n");
 
   dc_out_str(o, "<h2 id=\"s-timeline\">Timeline</h2>\n");
   timeline(o, r);
-  dc_out_str(o, "<h3>Time in each LTSSM state</h3>\n");
-  residency(o, r);
+  if (dc_rpt_shows_phy(r)) {
+    dc_out_str(o, "<h3>Time in each LTSSM state</h3>\n");
+    residency(o, r);
+  }
   dc_out_str(o, "<h2 id=\"s-throughput\">Throughput</h2>\n");
   throughput(o, r, st);
-  dc_out_str(o, "<h2 id=\"s-negotiations\">DL negotiations</h2>\n<p class=\"note\">Request, answer (Ack, Nack or "
-                "Decision Pending) and the requester's confirming Ack; times are since the request.</p>\n");
-  ladders(o, r, r->neg, r->n_neg, r->neg_elided, 546, "No DL control negotiation in the capture.", "negotiations",
-          neg_title);
-  dc_out_str(o, "<h2 id=\"s-power\">Link state handshakes</h2>\n<p class=\"note\">Training, Recovery, L1 entry and "
-                "exit, L0p width changes: from the negotiation that allows one (Link Speed, Link State, Link Width) "
-                "through the PM or Link Management DLLPs, data rate, width and LTSSM states of both ports until both "
-                "are back in L0; times are since the first step.</p>\n");
-  ladders(o, r, r->pwr, r->n_pwr, r->pwr_elided, 1120, "No link training, Recovery, L1 entry or exit or L0p width change in the capture.",
-          "handshakes", pwr_title);
+  if (ual) {   /* UALink DL negotiations */
+    dc_out_str(o, "<h2 id=\"s-negotiations\">DL negotiations</h2>\n<p class=\"note\">Request, answer (Ack, Nack or "
+                  "Decision Pending) and the requester's confirming Ack; times are since the request.</p>\n");
+    ladders(o, r, r->neg, r->n_neg, r->neg_elided, 546, "No DL control negotiation in the capture.", "negotiations",
+            neg_title);
+  }
+  if (dc_rpt_shows_phy(r)) {
+    dc_out_str(o, "<h2 id=\"s-power\">Link state handshakes</h2>\n<p class=\"note\">Training, Recovery, L1 entry and "
+                  "exit, L0p width changes: from the negotiation that allows one (Link Speed, Link State, Link Width) "
+                  "through the PM or Link Management DLLPs, data rate, width and LTSSM states of both ports until both "
+                  "are back in L0; times are since the first step.</p>\n");
+    ladders(o, r, r->pwr, r->n_pwr, r->pwr_elided, 1120, "No link training, Recovery, L1 entry or exit or L0p width change in the capture.",
+            "handshakes", pwr_title);
+  }
   dc_out_str(o, "<h2 id=\"s-findings\">Findings by rule</h2>\n");
   findings(o, r);
   dc_out_str(o, "<h2 id=\"s-totals\">Totals (as --stats)</h2>\n");

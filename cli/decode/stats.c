@@ -113,56 +113,79 @@ static void emit_heading(struct rows *w, const char *label) {
   w->fn(w->ctx, &r);
 }
 
+/* The UALink flit rows: usage, CRC-64, FEC, replay, TL flits, DL messages. */
+static void ualink_rows(struct rows *w, const struct dc_dir_stats *a, const struct dc_dir_stats *b) {
+  char key[64];
+  emit_heading(w, "Flits by usage");
+  for (int k = 0; k < 4; k++) {
+    const char *n = ual_flit_kind_name((enum ual_flit_kind)k);
+    snprintf(key, sizeof key, "usage.%s", n);
+    emit(w, key, n, 2, a->usage[k], b->usage[k]);
+  }
+  emit_heading(w, "CRC-64");
+  emit(w, "crc.ok", "ok", 2, a->crc_ok, b->crc_ok);
+  emit(w, "crc.bad", "bad", 2, a->crc_bad, b->crc_bad);
+  emit(w, "crc.inverted", "inverted (containment)", 2, a->crc_inverted, b->crc_inverted);
+  emit_heading(w, "FEC");
+  for (int k = 0; k < 3; k++) {
+    const char *n = ual_fec_status_name((enum ual_fec_status)k);
+    snprintf(key, sizeof key, "fec.%s", n);
+    emit(w, key, n, 2, a->fec[k], b->fec[k]);
+  }
+  emit_heading(w, "Replay command (valid flits)");
+  for (int k = 0; k < 4; k++) {
+    const char *n = ual_replay_cmd_name((enum ual_replay_cmd)k);
+    snprintf(key, sizeof key, "replay_cmd.%s", n);
+    emit(w, key, n, 2, a->replay_cmd[k], b->replay_cmd[k]);
+  }
+  emit(w, "naks", "naks", 2, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
+       b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
+  emit(w, "replays", "replays (RP-REPLAY)", 2, a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
+  emit_heading(w, "TL flits");
+  emit(w, "tl_started", "started", 2, a->tl_started, b->tl_started);
+  emit(w, "tl_flits", "completed", 2, a->tl_flits, b->tl_flits);
+  emit_heading(w, "DL messages");
+  uint64_t ta = 0, tb = 0;
+  for (int t = 0; t < UAL_MT_COUNT; t++) { ta += a->dl_msgs[t]; tb += b->dl_msgs[t]; }
+  emit(w, NULL, "total", 2, ta, tb);
+  for (int t = 0; t < UAL_MT_COUNT; t++) {
+    if (!a->dl_msgs[t] && !b->dl_msgs[t]) continue;
+    snprintf(key, sizeof key, "dl_msgs.%s", ual_msg_types[t].json);
+    emit(w, key, ual_msg_types[t].json, 4, a->dl_msgs[t], b->dl_msgs[t]);
+  }
+  if (a->uart_payload_dw || b->uart_payload_dw)
+    emit(w, "uart_payload_dw", "UART payload DWords", 2, a->uart_payload_dw, b->uart_payload_dw);
+}
+
+bool dc_stats_ualink(const struct dc_stats *s) {
+  uint64_t ualink = 0, other = 0;
+  for (int d = 0; d < 2; d++) {
+    ualink += s->d[d].kind[DC_K_FLIT] + s->d[d].kind[DC_K_OS];
+    other += s->d[d].ub_flits + s->pcie.dllps[d] + s->pcie.flits[d];
+  }
+  return ualink || !other;
+}
+
 void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct dc_stats_row *row), void *ctx) {
   const struct dc_dir_stats *a = &s->d[0], *b = &s->d[1];
   struct rows w = { fn, ctx, false };
   char key[64], label[64];
+  bool ualink = dc_stats_ualink(s);
   emit(&w, "records", "Records", 0, a->records, b->records);
+  /* one row per record kind present, so the rows add up to Records */
   static const char *const kind_label[DC_K_COUNT] = { "malformed", "flits", "ordered sets", "link events" };
   static const int kind_order[DC_K_COUNT] = { DC_K_FLIT, DC_K_OS, DC_K_EVENT, DC_K_MALFORMED };
   for (int i = 0; i < DC_K_COUNT; i++) {
     int k = kind_order[i];
-    emit(&w, kind_json[k], kind_label[k], 2, a->kind[k], b->kind[k]);
+    if (k == DC_K_MALFORMED) {
+      if (s->pcie.dllps[0] + s->pcie.dllps[1]) emit(&w, NULL, "PCIe DLLPs", 2, s->pcie.dllps[0], s->pcie.dllps[1]);
+      if (s->pcie.flits[0] + s->pcie.flits[1]) emit(&w, NULL, "PCIe flits", 2, s->pcie.flits[0], s->pcie.flits[1]);
+      if (a->ub_flits + b->ub_flits) emit(&w, NULL, "UB flits", 2, a->ub_flits, b->ub_flits);
+    }
+    if (ualink || a->kind[k] + b->kind[k] || k == DC_K_EVENT || k == DC_K_MALFORMED)
+      emit(&w, kind_json[k], kind_label[k], 2, a->kind[k], b->kind[k]);
   }
-  emit_heading(&w, "Flits by usage");
-  for (int k = 0; k < 4; k++) {
-    const char *n = ual_flit_kind_name((enum ual_flit_kind)k);
-    snprintf(key, sizeof key, "usage.%s", n);
-    emit(&w, key, n, 2, a->usage[k], b->usage[k]);
-  }
-  emit_heading(&w, "CRC-64");
-  emit(&w, "crc.ok", "ok", 2, a->crc_ok, b->crc_ok);
-  emit(&w, "crc.bad", "bad", 2, a->crc_bad, b->crc_bad);
-  emit(&w, "crc.inverted", "inverted (containment)", 2, a->crc_inverted, b->crc_inverted);
-  emit_heading(&w, "FEC");
-  for (int k = 0; k < 3; k++) {
-    const char *n = ual_fec_status_name((enum ual_fec_status)k);
-    snprintf(key, sizeof key, "fec.%s", n);
-    emit(&w, key, n, 2, a->fec[k], b->fec[k]);
-  }
-  emit_heading(&w, "Replay command (valid flits)");
-  for (int k = 0; k < 4; k++) {
-    const char *n = ual_replay_cmd_name((enum ual_replay_cmd)k);
-    snprintf(key, sizeof key, "replay_cmd.%s", n);
-    emit(&w, key, n, 2, a->replay_cmd[k], b->replay_cmd[k]);
-  }
-  emit(&w, "naks", "naks", 2, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE],
-       b->replay_cmd[UAL_RC_NAK] + b->replay_cmd[UAL_RC_NAK_SELECTIVE]);
-  emit(&w, "replays", "replays (RP-REPLAY)", 2, a->rules[UAL_R_RP_REPLAY], b->rules[UAL_R_RP_REPLAY]);
-  emit_heading(&w, "TL flits");
-  emit(&w, "tl_started", "started", 2, a->tl_started, b->tl_started);
-  emit(&w, "tl_flits", "completed", 2, a->tl_flits, b->tl_flits);
-  emit_heading(&w, "DL messages");
-  uint64_t ta = 0, tb = 0;
-  for (int t = 0; t < UAL_MT_COUNT; t++) { ta += a->dl_msgs[t]; tb += b->dl_msgs[t]; }
-  emit(&w, NULL, "total", 2, ta, tb);
-  for (int t = 0; t < UAL_MT_COUNT; t++) {
-    if (!a->dl_msgs[t] && !b->dl_msgs[t]) continue;
-    snprintf(key, sizeof key, "dl_msgs.%s", ual_msg_types[t].json);
-    emit(&w, key, ual_msg_types[t].json, 4, a->dl_msgs[t], b->dl_msgs[t]);
-  }
-  if (a->uart_payload_dw || b->uart_payload_dw)
-    emit(&w, "uart_payload_dw", "UART payload DWords", 2, a->uart_payload_dw, b->uart_payload_dw);
+  if (ualink) ualink_rows(&w, a, b);
   dc_pcie_stats_rows(&s->pcie, fn, ctx);
   if (a->ub_flits || b->ub_flits) {
     emit_heading(&w, "UB flits");
@@ -231,8 +254,9 @@ void dc_stats_text(const struct dc_stats *s, struct dc_out *o, const char *input
     dc_out_fmt(o, "\n  %-*s", LABEL_W - 2, "span");
     dc_out_secs(o, (int64_t)(last - first));
     dc_out_str(o, " s\n");
-    dc_out_fmt(o, "%-*s%12.3f%12.3f%12.3f\n", LABEL_W, "TL payload throughput (Gb/s)", tl_gbps(a, last - first),
-               tl_gbps(b, last - first), tl_gbps(a, last - first) + tl_gbps(b, last - first));
+    if (dc_stats_ualink(s))
+      dc_out_fmt(o, "%-*s%12.3f%12.3f%12.3f\n", LABEL_W, "TL payload throughput (Gb/s)", tl_gbps(a, last - first),
+                 tl_gbps(b, last - first), tl_gbps(a, last - first) + tl_gbps(b, last - first));
   } else {
     dc_out_str(o, "  no timestamps\n");
   }

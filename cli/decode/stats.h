@@ -50,6 +50,9 @@ struct dc_stats_row {
   bool no_total;         /* a maximum or mean: A and B do not add up */
   uint64_t a, b;
 };
+/* Whether the UALink rows apply: UALink flits or ordered sets came, or no
+ * other fabric's records did (an empty capture keeps the UALink table). */
+bool dc_stats_ualink(const struct dc_stats *s);
 void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct dc_stats_row *row), void *ctx);
 /* The analyzer's totals by the side that sent them, the same way; key is
  * under "analysis" in --stats --json. */

@@ -113,13 +113,13 @@ static void text_row2(void *ctx, const struct dc_stats_row *r) {
 
 void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
   struct dc_out *o = &c->out;
-  dc_out_fmt(o, "  Analysis (sent by)             %14s %14s\n", "A", "B");
-  dc_analysis_rows(s, text_row2, o);
   char state[256];
-  /* each fabric's own state: the UALink line only when UALink flits came or
-   * nothing else did */
-  bool ub = c->st.d[0].ub_flits + c->st.d[1].ub_flits > 0, pcie = c->st.pcie.dllps[0] + c->st.pcie.dllps[1] + c->st.pcie.flits[0] + c->st.pcie.flits[1] > 0;
-  if (c->an.flits[0] + c->an.flits[1] > 0 || (!ub && !pcie)) {
+  /* each fabric's own state: the UALink analysis only when UALink flits came
+   * or nothing else did */
+  bool ub = c->st.d[0].ub_flits + c->st.d[1].ub_flits > 0;
+  if (c->an.flits[0] + c->an.flits[1] > 0 || dc_stats_ualink(&c->st)) {
+    dc_out_fmt(o, "  Analysis (sent by)             %14s %14s\n", "A", "B");
+    dc_analysis_rows(s, text_row2, o);
     ual_analyzer_state_text(&c->an, state, sizeof state);
     dc_out_fmt(o, "  State at the end: %s\n", state);
   }

@@ -72,7 +72,7 @@ def lookup(d, key):
 
 def check_totals(root, summary):
     totals = rows(by_id(root, 'totals'))
-    check(len(totals) >= 25, 'totals table has %d rows' % len(totals))
+    check(len(totals) >= (25 if fabrics(summary)['ualink'] else 3), 'totals table has %d rows' % len(totals))
     for k, (a, b, t) in totals.items():
         ja, jb = lookup(summary['dirs']['A>B'], k), lookup(summary['dirs']['B>A'], k)
         check((a, b) == (ja, jb), 'totals %s: report %d/%d, --stats %d/%d' % (k, a, b, ja, jb))
@@ -82,6 +82,9 @@ def check_totals(root, summary):
         for m, n in summary['dirs'][d]['dl_msgs'].items():
             if n:
                 check('dl_msgs.' + m in totals, 'no totals row for dl_msgs.%s' % m)
+    if not fabrics(summary)['ualink']:   # the UALink analysis table only where UALink records are
+        check(by_id(root, 'analysis') is None, 'UALink analysis table on a page without UALink records')
+        return totals
     an = rows(by_id(root, 'analysis'))
     check(len(an) >= 15, 'analysis table has %d rows' % len(an))
     for k, (a, b, t) in an.items():
@@ -212,12 +215,15 @@ def check_ub_lanes(root, summary, events):
           (tot['discarded blocks'], rules.get('UB-DISCARDED', 0)))
 
 
-def check_ladders(root, events):
+def check_ladders(root, events, fab):
     negs = by_id(root, 's-negotiations')
     h4 = [text_of(h) for h in root.iter(XHTML + 'h4')]
     neg_titles = [t for t in h4 if re.match(r'\d+\. .* by [AB]: ', t)]
     requests = [e for e in events if e['event'] == 'negotiation' and e['outcome'] == 'request']
-    check(negs is not None, 'no negotiation section')
+    if not fab['phy']:
+        check(not h4, 'ladders on a UB-only page: %s' % h4[:3])
+        return
+    check(negs is not None or not requests, 'no negotiation section for %d requests' % len(requests))
     check(len(neg_titles) == min(len(requests), 48),
           '%d negotiation ladders for %d requests' % (len(neg_titles), len(requests)))
     # each ladder holds its request's steps: arrows (message) per event of that request
@@ -255,15 +261,36 @@ def check_ladders(root, events):
         check(len(trainings) >= ups, '%d training ladders for %d link-ups' % (len(trainings), ups))
 
 
+def fabrics(summary):
+    """The fabrics of the selection, as the report decides which sections to show."""
+    pcie_dllps = sum(summary.get('pcie', {}).get(d, {}).get('dllps', 0) for d in DIRS)
+    pcie_flits = sum(summary.get('pcie_flit', {}).get(d, {}).get('flits', 0) for d in DIRS)
+    ub = sum(summary['dirs'][d].get('ub', {}).get('flits', 0) for d in DIRS)
+    ualink = sum(summary['dirs'][d]['flit'] + summary['dirs'][d]['os'] for d in DIRS) > 0 or not (pcie_dllps or pcie_flits or ub)
+    phy = ub == 0 or sum(summary['dirs'][d]['flit'] + summary['dirs'][d]['os'] for d in DIRS) > 0
+    return {'ualink': ualink, 'phy': phy, 'pcie_dllp': pcie_dllps > 0, 'pcie_flit': pcie_flits > 0, 'ub': ub > 0}
+
+
 def check_throughput(root, summary):
-    """Each chart's series sums to the --stats count of the direction."""
+    """Each fabric's charts, each series summing to the --stats count of the direction; no other charts."""
     svg = by_id(root, 'throughput')
     got = {(p.get('data-series'), p.get('data-dir')): int(p.get('data-total')) for p in svg.iter(SVG + 'polyline')}
+    fab = fabrics(summary)
+    want = {}
     for d in DIRS:
         s = summary['dirs'][d]
-        want = {'tl': s['tl_flits'], 'payload': s['usage']['payload'], 'msgs': sum(s['dl_msgs'].values())}
-        for k, n in want.items():
-            check(got.get((k, d)) == n, 'throughput %s %s: chart %s, --stats %d' % (k, d, got.get((k, d)), n))
+        if fab['ualink']:
+            want.update({('tl', d): s['tl_flits'], ('payload', d): s['usage']['payload'],
+                         ('msgs', d): sum(s['dl_msgs'].values())})
+        if fab['ub']:
+            want[('ub_bytes', d)] = sum(v['bytes'] for k, v in s['ub'].items() if re.match(r'vl\d+$', k))
+        if fab['pcie_flit']:
+            want[('tlps', d)] = summary['pcie_flit'][d]['tlps']
+        if fab['pcie_dllp']:
+            want[('dllps', d)] = summary['pcie'][d]['dllps']
+    check(set(got) == set(want), 'throughput charts %s, want %s' % (sorted(got), sorted(want)))
+    for k, n in want.items():
+        check(got.get(k) == n, 'throughput %s %s: chart %s, --stats %d' % (k[0], k[1], got.get(k), n))
 
 
 def check_mix(root, summary):
@@ -388,8 +415,12 @@ def check_page(html_path, html, summary, events, selection):
         check(False, '%s is not well-formed XML: %s' % (html_path, e))
         return
     check(root.tag == XHTML + 'html', 'root element %s' % root.tag)
-    for ident in ('timeline', 'throughput', 'mix', 's-negotiations', 's-power', 's-findings', 'totals', 'residency'):
-        check(by_id(root, ident) is not None, 'no element #%s' % ident)
+    fab = fabrics(summary)
+    # UALink's DL sections; the PHY's (PCIe shares it), absent from a UB-only page
+    want = {'s-negotiations': fab['ualink'], 's-power': fab['phy'], 'residency': fab['phy']}
+    for ident in ('timeline', 'throughput', 'mix', 's-findings', 'totals', 's-negotiations', 's-power', 'residency'):
+        shown = want.get(ident, True)
+        check((by_id(root, ident) is not None) == shown, '#%s %s' % (ident, 'missing' if shown else 'on this page'))
     check_self_contained(html)
     check_totals(root, summary)
     check_findings(root, summary)
@@ -398,7 +429,7 @@ def check_page(html_path, html, summary, events, selection):
     check_timeline(root, summary, events)
     check_ub_lanes(root, summary, events)
     if not selection:   # ladders show the whole capture, --timeline only the selection
-        check_ladders(root, events)
+        check_ladders(root, events, fab)
 
 
 def main():
