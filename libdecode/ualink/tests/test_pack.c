@@ -597,8 +597,16 @@ static void test_uart_span(void) {
 
 /* Arbitrary bytes: the unpacker's outputs stay within their bounds and agree
  * with its state. */
-static void test_unpack_garbage(void) {
+/* Random or zero bytes under segment headers of every kind, valid or not. */
+static void garbage_flit(uint64_t *s, uint8_t *fl) {
   static const uint8_t sh_pick[] = { 0x00, 0x01, 0x3C, 0x3D, 0x48, 0x6C, 0x79, 0x7B, 0xFF, 0x04 };
+  uint64_t x = check_rand(s);
+  if (x & 1) fill_random(s, fl, UAL_FLIT_BYTES);
+  else memset(fl, 0, UAL_FLIT_BYTES);
+  for (int k = 0; k < 4; k++) fl[seg_sh_byte[k]] = sh_pick[(x >> (8 + 4 * k)) % sizeof sh_pick];
+}
+
+static void test_unpack_garbage(void) {
   struct ual_unpack u;
   static struct ual_unpack_out o;
   struct ual_findings f;
@@ -607,10 +615,7 @@ static void test_unpack_garbage(void) {
   unsigned bad = 0, tl = 0, msgs = 0;
   ual_unpack_init(&u);
   for (int i = 0; i < 20000; i++) {
-    uint64_t x = check_rand(&s);
-    if (x & 1) fill_random(&s, fl, sizeof fl);
-    else memset(fl, 0, sizeof fl);
-    for (int k = 0; k < 4; k++) fl[seg_sh_byte[k]] = sh_pick[(x >> (8 + 4 * k)) % sizeof sh_pick];
+    garbage_flit(&s, fl);
     ual_findings_clear(&f);
     ual_unpack_flit(&u, fl, (uint64_t)i, &o, &f);
     bad += o.n_tl > UAL_MAX_TL_PER_FLIT || o.n_msg > UAL_MAX_MSG_PER_FLIT || o.tl_started > 4 ||
@@ -629,7 +634,6 @@ static void test_unpack_garbage(void) {
 /* ual_unpack_flit_nobytes gives ual_unpack_flit's results but the TL bytes:
  * the same garbage stream through both, from the start and mid-stream. */
 static void test_nobytes(void) {
-  static const uint8_t sh_pick[] = { 0x00, 0x01, 0x3C, 0x3D, 0x48, 0x6C, 0x79, 0x7B, 0xFF, 0x04 };
   static struct ual_unpack_out a, b;
   struct ual_unpack ua, ub;
   struct ual_findings fa, fb;
@@ -641,10 +645,7 @@ static void test_nobytes(void) {
     else ual_unpack_init(&ua);
     ub = ua;
     for (int i = 0; i < 5000; i++) {
-      uint64_t x = check_rand(&s);
-      if (x & 1) fill_random(&s, fl, sizeof fl);
-      else memset(fl, 0, sizeof fl);
-      for (int k = 0; k < 4; k++) fl[seg_sh_byte[k]] = sh_pick[(x >> (8 + 4 * k)) % sizeof sh_pick];
+      garbage_flit(&s, fl);
       ual_findings_clear(&fa);
       ual_findings_clear(&fb);
       ual_unpack_flit(&ua, fl, (uint64_t)i, &a, &fa);
