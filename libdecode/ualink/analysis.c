@@ -134,7 +134,8 @@ static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, con
     a->sync[d].hidden_flits = a->flits[0] + a->flits[1];
   }
   unsigned need_before = a->unpack[d].uart_need;
-  ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
+  if (a->no_tl_bytes) ual_unpack_flit_nobytes(&a->unpack[d], bytes, wf->frame, uo, f);
+  else ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
   sync_step(a, d, uo, wf, ev, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
   int usec = alt ? uart_sectors(bytes, uo) : 0;

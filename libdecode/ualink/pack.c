@@ -143,14 +143,16 @@ static void unpack_alt(struct ual_unpack *u, uint32_t dw, int k, uint64_t frame,
 }
 
 /* Continues the open TL flit into the segment; completes it when all 16
- * sectors are in. A TL flit that lies whole in the segment is copied once. */
-static void unpack_tl(struct ual_unpack *u, const uint8_t *flit, struct seg_cursor *c,
-                      struct ual_unpack_out *out) {
+ * sectors are in. A TL flit that lies whole in the segment is copied once.
+ * Without bytes only the counts move (ual_unpack_flit_nobytes). */
+static inline __attribute__((always_inline)) void unpack_tl(struct ual_unpack *u, const uint8_t *flit,
+                                                              struct seg_cursor *c, struct ual_unpack_out *out,
+                                                              bool bytes) {
   unsigned n = tl_run(c, u->tl_have);
   const uint8_t *src = flit + ual_sector_byte(c->next);
   c->next += n;
   if (u->tl_have + n < UAL_TL_FLIT_SECTORS) {
-    memcpy(u->tl + UAL_SECTOR_BYTES * u->tl_have, src, UAL_SECTOR_BYTES * n);
+    if (bytes) memcpy(u->tl + UAL_SECTOR_BYTES * u->tl_have, src, UAL_SECTOR_BYTES * n);
     u->tl_have = (uint8_t)(u->tl_have + n);
     return;
   }
@@ -158,10 +160,12 @@ static void unpack_tl(struct ual_unpack *u, const uint8_t *flit, struct seg_curs
   u->tl_have = 0;
   if (out->n_tl >= UAL_MAX_TL_PER_FLIT) return;
   struct ual_tl_flit *t = &out->tl[out->n_tl++];
-  /* a fixed-size copy of the whole staging buffer beats a variable one
-   * (rep movs); its tail is overwritten by this segment's sectors */
-  memcpy(t->data, u->tl, UAL_TL_FLIT_BYTES);
-  memcpy(t->data + UAL_SECTOR_BYTES * have, src, UAL_SECTOR_BYTES * n);
+  if (bytes) {
+    /* a fixed-size copy of the whole staging buffer beats a variable one
+     * (rep movs); its tail is overwritten by this segment's sectors */
+    memcpy(t->data, u->tl, UAL_TL_FLIT_BYTES);
+    memcpy(t->data + UAL_SECTOR_BYTES * have, src, UAL_SECTOR_BYTES * n);
+  }
   t->m0 = u->m0;
   t->m1 = u->m1;
   t->start_segment = u->tl_seg;
@@ -192,8 +196,10 @@ static void check_zero_fill(const uint8_t *flit, const struct seg_cursor *c, int
                    first, sector_dw(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
 }
 
-void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
-                     struct ual_unpack_out *out, struct ual_findings *f) {
+/* bytes is a constant in each caller: two copies, one without any copy of TL bytes */
+static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack *u, const uint8_t *flit,
+                                                                uint64_t frame, struct ual_unpack_out *out,
+                                                                struct ual_findings *f, bool bytes) {
   out->n_tl = out->n_msg = 0;
   out->tl_started = 0;
   out->partial_sectors = 0;
@@ -216,7 +222,7 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
       unsynced_tl(u, flit, &c, k, &sh, out);
       continue;
     }
-    if (u->tl_have) unpack_tl(u, flit, &c, out);
+    if (u->tl_have) unpack_tl(u, flit, &c, out, bytes);
     /* An invalid code is DL-TLBEAT (flit decoder); its sectors are likely a
      * TL flit of unknown metadata, so they are not judged as zero fill too. */
     if (sh.tlbeat == UAL_TB_INVALID) continue;
@@ -230,13 +236,23 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
         u->tl_seg = (uint8_t)k;
         u->tl_frame = frame;
         out->tl_started++;
-        unpack_tl(u, flit, &c, out);
+        unpack_tl(u, flit, &c, out, bytes);
       }
     }
     check_zero_fill(flit, &c, k, f);
   }
   out->tl_owed = (uint8_t)(u->tl_have ? UAL_TL_FLIT_SECTORS - u->tl_have : 0);
   out->uart_open = (int8_t)(u->uart_need ? u->uart_need : -1);
+}
+
+void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame, struct ual_unpack_out *out,
+                     struct ual_findings *f) {
+  unpack_flit(u, flit, frame, out, f, true);
+}
+
+void ual_unpack_flit_nobytes(struct ual_unpack *u, const uint8_t *flit, uint64_t frame, struct ual_unpack_out *out,
+                             struct ual_findings *f) {
+  unpack_flit(u, flit, frame, out, f, false);
 }
 
 /* ---- packer ---- */

@@ -597,8 +597,16 @@ static void test_uart_span(void) {
 
 /* Arbitrary bytes: the unpacker's outputs stay within their bounds and agree
  * with its state. */
-static void test_unpack_garbage(void) {
+/* Random or zero bytes under segment headers of every kind, valid or not. */
+static void garbage_flit(uint64_t *s, uint8_t *fl) {
   static const uint8_t sh_pick[] = { 0x00, 0x01, 0x3C, 0x3D, 0x48, 0x6C, 0x79, 0x7B, 0xFF, 0x04 };
+  uint64_t x = check_rand(s);
+  if (x & 1) fill_random(s, fl, UAL_FLIT_BYTES);
+  else memset(fl, 0, UAL_FLIT_BYTES);
+  for (int k = 0; k < 4; k++) fl[seg_sh_byte[k]] = sh_pick[(x >> (8 + 4 * k)) % sizeof sh_pick];
+}
+
+static void test_unpack_garbage(void) {
   struct ual_unpack u;
   static struct ual_unpack_out o;
   struct ual_findings f;
@@ -607,10 +615,7 @@ static void test_unpack_garbage(void) {
   unsigned bad = 0, tl = 0, msgs = 0;
   ual_unpack_init(&u);
   for (int i = 0; i < 20000; i++) {
-    uint64_t x = check_rand(&s);
-    if (x & 1) fill_random(&s, fl, sizeof fl);
-    else memset(fl, 0, sizeof fl);
-    for (int k = 0; k < 4; k++) fl[seg_sh_byte[k]] = sh_pick[(x >> (8 + 4 * k)) % sizeof sh_pick];
+    garbage_flit(&s, fl);
     ual_findings_clear(&f);
     ual_unpack_flit(&u, fl, (uint64_t)i, &o, &f);
     bad += o.n_tl > UAL_MAX_TL_PER_FLIT || o.n_msg > UAL_MAX_MSG_PER_FLIT || o.tl_started > 4 ||
@@ -624,6 +629,38 @@ static void test_unpack_garbage(void) {
   }
   CHECK_EQ(bad, 0);
   CHECK(tl > 1000 && msgs > 1000);
+}
+
+/* ual_unpack_flit_nobytes gives ual_unpack_flit's results but the TL bytes:
+ * the same garbage stream through both, from the start and mid-stream. */
+static void test_nobytes(void) {
+  static struct ual_unpack_out a, b;
+  struct ual_unpack ua, ub;
+  struct ual_findings fa, fb;
+  uint8_t fl[UAL_FLIT_BYTES];
+  uint64_t s = 0x5EED;
+  unsigned bad = 0, tl = 0;
+  for (int run = 0; run < 2; run++) {
+    if (run) ual_unpack_init_midstream(&ua);
+    else ual_unpack_init(&ua);
+    ub = ua;
+    for (int i = 0; i < 5000; i++) {
+      garbage_flit(&s, fl);
+      ual_findings_clear(&fa);
+      ual_findings_clear(&fb);
+      ual_unpack_flit(&ua, fl, (uint64_t)i, &a, &fa);
+      ual_unpack_flit_nobytes(&ub, fl, (uint64_t)i, &b, &fb);
+      for (unsigned k = 0; k < UAL_MAX_TL_PER_FLIT; k++) memcpy(b.tl[k].data, a.tl[k].data, UAL_TL_FLIT_BYTES);
+      bad += memcmp(&a, &b, sizeof a) != 0 || fa.n != fb.n;
+      for (unsigned k = 0; k < fa.n && k < fb.n; k++)
+        bad += fa.v[k].rule != fb.v[k].rule || fa.v[k].segment != fb.v[k].segment || strcmp(fa.v[k].msg, fb.v[k].msg);
+      bad += ua.tl_have != ub.tl_have || ua.uart_need != ub.uart_need || ua.msg_owed != ub.msg_owed ||
+             ua.tl_unknown != ub.tl_unknown;
+      tl += a.n_tl;
+    }
+  }
+  CHECK_EQ(bad, 0);
+  CHECK(tl > 1000);
 }
 
 /* ---- random round trip ---- */
@@ -847,6 +884,7 @@ int main(void) {
   test_dirty_buffer();
   test_tl_slot();
   test_unpack_garbage();
+  test_nobytes();
   test_round_trip();
   return check_done("test_pack");
 }

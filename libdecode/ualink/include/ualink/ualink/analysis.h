@@ -97,6 +97,10 @@ struct ual_analyzer {
   struct ual_dlproto dp;
   struct ual_uart ua;
   struct ual_fabric_an fab;      /* the other fabrics' analyses (core/analysis.h) */
+  /* Set after init by a front-end that never reads r->unp.tl[i].data (nor
+   * ev->delivered's): the unpackers then copy no TL flit bytes
+   * (ual_unpack_flit_nobytes), a fifth of the analysis of a busy link. */
+  bool no_tl_bytes;
 };
 
 void ual_analyzer_init(struct ual_analyzer *a);

@@ -82,6 +82,11 @@ bool ual_unpack_synced(const struct ual_unpack *u);
  * DL message checks. */
 void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
                      struct ual_unpack_out *out, struct ual_findings *f);
+/* The same for a caller that never reads the TL flits' bytes: out->tl[i].data
+ * is left as it was, everything else is as ual_unpack_flit gives it (no
+ * bytes are copied, staged ones neither: a stream stays with one form). */
+void ual_unpack_flit_nobytes(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
+                             struct ual_unpack_out *out, struct ual_findings *f);
 /* True when a TL flit or UART transport is partly received. */
 bool ual_unpack_partial(const struct ual_unpack *u);
 
