@@ -42,6 +42,8 @@
 #define SEG            0x03u       /* the hierarchy's segment, written by the Root Port */
 #define RP_ID          0x0008u     /* 00:01.0 */
 #define EP_ID          0x0100u     /* 01:00.0; function 1 is EP_ID + 1 */
+#define FAR_ID         0x0200u     /* 02:00.0, a function of another hierarchy (the profile's) */
+#define FAR_SEG        0x05u
 #define RCB            128u        /* read completion boundary: split completions */
 #define CLEAR_ROUNDS   3u
 #define ROUNDS_DEFAULT 40u
@@ -417,6 +419,8 @@ static void round_set(struct pf *p, unsigned r) {
   if (r % 4 == 1) msg(p, 1, 0x30, fn, 0, (int)SEG, -1, -1);
   if (take(p, UAL_R_PS_REQ_MSG_RSEG)) msg(p, 1, 0x30, fn, 0, -1, -1, UAL_R_PS_REQ_MSG_RSEG);
   if (r % 6 == 3) msg(p, 1, 0x32, fn, RP_ID, (int)SEG, -1, -1);
+  if (r % 6 == 5) msg(p, 1, 0x32, fn, FAR_ID, (int)SEG, (int)FAR_SEG, -1);
+  if (take(p, UAL_R_PS_REQ_ID_DSV_SET)) msg(p, 1, 0x32, fn, FAR_ID, (int)SEG, -1, UAL_R_PS_REQ_ID_DSV_SET);
   drain(p);
 }
 

@@ -329,6 +329,16 @@ struct tlp_view {
   int up;                    /* sent by the downstream component (EP, switch USP): 1, 0, UAL_UNKNOWN */
 };
 
+/* The target of an ID-routed message is in another hierarchy than a
+ * requester of segment cap: only the profile (--segment) says where a BDF
+ * lives, BDFs repeat across segments. */
+static bool other_hierarchy(const struct ual_pcie_an *s, unsigned bdf, unsigned cap, unsigned *seg) {
+  int i = fn_index(s->preset, bdf);
+  if (i < 0 || s->preset[i].state != UAL_SEG_SET || s->preset[i].seg == cap) return false;
+  *seg = s->preset[i].seg;
+  return true;
+}
+
 /* The requester rules on a request the downstream component sent (§4
  * requester rows), from its function's Segment Captured. */
 static void req_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v) {
@@ -358,6 +368,15 @@ static void req_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v) {
   if (msg && !rsv)
     ual_findings_add(x->f, UAL_R_PS_REQ_MSG_RSEG, -1, "%s from %c: requester %04xh is Set (%02xh) but sent no %s", n, sd,
                      rid, cap, v->c ? "RSV = 1" : "OHC-C");
+  unsigned tgt = (unsigned)v->dw0[8] << 8 | v->dw0[9], tseg;
+  if ((v->type == 0x32 || v->type == 0x72) && other_hierarchy(x->s, tgt, cap, &tseg)) {
+    bool dsv = v->a && ual_field_get(UAL_F_PCIE_A4_DSV, v->a);
+    unsigned dseg = dsv ? (unsigned)ual_field_get(UAL_F_PCIE_A4_DSEG, v->a) : 0;
+    if (!dsv || dseg != tseg)
+      ual_findings_add(x->f, UAL_R_PS_REQ_ID_DSV_SET, -1,
+                       "%s from %c to %04xh (profile: segment %02xh, requester %04xh %02xh): DSV %u, Destination Segment %02xh",
+                       n, sd, tgt, tseg, rid, cap, dsv, dseg);
+  }
 }
 
 /* The completer rules on a completion (§4 completer rows); q: its request

@@ -376,6 +376,36 @@ static void test_segments(void) {
   ual_field_put(UAL_F_PCIE_TLP_TYPE, m, 0x30);
   ual_field_put(UAL_F_PCIE_MSG_RID, m, 0x0100);
   CHECK_EQ(seg_tlp(&t, 1, m, 4, UAL_R_PS_REQ_MSG_RSEG), 1);
+  /* Set: an ID-routed message to 02:00.0, which the profile puts in segment
+   * 05h, needs OHC-A4 DSV 1 Destination Segment 05h; without the profile
+   * the target's hierarchy is unknown */
+  uint8_t im[24] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, im, 0x32);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, im, 4);
+  ual_field_put(UAL_F_PCIE_MSG_RID, im, 0x0100);
+  im[8] = 0x02;
+  ual_field_put(UAL_F_PCIE_C_RSEG, im + 16, 3);
+  ual_field_put(UAL_F_PCIE_C_SUBSTREAM, im + 16, 7);
+  ual_field_put(UAL_F_PCIE_C_RSV, im + 16, 1);
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, 0x0200, 5));
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 1);
+  /* with OHC-A4 (before OHC-C): DSV 1 and 05h pass, 04h does not */
+  uint8_t ia[24] = { 0 };
+  memcpy(ia, im, 16);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, ia, 5);
+  memcpy(ia + 20, im + 16, 4);
+  ual_field_put(UAL_F_PCIE_A4_DSV, ia + 16, 1);
+  ual_field_put(UAL_F_PCIE_A4_DSEG, ia + 16, 5);
+  CHECK_EQ(seg_tlp(&t, 1, ia, 6, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  ual_field_put(UAL_F_PCIE_A4_DSEG, ia + 16, 4);
+  CHECK_EQ(seg_tlp(&t, 1, ia, 6, UAL_R_PS_REQ_ID_DSV_SET), 1);
+  /* a target the profile puts in the requester's own segment: optional */
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, 0x0200, 3));
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
   /* a read with First DW BE 0100b (Lower Address 10b): its completion needs OHC-A5 */
   uint8_t rd[16] = { 0 };
   ual_field_put(UAL_F_PCIE_TLP_TYPE, rd, 0x03);

@@ -30,6 +30,7 @@
   X(PS_REQ_CLEAR_NOC,   "PS-REQ-CLEAR-NOC",   ERROR,   "requester with Segment Captured Clear sent a non-IDE memory or message request with OHC-C") \
   X(PS_REQ_MSG_RSEG,    "PS-REQ-MSG-RSEG",    ERROR,   "requester with Segment Captured Set sent a message request without OHC-C Requester Segment (RSV = 1)") \
   X(PS_REQ_ID_DSV_CLEAR,"PS-REQ-ID-DSV-CLEAR",ERROR,   "requester with Segment Captured Clear sent an ID-routed message with DSV = 1") \
+  X(PS_REQ_ID_DSV_SET,  "PS-REQ-ID-DSV-SET",  ERROR,   "requester with Segment Captured Set sent an ID-routed message to a function of another hierarchy (profile) without OHC-A4 DSV = 1 and its segment") \
   X(PS_CPL_SEG_CLEAR,   "PS-CPL-SEG-CLEAR",   ERROR,   "completer with Segment Captured Clear sent OHC-A5 with a Completer Segment other than 00h") \
   X(PS_CPL_SEG_SET,     "PS-CPL-SEG-SET",     ERROR,   "completer with Segment Captured Set sent OHC-A5 with a Completer Segment other than its captured segment") \
   X(PS_CPL_CFG,         "PS-CPL-CFG",         ERROR,   "completion of a configuration request with OHC-A5 DSV = 1 or Destination Segment other than 00h") \
