@@ -42,8 +42,8 @@
 #define SEG            0x03u       /* the hierarchy's segment, written by the Root Port */
 #define RP_ID          0x0008u     /* 00:01.0 */
 #define EP_ID          0x0100u     /* 01:00.0; function 1 is EP_ID + 1 */
-#define FAR_ID         0x0200u     /* 02:00.0, a function of another hierarchy (the profile's) */
-#define FAR_SEG        0x05u
+#define FAR_ID         GEN_PCIEFM_FAR_BDF   /* a function of another hierarchy (the profile's) */
+#define FAR_SEG        GEN_PCIEFM_FAR_SEG
 #define RCB            128u        /* read completion boundary: split completions */
 #define CLEAR_ROUNDS   3u
 #define ROUNDS_DEFAULT 40u

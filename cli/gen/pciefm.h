@@ -25,7 +25,10 @@
   X(PS_CPL_A5_CROSS,     "an Endpoint completion without OHC-A5 of a Root Port MRd32 with Requester Segment 05h") \
   X(PS_CPL_A5_OMIT,      "an Endpoint completion without OHC-A5 while Clear")
 
-/* The profile the scenario's topology gives ualink-decode. */
+/* The profile the scenario's topology gives ualink-decode: 02:00.0, the
+ * target of some ID-routed messages, lives in segment 05h. */
+#define GEN_PCIEFM_FAR_BDF     0x0200u
+#define GEN_PCIEFM_FAR_SEG     0x05u
 #define GEN_PCIEFM_DECODE_ARGS "--segment 02:00.0=5"
 
 bool gen_pciefm_inject_supported(int rule);
