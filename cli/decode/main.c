@@ -679,7 +679,7 @@ int main(int argc, char **argv) {
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
   for (unsigned i = 0; i < opts.n_seg; i++) ual_pcie_an_preset(&c->an.fab.pcie, opts.seg_bdf[i], opts.seg_val[i]);
-  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
+  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie.lk[0];
   ual_events_init(&c->ev);
   if ((rc = dc_filter_setup(c)) >= 0) {
     exit_code = rc;
