@@ -189,9 +189,11 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     ual_analyzer_step_decoded(m->tail, e->frame, m->arrival_times ? 0 : e->ts_ns, r, NULL);
   }
   uint8_t dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1 : 0;
-  uint16_t walked = m->an.fab.pcie.fl[dir].walk.flit;
+  unsigned link = len >= UAL_REC_HDR_BYTES ? (unsigned)ual_field_get(UAL_F_REC_LINK, rec) : 255u;
+  struct ual_pcie_walk before;
+  ual_pcie_an_walk(&m->an.fab.pcie, link, dir, &before);
   bool pcie = len > 1 && rec[1] == UAL_REC_PCIE_FLIT;
-  if (pcie) e->st.pcie.walk = m->an.fab.pcie.fl[dir].walk;
+  if (pcie) e->st.pcie.walk = before;
   else e->st.before = m->an.unpack[dir];
   if (!m->total) m->t0_ns = m->last_ts = m->prev_ts = ts_ns;
   e->rel_ns = (int64_t)(ts_ns - m->t0_ns);
@@ -219,7 +221,9 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
     if (e->n_rules < TUI_MAX_RULES) e->rules[e->n_rules++] = rule;
   }
   if (pcie) {
-    e->st.pcie.walked = m->an.fab.pcie.fl[dir].walk.flit != walked;
+    struct ual_pcie_walk after;
+    ual_pcie_an_walk(&m->an.fab.pcie, link, dir, &after);
+    e->st.pcie.walked = after.flit != before.flit;
     for (unsigned i = 0; i < r->tlps.n; i++) {
       const struct ual_pcie_tlp_rec *x = &r->tlps.v[i];
       e->st.pcie.link[i] = (struct tui_tlp_link){ x->link, x->start_frame, x->peer_frame, x->latency_ns };

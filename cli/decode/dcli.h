@@ -50,6 +50,9 @@ struct dc_opts {
   unsigned n_seg;
   uint16_t seg_bdf[DC_MAX_SEGMENTS];
   int16_t seg_val[DC_MAX_SEGMENTS];  /* -1 Clear */
+  /* --no-nfm-subtree=LINK / --nfm-subtree=LINK: "No NFM Subtree Below This
+   * Root Port" of a link index's Root Port, 1 / 0; -1 unknown */
+  int8_t nfm_subtree[256];
 };
 
 /* Exit codes (also in --help and the man page). */

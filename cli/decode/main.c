@@ -56,6 +56,10 @@ static void usage(FILE *fp) {
         "                       protocol tracking (every valid payload flit is unpacked)\n"        "  --segment BDF=SEG[,BDF=SEG...]  PCIe flit mode: preset a function's Segment\n"
         "                       Captured (BDF bus:dev.fn in hex, SEG 0-255 or 'clear') for the\n"
         "                       PS- rules; without it, it is inferred from configuration writes\n"
+        "  --no-nfm-subtree=LINK[,LINK...]  PCIe: the Root Port of these link indexes has\n"
+        "                       No NFM Subtree Below This Root Port set (--nfm-subtree=LINK:\n"
+        "                       clear, the RC must take cross-hierarchy requests over);\n"
+        "                       unknown by default, PS-TO-REQUIRED needs it\n"
         "  -t FORMAT            record times as tshark -t: r since the first record (default),\n"
         "                       d since the previous record, dd since the previous one shown,\n"
         "                       e seconds since 1970, a/ad/adoy local time of day (with date,\n"
@@ -116,6 +120,23 @@ static void arg_error(const char *fmt, const char *arg) {
   fprintf(stderr, fmt, arg);
   fputc('\n', stderr);
   arg_errors++;
+}
+
+/* --no-nfm-subtree=LINK[,...] (none_below 1) or --nfm-subtree=LINK[,...]
+ * (0): link indexes 0-254. */
+static void parse_nfm_subtree(struct dc_opts *o, const char *arg, int none_below) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", arg);
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char *end;
+    long link = strtol(tok, &end, 10);
+    if (*end || end == tok || link < 0 || link > 254) {
+      arg_error(none_below ? "--no-nfm-subtree needs link indexes 0-254, not '%s'"
+                           : "--nfm-subtree needs link indexes 0-254, not '%s'", tok);
+      continue;
+    }
+    o->nfm_subtree[link] = (int8_t)none_below;
+  }
 }
 
 /* --segment BDF=SEG|clear[,...]: BDF as bus:dev.fn in hex (01:00.0). */
@@ -216,7 +237,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
-       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND };
+       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -250,6 +271,8 @@ static const struct option long_opts[] = {
   { "overlap", required_argument, NULL, OPT_OVERLAP },
   { "chunk-side", required_argument, NULL, OPT_CHUNK_SIDE },
   { "segment", required_argument, NULL, OPT_SEGMENT },
+  { "no-nfm-subtree", required_argument, NULL, OPT_NO_NFM_SUBTREE },
+  { "nfm-subtree", required_argument, NULL, OPT_NFM_SUBTREE },
   { NULL, 0, NULL, 0 },
 };
 
@@ -280,6 +303,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   o->frame_hi = UINT64_MAX;
   o->sel_dir = -1;
   o->min_sev = -1;
+  memset(o->nfm_subtree, -1, sizeof o->nfm_subtree);
   dc_fopts_init(&o->fo);
   o->tfmt = DC_T_REL;
   o->udp_port = UAL_UDP_PORT;
@@ -338,6 +362,8 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
       else o->dlt = (int)v;
       break;
     case OPT_SEGMENT: parse_segments(o, optarg); break;
+    case OPT_NO_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 1); break;
+    case OPT_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 0); break;
     case OPT_UDP_PORT:
       if (!parse_u64(optarg, &v) || v < 1 || v > 65535) arg_error("--udp-port needs a UDP port 1..65535, not '%s'", optarg);
       else o->udp_port = (unsigned)v;
@@ -679,7 +705,9 @@ int main(int argc, char **argv) {
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
   for (unsigned i = 0; i < opts.n_seg; i++) ual_pcie_an_preset(&c->an.fab.pcie, opts.seg_bdf[i], opts.seg_val[i]);
-  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie;
+  for (unsigned l = 0; l < 256; l++)
+    if (opts.nfm_subtree[l] >= 0) ual_pcie_an_nfm_subtree(&c->an.fab.pcie, l, opts.nfm_subtree[l]);
+  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie.lk[0];
   ual_events_init(&c->ev);
   if ((rc = dc_filter_setup(c)) >= 0) {
     exit_code = rc;

@@ -18,7 +18,7 @@
 struct dc_pcie_stats {
   uint64_t dllps[2], crc_bad[2];
   uint64_t by_type[2][UAL_PCIE_DT_COUNT];
-  const struct ual_pcie_an *an;   /* the analyzer's PCIe state, NULL when stateless */
+  const struct ual_pcie_link_an *an;   /* the analyzer's state of the first PCIe link, NULL when stateless */
   /* kind 5 */
   uint64_t flits[2], flit_crc_bad[2], flit_fec_corrected[2], tlps[2], nops[2];
   uint64_t tlp_by_type[2][256];

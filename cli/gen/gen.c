@@ -134,6 +134,10 @@ void gen_free(struct gen *g) {
 
 void gen_stats(const struct gen *g, struct gen_stats *st) { *st = g->st; }
 
+const char *gen_decode_args(const struct gen *g) {
+  return g->pcie && g->scenario == GEN_SC_PCIE_FLIT ? GEN_PCIEFM_DECODE_ARGS : NULL;
+}
+
 /* --count and --duration end the run, but not before every injection had
  * its chance: within a grace of 4x the count (at least 50000 records). */
 static bool limit_reached(const struct gen *g) {

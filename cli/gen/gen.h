@@ -112,6 +112,10 @@ struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *e
 int gen_run(struct gen *g, char *err, size_t cap);
 void gen_stats(const struct gen *g, struct gen_stats *st);
 void gen_free(struct gen *g);
+/* The ualink-decode options (a profile: --segment, --no-nfm-subtree) the
+ * scenario's topology needs for every rule it can show; NULL when none.
+ * ualink-gen -w FILE writes them to FILE.decode-args. */
+const char *gen_decode_args(const struct gen *g);
 
 /* Injection catalog: rules a transmitter can cause. */
 bool gen_inject_supported(int rule);

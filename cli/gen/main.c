@@ -37,7 +37,9 @@ static const char usage[] =
   "                          break one rule on purpose, at the first chance at or after\n"
   "                          frame N; see --list-injections\n"
   "      --truth FILE        ground truth as JSON Lines (frame, dir, rule, source);\n"
-  "                          with --inject and -w FILE it defaults to FILE.truth.jsonl\n"
+  "                          with --inject and -w FILE it defaults to FILE.truth.jsonl;\n"
+  "                          a scenario with a topology profile writes the ualink-decode\n"
+  "                          options it needs to FILE.decode-args\n"
   "      --list-injections   the rules that can be injected, and how\n"
   "      --list-scenarios    the scenarios\n"
   "      --latency NS        receiver turnaround (default 20)\n"
@@ -306,6 +308,17 @@ int main(int argc, char **argv) {
   }
   struct gen *g = gen_new(&o, &out, err, sizeof err);
   if (!g) { out_close(&w); die("%s", err); }
+  const char *dargs = gen_decode_args(g);
+  if (dargs && wpath && strcmp(wpath, "-") != 0) {
+    char argsfile[4096];
+    snprintf(argsfile, sizeof argsfile, "%s.decode-args", wpath);
+    FILE *fa = fopen(argsfile, "w");
+    if (!fa || fprintf(fa, "%s\n", dargs) < 0 || fclose(fa) != 0) {
+      gen_free(g);
+      out_close(&w);
+      die("%s: cannot write", argsfile);
+    }
+  }
   int rc = gen_run(g, err, sizeof err);
   gen_free(g);
   int lost = out_udp_lost(&w);

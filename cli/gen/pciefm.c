@@ -33,7 +33,7 @@
 #define ROLE_EP        4u
 #define RATE_64G       3u
 #define WIDTH          16u
-#define LINK           0u
+#define MAX_LINKS      3u
 #define TLP_DW         UAL_PCIE_FLIT_TLP_DW
 #define QUEUE_DW       2048u       /* DW a direction may have queued */
 #define MAX_TLP_DW     48u
@@ -42,6 +42,8 @@
 #define SEG            0x03u       /* the hierarchy's segment, written by the Root Port */
 #define RP_ID          0x0008u     /* 00:01.0 */
 #define EP_ID          0x0100u     /* 01:00.0; function 1 is EP_ID + 1 */
+#define FAR_ID         GEN_PCIEFM_FAR_BDF   /* a function of another hierarchy (the profile's) */
+#define FAR_SEG        GEN_PCIEFM_FAR_SEG
 #define RCB            128u        /* read completion boundary: split completions */
 #define CLEAR_ROUNDS   3u
 #define ROUNDS_DEFAULT 40u
@@ -84,13 +86,21 @@ struct dirq {
   unsigned npend;
 };
 
+/* One captured link: its two directions, its index and roles. */
+struct plink {
+  struct dirq d[2];
+  uint8_t index, role[2];
+};
+
 struct pf {
   const struct gen_opts *o;
   const struct gen_out *out;
   struct gen_rng rng;
   uint64_t frame, ts_ns;
   int stop;
-  struct dirq d[2];
+  struct plink lk[MAX_LINKS];
+  unsigned nlk;
+  struct dirq *d;            /* the directions of the link TLPs are queued on (use) */
   int captured[2];           /* the Endpoint functions' Segment Captured: -1 Clear, else the segment */
   bool want[UAL_R_COUNT], done[UAL_R_COUNT], taken[UAL_R_COUNT];
   uint64_t at[UAL_R_COUNT];
@@ -113,20 +123,20 @@ const char *gen_pciefm_inject_how(int rule) {
 
 /* ---- records ---- */
 
-static void emit(struct pf *p, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
+static void emit(struct pf *p, const struct plink *l, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
   if (p->stop) return;
   struct ual_rec_hdr h;
   ual_rec_hdr_init(&h, kind, dir);
-  h.link = LINK;
+  h.link = l->index;
   h.rate = RATE_64G;
   h.width = WIDTH;
   h.roles_pcie = 1;
-  h.role_a = ROLE_RP;
-  h.role_b = ROLE_EP;
+  h.role_a = l->role[0];
+  h.role_b = l->role[1];
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
   size_t len = ual_record_build(&h, body, n, rec, sizeof rec);
   p->frame++;
-  p->ts_ns++;                /* the directions alternate: 2 ns per flit each */
+  p->ts_ns++;                /* the directions (and links) take turns */
   p->stop = p->out->record(p->out->ctx, p->o->start_ns + p->ts_ns, rec, len);
 }
 
@@ -146,9 +156,9 @@ static void next_dllp(struct dirq *d, struct ual_dllp *dl) {
 }
 
 /* One flit of a direction: a payload flit from its queue, else a NOP flit. */
-static void flit(struct pf *p, unsigned dir) {
-  struct dirq *d = &p->d[dir];
-  const struct dirq *other = &p->d[dir ^ 1];
+static void flit(struct pf *p, struct plink *l, unsigned dir) {
+  struct dirq *d = &l->d[dir];
+  const struct dirq *other = &l->d[dir ^ 1];
   uint8_t f[UAL_FLIT_BYTES];
   memset(f, 0, sizeof f);   /* zero DW are NOP TLPs */
   unsigned n = d->n < TLP_DW ? d->n : TLP_DW;
@@ -163,7 +173,7 @@ static void flit(struct pf *p, unsigned dir) {
   struct ual_dllp dl;
   next_dllp(d, &dl);
   ual_pcie_flit_seal(f, &fh, &dl);
-  emit(p, dir, UAL_REC_PCIE_FLIT, f, sizeof f);
+  emit(p, l, dir, UAL_REC_PCIE_FLIT, f, sizeof f);
   d->flits++;
   d->prior = n > 0;
   if (!n) return;
@@ -185,12 +195,36 @@ static void flit(struct pf *p, unsigned dir) {
   d->n -= n;
 }
 
-/* Every queued TLP on the wire, both directions. */
+/* Every queued TLP on the wire, both directions of every link (a link
+ * with nothing queued sends nothing meanwhile). */
 static void drain(struct pf *p) {
-  while ((p->d[0].n || p->d[1].n) && !p->stop) {
-    flit(p, 0);
-    flit(p, 1);
+  for (bool any = true; any && !p->stop;) {
+    any = false;
+    for (unsigned i = 0; i < p->nlk; i++) {
+      struct plink *l = &p->lk[i];
+      if (!l->d[0].n && !l->d[1].n) continue;
+      any = true;
+      flit(p, l, 0);
+      flit(p, l, 1);
+    }
   }
+}
+
+/* TLPs are queued on link i from now on. */
+static void use(struct pf *p, unsigned i) { p->d = p->lk[i].d; }
+
+/* Adds link index i with the roles of sides A and B; it comes up from
+ * Detect (a receiver-detected event). */
+static void add_link(struct pf *p, unsigned role_a, unsigned role_b) {
+  struct plink *l = &p->lk[p->nlk];
+  l->index = (uint8_t)p->nlk++;
+  l->role[0] = (uint8_t)role_a;
+  l->role[1] = (uint8_t)role_b;
+  l->d[0].seq = l->d[1].seq = 1;
+  struct ual_event e = { UAL_EV_RX_DETECT, 0, 0 };
+  uint8_t body[UAL_REC_EVENT_BYTES];
+  ual_event_build(&e, body);
+  emit(p, l, 0, UAL_REC_EVENT, body, sizeof body);
 }
 
 /* ---- TLPs ---- */
@@ -417,6 +451,8 @@ static void round_set(struct pf *p, unsigned r) {
   if (r % 4 == 1) msg(p, 1, 0x30, fn, 0, (int)SEG, -1, -1);
   if (take(p, UAL_R_PS_REQ_MSG_RSEG)) msg(p, 1, 0x30, fn, 0, -1, -1, UAL_R_PS_REQ_MSG_RSEG);
   if (r % 6 == 3) msg(p, 1, 0x32, fn, RP_ID, (int)SEG, -1, -1);
+  if (r % 6 == 5) msg(p, 1, 0x32, fn, FAR_ID, (int)SEG, (int)FAR_SEG, -1);
+  if (take(p, UAL_R_PS_REQ_ID_DSV_SET)) msg(p, 1, 0x32, fn, FAR_ID, (int)SEG, -1, UAL_R_PS_REQ_ID_DSV_SET);
   drain(p);
 }
 
@@ -441,16 +477,12 @@ int gen_pciefm_run(const struct gen_opts *o, const struct gen_out *out, uint64_t
     p->at[r] = o->inject[i].at_frame == GEN_AT_DEFAULT ? 0 : o->inject[i].at_frame;
   }
   p->captured[0] = p->captured[1] = -1;
-  p->d[0].tag = 0x0100;
-  p->d[1].tag = 0x2000;
-  p->d[0].seq = 1;
-  p->d[1].seq = 1;
   if (!rc) {
     /* the link comes up from Detect: the Endpoint's functions are reset */
-    struct ual_event e = { UAL_EV_RX_DETECT, 0, 0 };
-    uint8_t body[UAL_REC_EVENT_BYTES];
-    ual_event_build(&e, body);
-    emit(p, 0, UAL_REC_EVENT, body, sizeof body);
+    add_link(p, ROLE_RP, ROLE_EP);
+    use(p, 0);
+    p->d[0].tag = 0x0100;
+    p->d[1].tag = 0x2000;
     for (unsigned r = 0; r < CLEAR_ROUNDS; r++) round_clear(p, r);
     answer(p, 0);
     answer(p, 1);

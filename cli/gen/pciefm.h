@@ -16,6 +16,7 @@
   X(PS_REQ_CLEAR_NOC,    "an Endpoint MWr64 with OHC-C before any segment is captured (Clear)") \
   X(PS_REQ_MSG_RSEG,     "an Endpoint ERR_COR message without OHC-C after the segment is captured") \
   X(PS_REQ_ID_DSV_CLEAR, "an Endpoint ID-routed message with OHC-A4 DSV 1 while Clear") \
+  X(PS_REQ_ID_DSV_SET,   "an Endpoint ID-routed message to 02:00.0 (segment 05h by the scenario's profile) without OHC-A4 while Set") \
   X(PS_CPL_SEG_CLEAR,    "an Endpoint completion with Completer Segment 03h while Clear") \
   X(PS_CPL_SEG_SET,      "an Endpoint completion with Completer Segment 04h, its function captured 03h") \
   X(PS_CPL_CFG,          "an Endpoint completion of a configuration read with OHC-A5 DSV 1, Destination Segment 03h") \
@@ -23,6 +24,12 @@
   X(PS_CPL_DSEG_COPY,    "a Root Port completion of an Endpoint read with Requester Segment 03h carrying OHC-A5 DSV 0") \
   X(PS_CPL_A5_CROSS,     "an Endpoint completion without OHC-A5 of a Root Port MRd32 with Requester Segment 05h") \
   X(PS_CPL_A5_OMIT,      "an Endpoint completion without OHC-A5 while Clear")
+
+/* The profile the scenario's topology gives ualink-decode: 02:00.0, the
+ * target of some ID-routed messages, lives in segment 05h. */
+#define GEN_PCIEFM_FAR_BDF     0x0200u
+#define GEN_PCIEFM_FAR_SEG     0x05u
+#define GEN_PCIEFM_DECODE_ARGS "--segment 02:00.0=5"
 
 bool gen_pciefm_inject_supported(int rule);
 const char *gen_pciefm_inject_how(int rule);

@@ -4,6 +4,7 @@
 #include "ualink/core/analysis.h"
 #include "ualink/core/fields.h"
 #include "ualink/ualink/flit.h"
+#include "xlink.h"
 
 #include <string.h>
 
@@ -40,15 +41,52 @@ static void flow_forget(struct ual_pcie_flow *fl) {
   ual_pcie_walk_lose(&fl->walk);
 }
 
-void ual_pcie_an_init(struct ual_pcie_an *s) {
-  memset(s, 0, sizeof *s);
-  forget(&s->s[0]);
-  forget(&s->s[1]);
-  ual_pcie_walk_init(&s->fl[0].walk);
-  ual_pcie_walk_init(&s->fl[1].walk);
+static void link_init(struct ual_pcie_link_an *l, unsigned index) {
+  memset(l, 0, sizeof *l);
+  l->used = 1;
+  l->index = (uint8_t)index;
+  forget(&l->s[0]);
+  forget(&l->s[1]);
+  ual_pcie_walk_init(&l->fl[0].walk);
+  ual_pcie_walk_init(&l->fl[1].walk);
 }
 
-static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
+void ual_pcie_an_init(struct ual_pcie_an *s) {
+  memset(s, 0, sizeof *s);
+  memset(s->prof.no_nfm_subtree, UAL_UNKNOWN, sizeof s->prof.no_nfm_subtree);
+}
+
+void ual_pcie_an_nfm_subtree(struct ual_pcie_an *s, unsigned link, bool none_below) {
+  s->prof.no_nfm_subtree[link & 0xFF] = (int8_t)none_below;
+}
+
+const struct ual_pcie_link_an *ual_pcie_an_link(const struct ual_pcie_an *s, unsigned link) {
+  for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+    if (s->lk[i].used && s->lk[i].index == link) return &s->lk[i];
+  return NULL;
+}
+
+void ual_pcie_an_walk(const struct ual_pcie_an *s, unsigned link, unsigned dir, struct ual_pcie_walk *out) {
+  const struct ual_pcie_link_an *l = ual_pcie_an_link(s, link);
+  if (l) *out = l->fl[dir & 1].walk;
+  else ual_pcie_walk_init(out);
+}
+
+/* The slot of a link index, a free one taken for it when create; NULL
+ * when absent or the table is full. */
+static struct ual_pcie_link_an *link_slot(struct ual_pcie_an *s, unsigned link, bool create) {
+  struct ual_pcie_link_an *l = (struct ual_pcie_link_an *)ual_pcie_an_link(s, link);
+  if (l || !create) return l;
+  for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+    if (!s->lk[i].used) {
+      link_init(&s->lk[i], link);
+      return &s->lk[i];
+    }
+  return NULL;
+}
+
+static void flit_step(struct ual_pcie_an *s, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                      const struct ual_fabric_step *c);
 
 static void ack_step(struct ual_pcie_side *me, unsigned d, const struct ual_pcie_dllp *p, struct ual_findings *f) {
   if (me->ack_known && ((unsigned)(p->seq - me->ack_seq) & (UAL_PCIE_SEQ_MOD - 1)) >= UAL_PCIE_SEQ_MOD / 2)
@@ -112,7 +150,7 @@ static void update_values(const struct ual_pcie_vc *v, unsigned cls, unsigned d,
                      lv->data);
 }
 
-static void fc_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
+static void fc_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
                     struct ual_findings *f) {
   if (p->fc_class > UAL_PCIE_CPL) return;
   struct ual_pcie_side *me = &s->s[d];
@@ -166,7 +204,7 @@ static void fc_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dll
   me->adv[vc][cls] = cur;
 }
 
-static void pm_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
+static void pm_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pcie_dllp *p, const struct ual_fabric_step *c,
                     struct ual_findings *f) {
   struct ual_pcie_side *me = &s->s[d];
   const struct ual_pcie_side *other = &s->s[d ^ 1];
@@ -193,20 +231,40 @@ static void pm_step(struct ual_pcie_an *s, unsigned d, const struct ual_pcie_dll
   me->pm_req = p->type;
 }
 
-void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c) {
+static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const struct ual_rec_result *r) {
+  forget(&s->s[0]);
+  forget(&s->s[1]);
+  flow_forget(&s->fl[0]);
+  flow_forget(&s->fl[1]);
+  ual_pcie_xl_forget(&an->xl, (unsigned)(s - an->lk));
+  /* a link trained from Detect starts both TLP streams afresh: the next
+   * delivered flit begins with a TLP */
+  if (r->ev.code == UAL_EV_RX_DETECT) {
+    s->fl[0].walk.synced = s->fl[1].walk.synced = 1;
+    memset(&s->seg, 0, sizeof s->seg);   /* the functions below were reset */
+    s->seg.reset = 1;
+  }
+}
+
+void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const struct ual_fabric_step *c) {
   const struct ual_rec_hdr *h = &r->rec.h;
   if (h->kind == UAL_REC_EVENT) {
-    forget(&s->s[0]);
-    forget(&s->s[1]);
-    flow_forget(&s->fl[0]);
-    flow_forget(&s->fl[1]);
-    /* a link trained from Detect starts both TLP streams afresh: the next
-     * delivered flit begins with a TLP */
-    if (r->ev.code == UAL_EV_RX_DETECT) {
-      s->fl[0].walk.synced = s->fl[1].walk.synced = 1;
-      memset(&s->seg, 0, sizeof s->seg);   /* the functions below were reset */
-      s->seg.reset = 1;
+    /* a PCIe link's event is its own; any other (a UALink link's, dropped
+     * datagrams) forgets every link, as the capture may have lost records */
+    struct ual_pcie_link_an *l = link_slot(an, h->link, h->roles_pcie && r->ev.code != UAL_EV_DROPPED);
+    if (l && r->ev.code != UAL_EV_DROPPED) link_event(an, l, r);
+    else if (!h->roles_pcie || r->ev.code == UAL_EV_DROPPED)
+      for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+        if (an->lk[i].used) link_event(an, &an->lk[i], r);
+    if (l && h->roles_pcie) {
+      l->role[0] = h->role_a;
+      l->role[1] = h->role_b;
     }
+    return;
+  }
+  struct ual_pcie_link_an *s = link_slot(an, h->link, true);
+  if (!s) {
+    an->other_links++;
     return;
   }
   if (h->roles_pcie) {
@@ -214,7 +272,7 @@ void ual_pcie_an_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
     s->role[1] = h->role_b;
   }
   if (h->kind == UAL_REC_PCIE_FLIT) {
-    flit_step(s, r, c);
+    flit_step(an, s, r, c);
     return;
   }
   unsigned d = r->dir;
@@ -267,22 +325,23 @@ static struct ual_pcie_fn_seg *fn_slot(struct ual_pcie_fn_seg *t, unsigned bdf) 
 }
 
 bool ual_pcie_an_preset(struct ual_pcie_an *s, unsigned bdf, int seg) {
-  struct ual_pcie_fn_seg *f = fn_slot(s->preset, bdf & 0xFFFF);
+  struct ual_pcie_fn_seg *f = fn_slot(s->prof.preset, bdf & 0xFFFF);
   if (!f) return false;
   f->state = seg < 0 ? UAL_SEG_CLEAR : UAL_SEG_SET;
   f->seg = (uint8_t)(seg < 0 ? 0 : seg);
   return true;
 }
 
-unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, unsigned bdf, bool below, unsigned *seg) {
-  int i = fn_index(s->preset, bdf);
-  const struct ual_pcie_fn_seg *f = i >= 0 ? &s->preset[i] : NULL;
-  if (!f && (i = fn_index(s->seg.fn, bdf)) >= 0) f = &s->seg.fn[i];
+unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, const struct ual_pcie_link_an *l, unsigned bdf, bool below,
+                         unsigned *seg) {
+  int i = fn_index(s->prof.preset, bdf);
+  const struct ual_pcie_fn_seg *f = i >= 0 ? &s->prof.preset[i] : NULL;
+  if (!f && (i = fn_index(l->seg.fn, bdf)) >= 0) f = &l->seg.fn[i];
   if (f) {
     *seg = f->seg;
     return f->state == UAL_SEG_PENDING ? UAL_SEG_UNKNOWN : f->state;
   }
-  return below && s->seg.reset ? UAL_SEG_CLEAR : UAL_SEG_UNKNOWN;
+  return below && l->seg.reset ? UAL_SEG_CLEAR : UAL_SEG_UNKNOWN;
 }
 
 /* A Type 0 Configuration Write with OHC-A3 DSV = 1 from the upstream
@@ -313,6 +372,7 @@ static void seg_captured(struct ual_pcie_seg *sg, unsigned bdf, const uint8_t *a
 
 struct tlp_ctx {
   struct ual_pcie_an *s;
+  struct ual_pcie_link_an *l;
   struct ual_findings *f;
   unsigned d;
   struct ual_pcie_flow *me, *other;   /* the sender's flow and the receiver's */
@@ -329,11 +389,21 @@ struct tlp_view {
   int up;                    /* sent by the downstream component (EP, switch USP): 1, 0, UAL_UNKNOWN */
 };
 
+/* The target of an ID-routed message is in another hierarchy than a
+ * requester of segment cap: only the profile (--segment) says where a BDF
+ * lives, BDFs repeat across segments. */
+static bool other_hierarchy(const struct ual_pcie_an *s, unsigned bdf, unsigned cap, unsigned *seg) {
+  int i = fn_index(s->prof.preset, bdf);
+  if (i < 0 || s->prof.preset[i].state != UAL_SEG_SET || s->prof.preset[i].seg == cap) return false;
+  *seg = s->prof.preset[i].seg;
+  return true;
+}
+
 /* The requester rules on a request the downstream component sent (§4
  * requester rows), from its function's Segment Captured. */
 static void req_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v) {
   unsigned rid = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, v->dw0), cap = 0;
-  unsigned st = ual_pcie_seg_of(x->s, rid, true, &cap);
+  unsigned st = ual_pcie_seg_of(x->s, x->l, rid, true, &cap);
   if (st == UAL_SEG_UNKNOWN) return;
   bool msg = v->ty->hdr == UAL_TLP_H_MSG, mem = v->ty->hdr == UAL_TLP_H_MEM && v->type != 0x02 && v->type != 0x42;
   if (!msg && !mem) return;
@@ -358,6 +428,15 @@ static void req_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v) {
   if (msg && !rsv)
     ual_findings_add(x->f, UAL_R_PS_REQ_MSG_RSEG, -1, "%s from %c: requester %04xh is Set (%02xh) but sent no %s", n, sd,
                      rid, cap, v->c ? "RSV = 1" : "OHC-C");
+  unsigned tgt = (unsigned)v->dw0[8] << 8 | v->dw0[9], tseg;
+  if ((v->type == 0x32 || v->type == 0x72) && other_hierarchy(x->s, tgt, cap, &tseg)) {
+    bool dsv = v->a && ual_field_get(UAL_F_PCIE_A4_DSV, v->a);
+    unsigned dseg = dsv ? (unsigned)ual_field_get(UAL_F_PCIE_A4_DSEG, v->a) : 0;
+    if (!dsv || dseg != tseg)
+      ual_findings_add(x->f, UAL_R_PS_REQ_ID_DSV_SET, -1,
+                       "%s from %c to %04xh (profile: segment %02xh, requester %04xh %02xh): DSV %u, Destination Segment %02xh",
+                       n, sd, tgt, tseg, rid, cap, dsv, dseg);
+  }
 }
 
 /* The completer rules on a completion (§4 completer rows); q: its request
@@ -367,7 +446,7 @@ static void cpl_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v, co
   const char *n = v->ty->name;
   char sd = side_name(x->d);
   unsigned cid = (unsigned)ual_field_get(UAL_F_PCIE_CPL_CID, v->dw0), cap = 0;
-  unsigned st = ual_pcie_seg_of(x->s, cid, v->up == 1, &cap);
+  unsigned st = ual_pcie_seg_of(x->s, x->l, cid, v->up == 1, &cap);
   const uint8_t *a5 = v->a;
   if (a5) {
     unsigned cseg = (unsigned)ual_field_get(UAL_F_PCIE_A5_CSEG, a5), dseg = (unsigned)ual_field_get(UAL_F_PCIE_A5_DSEG, a5);
@@ -411,8 +490,8 @@ static void cpl_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v, co
 /* PS-RP-RSEG-MISMATCH: the Root Port completes a request from below whose
  * Requester Segment is not its hierarchy's with UR (OHC-A5 status 001b). */
 static void rp_cpl_check(const struct tlp_ctx *x, const struct tlp_view *v, const struct ual_pcie_req *q) {
-  const struct ual_pcie_seg *sg = &x->s->seg;
-  if (x->s->role[x->d] != 1 || !sg->rp_known || !q->rseg_valid || q->rseg == sg->rp_seg) return;
+  const struct ual_pcie_seg *sg = &x->l->seg;
+  if (x->l->role[x->d] != 1 || !sg->rp_known || !q->rseg_valid || q->rseg == sg->rp_seg) return;
   unsigned status = v->a ? (unsigned)ual_field_get(UAL_F_PCIE_A5_STATUS, v->a) : 0;
   if (status != 1)
     ual_findings_add(x->f, UAL_R_PS_RP_RSEG_MISMATCH, -1,
@@ -434,13 +513,19 @@ static unsigned first_la(const struct tlp_view *v) {
  * the Root Port's hierarchy segment, the targets' Segment Captured. */
 static bool cfg_seen(const struct tlp_ctx *x, const struct tlp_view *v) {
   if (v->ty->hdr != UAL_TLP_H_CFG || !v->a || v->up != 0 || !ual_field_get(UAL_F_PCIE_A3_DSV, v->a)) return false;
-  struct ual_pcie_seg *sg = &x->s->seg;
+  struct ual_pcie_seg *sg = &x->l->seg;
   unsigned dseg = (unsigned)ual_field_get(UAL_F_PCIE_A3_DSEG, v->a);
-  if (x->s->role[x->d] == 1) {
+  if (x->l->role[x->d] == 1) {
     sg->rp_known = 1;
     sg->rp_seg = (uint8_t)dseg;
   }
-  return v->type == 0x44 && seg_capture(sg, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, v->dw0), dseg);
+  unsigned bdf = (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, v->dw0);
+  if (v->type == 0x44 && !sg->t0_known) {
+    sg->t0_known = 1;
+    sg->t0_bdf = (uint16_t)bdf;
+  }
+  /* a Type 1 write seen here reaches its target below a switch as Type 0 */
+  return (v->type == 0x44 || v->type == 0x45) && seg_capture(sg, bdf, dseg);
 }
 
 /* Request/completion pairing (pcie.md §4 request table, on one link):
@@ -468,7 +553,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
       if (out) out->link = UAL_PCIE_LK_REQ_UNTRACKED;
       return;
     }
-    if (slot->used && x->s->role[x->d] == 1)
+    if (slot->used && x->l->role[x->d] == 1)
       ual_findings_add(x->f, UAL_R_PS_TO_TAG_UNIQUE, -1, "%s from %c: Requester ID %04xh Tag %u already outstanding (%s)",
                        ty->name, side_name(x->d), rid, tag, ual_pcie_tlp_type(slot->type)->name);
     if (!slot->used) me->outstanding++;
@@ -486,7 +571,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
   for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
     struct ual_pcie_req *q = &req_side->req[i];
     if (!q->used || q->rid != rid || q->tag != tag) continue;
-    if (q->captures) seg_captured(&x->s->seg, (unsigned)ual_field_get(UAL_F_PCIE_CPL_CID, dw0), v->a);
+    if (q->captures) seg_captured(&x->l->seg, (unsigned)ual_field_get(UAL_F_PCIE_CPL_CID, dw0), v->a);
     cpl_seg_checks(x, v, q);
     rp_cpl_check(x, v, q);
     unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
@@ -546,11 +631,16 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   unsigned a_dw = t->prefix_dw + t->size.base_dw, c_dw = a_dw + (ohc & 1) + (ohc >> 1 & 1);
   struct tlp_view v = { ty, dw0, a && a_dw < t->hdr_dw ? t->hdr + 4u * a_dw : NULL,
                         c && c_dw < t->hdr_dw ? t->hdr + 4u * c_dw : NULL, type,
-                        downstream_component(x->s->role[x->d]) };
+                        downstream_component(x->l->role[x->d]) };
   bool whole = t->hdr_dw >= t->prefix_dw + t->size.base_dw + ual_pcie_ohc_dw(ohc);   /* header base and OHC held */
   if (whole) {
     track(x, &v, cfg_seen(x, &v));
     if (v.up == 1 && ty->fc != UAL_TLP_FC_CPL) req_seg_checks(x, &v);
+    if (v.up != UAL_UNKNOWN) {
+      struct ual_pcie_xl_in in = { (unsigned)(x->l - x->s->lk), v.up, type, ty, dw0, v.a, v.c, t->size.base_dw,
+                                   x->c->frame };
+      ual_pcie_xl_tlp(x->s, &in, f);
+    }
   }
   bool cfg = ty->hdr == UAL_TLP_H_CFG, io = type == 0x02 || type == 0x42;
   if ((cfg || io) && !a)
@@ -584,7 +674,8 @@ static bool first_delivery(struct ual_pcie_flow *fl, const struct ual_fh *fh) {
   return true;
 }
 
-static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c) {
+static void flit_step(struct ual_pcie_an *an, struct ual_pcie_link_an *s, struct ual_rec_result *r,
+                      const struct ual_fabric_step *c) {
   unsigned d = r->dir;
   struct ual_pcie_flow *fl = &s->fl[d];
   const struct ual_flit_info *fi = &r->flit;
@@ -592,12 +683,13 @@ static void flit_step(struct ual_pcie_an *s, struct ual_rec_result *r, const str
     fl->seq_known = 0;
     ual_pcie_walk_lose(&fl->walk);
     memset(&s->seg, 0, sizeof s->seg);   /* a reset or a capturing write may be among the lost */
+    ual_pcie_xl_forget(&an->xl, (unsigned)(s - an->lk));
   }
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;
   fl->flit_frame[fl->walk.flit % 32] = c->frame;
-  struct tlp_ctx x = { s, &r->findings, d, fl, &s->fl[d ^ 1], c, &r->tlps, NULL };
+  struct tlp_ctx x = { an, s, &r->findings, d, fl, &s->fl[d ^ 1], c, &r->tlps, NULL };
   unsigned at = 0;
   if (ual_pcie_walk_flit(&fl->walk, fi->bytes, tlp_checks, &x, &at) == UAL_PW_SYNCED) {
     ual_findings_add(&r->findings, UAL_R_PF_SYNC, -1, "TLP stream from %c aligned at DW %u", side_name(d), at);

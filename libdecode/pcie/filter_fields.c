@@ -30,7 +30,9 @@ static bool decoded(const struct ual_rec_result *r) { return r->status == UAL_RS
 void ual_pcie_an_view(const struct ual_pcie_an *s, const struct ual_rec_result *r, struct ual_pcie_an_view *o) {
   memset(o, 0, sizeof *o);
   if (!decoded(r) || r->rec.h.kind != UAL_REC_PCIE_DLLP) return;
-  const struct ual_pcie_side *me = &s->s[r->dir];
+  const struct ual_pcie_link_an *l = ual_pcie_an_link(s, r->rec.h.link);
+  if (!l) return;
+  const struct ual_pcie_side *me = &l->s[r->dir];
   const struct ual_pcie_dllp *p = &r->pcie;
   if (p->crc_ok && p->layout == UAL_PCIE_L_FC && p->fc_class <= UAL_PCIE_CPL) {
     const struct ual_pcie_vc *v = &me->vc[p->vc];

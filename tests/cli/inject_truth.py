@@ -3,7 +3,8 @@
 `ualink-gen --list-injections` (issue 16 item 3).
 
 For each rule: `ualink-gen --seed 1 --inject RULE -w CAP` writes the capture
-and CAP.truth.jsonl; `ualink-decode --json CAP` reports findings. They must
+and CAP.truth.jsonl; `ualink-decode --json [CAP.decode-args] CAP` reports findings (the
+scenario's topology profile, when ualink-gen wrote one). They must
 agree frame by frame: every truth entry is reported at its frame (an
 end-of-capture finding, which has no record, matches the truth entry of its
 rule), and no warning or error is reported that the truth does not list.
@@ -25,7 +26,9 @@ def injections(gen):
 
 
 def findings(dec, cap):
-    p = subprocess.run([dec, '--json', cap], capture_output=True, text=True)
+    # the scenario's topology profile, when it has one (ualink-gen writes it)
+    args = open(cap + '.decode-args').read().split() if os.path.exists(cap + '.decode-args') else []
+    p = subprocess.run([dec, '--json'] + args + [cap], capture_output=True, text=True)
     if p.returncode:
         sys.exit(f'{cap}: ualink-decode exit {p.returncode}: {p.stderr}')
     got = []
@@ -54,6 +57,8 @@ def compare(truth, got):
 
 def check(gen, dec, work, rule):
     cap = os.path.join(work, rule + '.pcap')
+    if os.path.exists(cap + '.decode-args'):
+        os.remove(cap + '.decode-args')
     subprocess.run([gen, '-q', '--seed', '1', '--inject', rule, '-w', cap], check=True)
     truth = [json.loads(l) for l in open(cap + '.truth.jsonl')]
     truth = [(t['frame'], t['rule'], t['severity']) for t in truth]

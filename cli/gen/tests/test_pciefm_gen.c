@@ -21,6 +21,7 @@ static unsigned analyze(const struct cap *c, size_t from, unsigned *raised) {
   unsigned extra = 0;
   *raised = 0;
   ual_analyzer_init(&a);
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, GEN_PCIEFM_FAR_BDF, GEN_PCIEFM_FAR_SEG));   /* GEN_PCIEFM_DECODE_ARGS */
   for (size_t i = from; i < c->n; i++) {
     ual_analyzer_step(&a, c->rec[i], c->len[i], i + 1, c->ts[i], &r, NULL);
     for (unsigned k = 0; k < r.findings.n; k++) {
@@ -68,7 +69,7 @@ int main(void) {
     unsigned raised;
     CHECK_EQ(analyze(&c, 0, &raised), 0);
     for (unsigned d = 0; d < 2; d++) {
-      const struct ual_pcie_flow *fl = &a.fab.pcie.fl[d], *peer = &a.fab.pcie.fl[d ^ 1];
+      const struct ual_pcie_flow *fl = &a.fab.pcie.lk[0].fl[d], *peer = &a.fab.pcie.lk[0].fl[d ^ 1];
       CHECK(fl->tlps > 100);
       CHECK_EQ(fl->outstanding, 0);      /* every request of d was completed */
       CHECK_EQ(fl->untracked, 0);
@@ -76,9 +77,9 @@ int main(void) {
       CHECK(peer->pairs > 20);
     }
     /* the Endpoint's 256-byte reads come back in two parts */
-    CHECK(a.fab.pcie.fl[0].split_parts > 10);
-    CHECK(a.fab.pcie.fl[0].lat[0x20].n > 10);
-    CHECK(a.fab.pcie.fl[0].lat[0x20].min_ns > 0);
+    CHECK(a.fab.pcie.lk[0].fl[0].split_parts > 10);
+    CHECK(a.fab.pcie.lk[0].fl[0].lat[0x20].n > 10);
+    CHECK(a.fab.pcie.lk[0].fl[0].lat[0x20].min_ns > 0);
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) CHECK_EQ(analyze(&c, cuts[k], &raised), 0);
   }
   unsigned rules = 0;
@@ -95,6 +96,6 @@ int main(void) {
     for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++)
       if (analyze(&c, cuts[k], &raised)) fprintf(stderr, "inject %s cut %zu\n", ual_rule_id((enum ual_rule)rule), cuts[k]);
   }
-  CHECK_EQ(rules, 13);
+  CHECK_EQ(rules, 14);
   return check_done("test_pciefm_gen");
 }

@@ -111,7 +111,7 @@ static void test_clean(struct tx *t) {
     init_vc(t, d, 0, 32, 256);
     init_vc(t, d, 1, 16, 128);
   }
-  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
+  CHECK_EQ(t->a->fab.pcie.lk[0].s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
   /* credits advance and wrap modulo 2^8 / 2^12 */
   unsigned h = 32, dt = 256;
   for (int i = 0; i < 600; i++) {
@@ -121,7 +121,7 @@ static void test_clean(struct tx *t) {
     fc(t, B, UAL_PCIE_DT_UPDATEFC_P, 1, (16u + 2u * (unsigned)i) & 0xFF, dt);
     simple(t, B, 0x00, (unsigned)(i * 7) & 0xFFF);
   }
-  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
+  CHECK_EQ(t->a->fab.pcie.lk[0].s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
   CHECK(t->events[UAL_TEV_PCIE_FC] >= 1);
   /* PM L1: request from the Endpoint (B), Acks from the Root Port (A) */
   simple(t, B, 0x20, 0);
@@ -133,7 +133,7 @@ static void test_clean(struct tx *t) {
   /* after a link event the FC init may start again */
   init_vc(t, A, 0, 32, 256);
   CHECK_EQ(total(t), 0);
-  CHECK_EQ(t->a->fab.pcie.s[B].by_type[UAL_PCIE_DT_ACK], 600);
+  CHECK_EQ(t->a->fab.pcie.lk[0].s[B].by_type[UAL_PCIE_DT_ACK], 600);
   /* no UALink rule and no UALink state from PCIe records */
   CHECK_EQ(t->a->flits[0] + t->a->flits[1], 0);
 }
@@ -294,8 +294,8 @@ static void test_copy(struct tx *t) {
   struct ual_analyzer *copy = malloc(sizeof *copy);
   memcpy(copy, t->a, sizeof *copy);
   fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
-  CHECK_EQ(t->a->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
-  CHECK_EQ(copy->fab.pcie.s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
+  CHECK_EQ(t->a->fab.pcie.lk[0].s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
+  CHECK_EQ(copy->fab.pcie.lk[0].s[A].vc[0].phase, UAL_PCIE_PH_INIT2);
   free(copy);
 }
 

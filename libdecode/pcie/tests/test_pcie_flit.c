@@ -210,7 +210,7 @@ static void test_rules(void) {
    * (DW 8) and confirms on a flit of NOPs */
   step(&a, t, 7, 1, 4, &r);
   CHECK_EQ(r.findings.n, 0);
-  CHECK(a.fab.pcie.fl[1].walk.confirm > 0);
+  CHECK(a.fab.pcie.lk[0].fl[1].walk.confirm > 0);
   memset(t, 0, sizeof t);
   step(&a, t, 8, 1, 5, &r);
   CHECK_EQ(count(&r, UAL_R_PF_SYNC), 1);
@@ -228,7 +228,7 @@ static void test_pairs(void) {
   static struct ual_analyzer a;
   static struct ual_rec_result r;
   ual_analyzer_init(&a);
-  const struct ual_pcie_an *p = &a.fab.pcie;
+  const struct ual_pcie_link_an *p = &a.fab.pcie.lk[0];
   /* MRd64 from A: Requester 0100h, Tag 1005h, 16 bytes */
   uint8_t mrd[16] = { 0x20, 0, 0, 4, 0x01, 0x00, 0x10, 0x05, 0, 0, 0, 0, 0, 0, 0x10, 0 };
   /* CplD from B: Completer 0200h, Tag 1005h, Destination 0100h, Byte Count 16, 4 DW */
@@ -350,7 +350,7 @@ static void test_segments(void) {
   ual_field_put(UAL_F_PCIE_A3_FBE, cw + 12, 0xF);
   CHECK_EQ(seg_tlp(&t, 0, cw, 5, UAL_R_PS_REQ_CLEAR_NOC), 0);
   unsigned seg = 0;
-  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0100, true, &seg), UAL_SEG_UNKNOWN);   /* pending */
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, &a.fab.pcie.lk[0], 0x0100, true, &seg), UAL_SEG_UNKNOWN);   /* pending */
   CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 4), UAL_R_PS_REQ_RSEG_VALUE), 0);
   CHECK_EQ(t.r.findings.n, 0);
   /* its completion, OHC-A5 Completer Segment 03h: Set */
@@ -364,9 +364,9 @@ static void test_segments(void) {
   ual_field_put(UAL_F_PCIE_A5_CSEG, cpl + 12, 3);
   CHECK_EQ(seg_tlp(&t, 1, cpl, 4, UAL_R_PS_CPL_SEG_SET), 0);
   CHECK_EQ(t.r.findings.n, 0);
-  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0100, true, &seg), UAL_SEG_SET);
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, &a.fab.pcie.lk[0], 0x0100, true, &seg), UAL_SEG_SET);
   CHECK_EQ(seg, 3);
-  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, 0x0101, true, &seg), UAL_SEG_CLEAR);   /* the other function */
+  CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, &a.fab.pcie.lk[0], 0x0101, true, &seg), UAL_SEG_CLEAR);   /* the other function */
   CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_RSEG_VALUE), 0);
   CHECK_EQ(t.r.findings.n, 0);
   CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 4), UAL_R_PS_REQ_RSEG_VALUE), 1);
@@ -376,6 +376,36 @@ static void test_segments(void) {
   ual_field_put(UAL_F_PCIE_TLP_TYPE, m, 0x30);
   ual_field_put(UAL_F_PCIE_MSG_RID, m, 0x0100);
   CHECK_EQ(seg_tlp(&t, 1, m, 4, UAL_R_PS_REQ_MSG_RSEG), 1);
+  /* Set: an ID-routed message to 02:00.0, which the profile puts in segment
+   * 05h, needs OHC-A4 DSV 1 Destination Segment 05h; without the profile
+   * the target's hierarchy is unknown */
+  uint8_t im[24] = { 0 };
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, im, 0x32);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, im, 4);
+  ual_field_put(UAL_F_PCIE_MSG_RID, im, 0x0100);
+  im[8] = 0x02;
+  ual_field_put(UAL_F_PCIE_C_RSEG, im + 16, 3);
+  ual_field_put(UAL_F_PCIE_C_SUBSTREAM, im + 16, 7);
+  ual_field_put(UAL_F_PCIE_C_RSV, im + 16, 1);
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, 0x0200, 5));
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 1);
+  /* with OHC-A4 (before OHC-C): DSV 1 and 05h pass, 04h does not */
+  uint8_t ia[24] = { 0 };
+  memcpy(ia, im, 16);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, ia, 5);
+  memcpy(ia + 20, im + 16, 4);
+  ual_field_put(UAL_F_PCIE_A4_DSV, ia + 16, 1);
+  ual_field_put(UAL_F_PCIE_A4_DSEG, ia + 16, 5);
+  CHECK_EQ(seg_tlp(&t, 1, ia, 6, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
+  ual_field_put(UAL_F_PCIE_A4_DSEG, ia + 16, 4);
+  CHECK_EQ(seg_tlp(&t, 1, ia, 6, UAL_R_PS_REQ_ID_DSV_SET), 1);
+  /* a target the profile puts in the requester's own segment: optional */
+  CHECK(ual_pcie_an_preset(&a.fab.pcie, 0x0200, 3));
+  CHECK_EQ(seg_tlp(&t, 1, im, 5, UAL_R_PS_REQ_ID_DSV_SET), 0);
+  CHECK_EQ(t.r.findings.n, 0);
   /* a read with First DW BE 0100b (Lower Address 10b): its completion needs OHC-A5 */
   uint8_t rd[16] = { 0 };
   ual_field_put(UAL_F_PCIE_TLP_TYPE, rd, 0x03);

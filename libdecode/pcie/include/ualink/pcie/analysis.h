@@ -116,17 +116,76 @@ struct ual_pcie_fn_seg {
 
 struct ual_pcie_seg {
   uint8_t reset;             /* a link from Detect seen: functions not Set are Clear */
+  uint8_t t0_known;          /* a Type 0 capturing write seen: its target is the function at the link's end */
+  uint16_t t0_bdf;
   uint8_t rp_known, rp_seg;  /* the Root Port's hierarchy segment (its DSV = 1 configuration requests) */
   struct ual_pcie_fn_seg fn[UAL_PCIE_MAX_FUNCS];
   uint64_t untracked;        /* functions not kept: the table was full */
 };
 
-struct ual_pcie_an {
+/* One PCIe link's analysis, by the record header's link index. */
+struct ual_pcie_link_an {
+  uint8_t used, index;       /* index: the records' link field (255 unknown) */
   struct ual_pcie_side s[2];
   struct ual_pcie_flow fl[2];
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
   struct ual_pcie_seg seg;
+};
+
+/* Software configuration the wire does not show (pcie.md §4 [P17]). */
+struct ual_pcie_profile {
   struct ual_pcie_fn_seg preset[UAL_PCIE_MAX_FUNCS];   /* ual_pcie_an_preset; never forgotten */
+  int8_t no_nfm_subtree[256];   /* "No NFM Subtree Below This Root Port" by link index: 1, 0, UAL_UNKNOWN */
+};
+
+/* Cross-link correlation (pcie.md §4 "Two-link correlation" [P18]).
+ * Which links form one device comes from the record roles: the link with
+ * a Switch Upstream Port side (the other side not a Switch Downstream
+ * Port) and the links with a Switch Downstream Port side (the other side
+ * not a Switch Upstream Port) form one switch, when there is exactly one
+ * such upstream link; the links with a Root Port side form one Root
+ * Complex. A TLP entering a device (switch: down on the upstream link, up
+ * on a downstream link; RC: up on a Root Port link) is kept until its copy
+ * leaves on another link of the device: the same Type (a Type 1
+ * configuration request may leave as Type 0), Length and header base
+ * (Requester ID, Tag, address or target), or for the RC's takeover of a
+ * non-posted memory request the same Type, Length and address with a new
+ * Requester ID and Tag, oldest first. A forwarded request's completions
+ * coming back up at the egress Root Port are kept with the ID they must
+ * leave with (the original Requester ID and Tag) and matched at the
+ * ingress Root Port by Completer ID, Byte Count and Lower Address. The
+ * payload is not compared (the walk holds headers only). A copy without
+ * a kept original (forwarded before the capture, or from the device
+ * itself) is not judged; originals whose copy never comes raise nothing. */
+#define UAL_PCIE_LINKS 4
+#define UAL_PCIE_XL_KEPT 64
+
+enum ual_pcie_xl_dev { UAL_XL_SWITCH, UAL_XL_RC };
+enum ual_pcie_xl_kind { UAL_XL_FREE, UAL_XL_IN, UAL_XL_FWD, UAL_XL_CPL };
+
+struct ual_pcie_xl_tlp {
+  uint8_t kind;              /* enum ual_pcie_xl_kind: IN an original; FWD a forwarded non-posted request
+                                waiting for its completions; CPL a completion to forward */
+  uint8_t dev, link, out_link;   /* link slots (lk[]); out_link: FWD the egress, CPL the one it must leave on */
+  uint8_t takeover;          /* FWD/CPL: the RC took the request over */
+  uint8_t base_dw, has_a, has_c;
+  uint8_t hdr[16];           /* the header base */
+  uint8_t a[4], c[4];        /* OHC-A and OHC-C words */
+  uint16_t rid, tag;         /* FWD: the Requester ID and Tag on the egress; CPL: the ones it must leave with */
+  uint64_t frame, order;
+};
+
+struct ual_pcie_xl {
+  struct ual_pcie_xl_tlp t[UAL_PCIE_XL_KEPT];
+  uint64_t order;            /* arrival counter; the oldest entry is replaced when full */
+  uint64_t dropped;          /* entries replaced before their copy came */
+};
+
+struct ual_pcie_an {
+  struct ual_pcie_link_an lk[UAL_PCIE_LINKS];   /* in the order the links first appear */
+  uint64_t other_links;      /* records of links beyond UAL_PCIE_LINKS, not analysed */
+  struct ual_pcie_profile prof;
+  struct ual_pcie_xl xl;
 };
 
 struct ual_fabric_step;
@@ -136,9 +195,18 @@ void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const str
 /* Presets a function's Segment Captured (a profile: seg 0-255, or -1 for
  * Clear), after ual_pcie_an_init. false when the table is full. */
 bool ual_pcie_an_preset(struct ual_pcie_an *s, unsigned bdf, int seg);
-/* A function's Segment Captured as the analysis knows it (enum
+/* Sets "No NFM Subtree Below This Root Port" of the Root Port of a link
+ * index (1 set, 0 clear; unknown until set), after ual_pcie_an_init. */
+void ual_pcie_an_nfm_subtree(struct ual_pcie_an *s, unsigned link, bool none_below);
+/* The analysis of a link index, NULL before its first record. */
+const struct ual_pcie_link_an *ual_pcie_an_link(const struct ual_pcie_an *s, unsigned link);
+/* The TLP walk of a link index and direction (a fresh walk before its
+ * first record), for a front-end that re-walks a flit. */
+void ual_pcie_an_walk(const struct ual_pcie_an *s, unsigned link, unsigned dir, struct ual_pcie_walk *out);
+/* A function's Segment Captured on link l as the analysis knows it (enum
  * ual_pcie_seg_state); below: the function is below the link (reset by a
  * link from Detect). *seg is set when SET; PENDING reads UNKNOWN. */
-unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, unsigned bdf, bool below, unsigned *seg);
+unsigned ual_pcie_seg_of(const struct ual_pcie_an *s, const struct ual_pcie_link_an *l, unsigned bdf, bool below,
+                         unsigned *seg);
 
 #endif

@@ -25,11 +25,23 @@
   X(PF_SUBSTREAM,       "PF-SUBSTREAM",       WARNING, "OHC-C Sub-Stream 011b-110b (undefined)") \
   X(PF_CPL_RSV,         "PF-CPL-RSV",         ERROR,   "completion whose OHC-C has RSV = 1") \
   X(PS_TO_TAG_UNIQUE,   "PS-TO-TAG-UNIQUE",   ERROR,   "Root Port sent a non-posted request whose Requester ID and Tag are already outstanding") \
+  X(PS_TO_REQUIRED,     "PS-TO-REQUIRED",     ERROR,   "the RC passed a non-posted memory request through to a Root Port whose No NFM Subtree Below is clear (profile) instead of taking it over") \
+  X(PS_TO_RESTORE,      "PS-TO-RESTORE",      ERROR,   "the RC sent a taken-over request's completion to its requester without the original Requester ID and Tag") \
+  X(PS_TO_EGRESS_RSEG,  "PS-TO-EGRESS-RSEG",  ERROR,   "the RC took a request over with a Requester Segment other than the egress Root Port's") \
+  X(PS_PT_ADD_RSEG,     "PS-PT-ADD-RSEG",     ERROR,   "the RC passed a non-posted or UIO memory request received without OHC-C through without the ingress Root Port's Requester Segment") \
+  X(PS_PT_CPL_ROUTE,    "PS-PT-CPL-ROUTE",    ERROR,   "the RC sent a passed-through completion with DSV = 1 down a Root Port of another hierarchy segment than its Destination Segment") \
+  X(PS_PT_CPL_KEEP,     "PS-PT-CPL-KEEP",     ERROR,   "the RC changed the Requester ID, Tag or OHC-A5 of a passed-through completion") \
+  X(PS_SW_FM_KEEP,      "PS-SW-FM-KEEP",      ERROR,   "a switch between flit-mode links changed, added or removed a Segment field, DSV or RSV of a forwarded TLP") \
+  X(PS_SW_DSEG_UP,      "PS-SW-DSEG-UP",      ERROR,   "a switch with Segment Captured Set forwarded a completion or ID-routed message whose Destination Segment is not its own down a downstream port") \
+  X(PS_SW_DSP_BLOCK,    "PS-SW-DSP-BLOCK",    ERROR,   "a switch with Segment Captured Set forwarded a memory or message request from a downstream port whose Requester Segment is not its own") \
+  X(PS_SW_CLEAR_DSV,    "PS-SW-CLEAR-DSV",    ERROR,   "a switch with Segment Captured Clear forwarded a completion or ID-routed message with DSV = 1") \
+  X(PS_SW_CLEAR_RSEG,   "PS-SW-CLEAR-RSEG",   ERROR,   "a switch with Segment Captured Clear forwarded a memory or message request with a Requester Segment") \
   X(PS_RP_RSEG_MISMATCH,"PS-RP-RSEG-MISMATCH",ERROR,   "non-posted request up to the Root Port with a Requester Segment not the Root Port's, not completed UR") \
   X(PS_REQ_RSEG_VALUE,  "PS-REQ-RSEG-VALUE",  ERROR,   "request with a Requester Segment other than the requester's captured segment") \
   X(PS_REQ_CLEAR_NOC,   "PS-REQ-CLEAR-NOC",   ERROR,   "requester with Segment Captured Clear sent a non-IDE memory or message request with OHC-C") \
   X(PS_REQ_MSG_RSEG,    "PS-REQ-MSG-RSEG",    ERROR,   "requester with Segment Captured Set sent a message request without OHC-C Requester Segment (RSV = 1)") \
   X(PS_REQ_ID_DSV_CLEAR,"PS-REQ-ID-DSV-CLEAR",ERROR,   "requester with Segment Captured Clear sent an ID-routed message with DSV = 1") \
+  X(PS_REQ_ID_DSV_SET,  "PS-REQ-ID-DSV-SET",  ERROR,   "requester with Segment Captured Set sent an ID-routed message to a function of another hierarchy (profile) without OHC-A4 DSV = 1 and its segment") \
   X(PS_CPL_SEG_CLEAR,   "PS-CPL-SEG-CLEAR",   ERROR,   "completer with Segment Captured Clear sent OHC-A5 with a Completer Segment other than 00h") \
   X(PS_CPL_SEG_SET,     "PS-CPL-SEG-SET",     ERROR,   "completer with Segment Captured Set sent OHC-A5 with a Completer Segment other than its captured segment") \
   X(PS_CPL_CFG,         "PS-CPL-CFG",         ERROR,   "completion of a configuration request with OHC-A5 DSV = 1 or Destination Segment other than 00h") \
