@@ -317,7 +317,7 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
     r->pcie_records++;
   for (int d = 0; d < 2; d++) r->ub_dll[d] = an->fab.ub.s[d].dll;
   r->ub_mode = an->fab.ub.mode;
-  for (int d = 0; d < 2; d++) r->pcie_role[d] = an->fab.pcie.role[d];
+  for (int d = 0; d < 2; d++) r->pcie_role[d] = an->fab.pcie.lk[0].role[d];   /* the first PCIe link's */
   for (int d = 0; d < 2; d++) {
     unsigned c = dc_rpt_class_of(r->sum.ltssm[d]);
     if (c != dc_rpt_class_of(prev.ltssm[d]) || r->records == 1) r->lt_entries[d][c]++;
