@@ -29,6 +29,7 @@ struct tui_source {
   volatile bool stop;
   volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
   volatile uint64_t kernel_drops;
+  uint64_t live_start_ns;       /* live: datagrams stamped before this are not delivered */
   /* Datagrams the kernel dropped since the last record of a direction: its
    * next record is passed on with UAL_RF_LOST set, so the analysis
    * forgets that direction's state instead of judging across the gap. */
