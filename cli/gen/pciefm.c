@@ -1,4 +1,6 @@
-/* The PCIe flit-mode link scenario (pciefm.h). Side A is a Root Port
+/* The PCIe flit-mode scenarios (pciefm.h): pcie-switch and pcie-rc are
+ * described where their rounds are, on the links and TLP builders below.
+ * pcie-flit: side A is a Root Port
  * (00:01.0), side B an Endpoint with functions 01:00.0 and 01:00.1, on a
  * 64.0 GT/s x16 link: one flit record per direction every 2 ns.
  *
