@@ -620,6 +620,13 @@ static unsigned x_pt_cpl_keep(struct xl_tx *t, bool bad) {
   return xl_tlp(t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, bad ? 8 : 7, 3, 5), UAL_R_PS_PT_CPL_KEEP);
 }
 
+/* The CplD sent back with its OHC-A5 Completer Segment changed (05h -> 03h). */
+static unsigned x_pt_cpl_keep_a5(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_pass(t, 2);
+  return xl_tlp(t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, bad ? 3 : 5), UAL_R_PS_PT_CPL_KEEP);
+}
+
 /* A pass-through to link 1, whose No NFM Subtree Below is clear (broken) or set. */
 static unsigned x_to_required(struct xl_tx *t, bool bad) {
   uint8_t b[32];
@@ -662,7 +669,7 @@ static void test_xlink(void) {
     { UAL_R_PS_SW_CLEAR_RSEG, x_sw_clear_rseg }, { UAL_R_PS_PT_ADD_RSEG, x_pt_add_rseg },
     { UAL_R_PS_PT_CPL_ROUTE, x_pt_cpl_route },   { UAL_R_PS_PT_CPL_KEEP, x_pt_cpl_keep },
     { UAL_R_PS_TO_REQUIRED, x_to_required },     { UAL_R_PS_TO_RESTORE, x_to_restore },
-    { UAL_R_PS_TO_EGRESS_RSEG, x_to_egress_rseg },
+    { UAL_R_PS_TO_EGRESS_RSEG, x_to_egress_rseg }, { UAL_R_PS_PT_CPL_KEEP, x_pt_cpl_keep_a5 },
   };
   static struct ual_analyzer a;
   struct xl_tx t;
