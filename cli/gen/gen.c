@@ -36,10 +36,10 @@ void gen_opts_default(struct gen_opts *o) {
 
 struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *err, size_t cap) {
   if (!out || !out->record) { snprintf(err, cap, "no output"); return NULL; }
-  int fabric = o->scenario == GEN_SC_PCIE || o->scenario == GEN_SC_PCIE_FLIT ? o->scenario : -1;
+  int fabric = o->scenario >= GEN_SC_PCIE && o->scenario < GEN_SC_ALL_COUNT ? o->scenario : -1;
   if (o->scenario < 0 && o->n_inject) {
     if (gen_pcie_inject_supported(o->inject[0].rule)) fabric = GEN_SC_PCIE;
-    if (gen_pciefm_inject_supported(o->inject[0].rule)) fabric = GEN_SC_PCIE_FLIT;
+    if (gen_pciefm_inject_supported(o->inject[0].rule)) fabric = gen_pciefm_inject_scenario(o->inject[0].rule);
   }
   if (fabric >= 0) {
     struct gen *g = calloc(1, sizeof *g);
@@ -135,7 +135,8 @@ void gen_free(struct gen *g) {
 void gen_stats(const struct gen *g, struct gen_stats *st) { *st = g->st; }
 
 const char *gen_decode_args(const struct gen *g) {
-  return g->pcie && g->scenario == GEN_SC_PCIE_FLIT ? GEN_PCIEFM_DECODE_ARGS : NULL;
+  if (!g->pcie) return NULL;
+  return g->scenario == GEN_SC_PCIE_FLIT ? GEN_PCIEFM_DECODE_ARGS : g->scenario == GEN_SC_PCIE_RC ? GEN_PCIERC_DECODE_ARGS : NULL;
 }
 
 /* --count and --duration end the run, but not before every injection had
@@ -149,7 +150,7 @@ static bool limit_reached(const struct gen *g) {
 }
 
 int gen_run(struct gen *g, char *err, size_t cap) {
-  if (g->pcie && g->scenario == GEN_SC_PCIE_FLIT) return gen_pciefm_run(&g->o, &g->out, &g->st.records, err, cap);
+  if (g->pcie && g->scenario != GEN_SC_PCIE) return gen_pciefm_run(g->scenario, &g->o, &g->out, &g->st.records, err, cap);
   if (g->pcie) return gen_pcie_run(&g->o, &g->out, &g->st.records, err, cap);
   uint64_t stall = 0, last_frame = 0;
   while (!g->finished && !g->stop_error) {

@@ -164,7 +164,7 @@ static void list_injections(void) {
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE), how);
     else if ((how = gen_pciefm_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
-             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(GEN_SC_PCIE_FLIT), how);
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_pciefm_inject_scenario(r)), how);
     else if ((how = ub_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r), ual_severity_name(ual_rule_severity((enum ual_rule)r)),
              ub_scenario_name(ub_inject_scenario(r)), how);

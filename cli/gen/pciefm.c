@@ -1,4 +1,6 @@
-/* The PCIe flit-mode link scenario (pciefm.h). Side A is a Root Port
+/* The PCIe flit-mode scenarios (pciefm.h): pcie-switch and pcie-rc are
+ * described where their rounds are, on the links and TLP builders below.
+ * pcie-flit: side A is a Root Port
  * (00:01.0), side B an Endpoint with functions 01:00.0 and 01:00.1, on a
  * 64.0 GT/s x16 link: one flit record per direction every 2 ns.
  *
@@ -86,6 +88,27 @@ struct dirq {
   unsigned npend;
 };
 
+/* ---- transactions across a device (pcie-switch, pcie-rc) ----
+ * The TLPs one request makes on the captured links in order: the
+ * request, the device's copy of it, the completion, the device's copy of
+ * that. A round's transactions go out hop by hop (every first TLP, the
+ * links drained, every second one, ...), so a copy follows its original. */
+#define XF_HOPS   4u
+#define XF_LABELS 3u
+#define MAX_XFER  16u
+
+struct hop {
+  struct tlp t;
+  uint8_t lk, dir, nlab;
+  int rule[XF_LABELS];
+  const char *source[XF_LABELS];
+};
+
+struct xfer {
+  struct hop h[XF_HOPS];
+  unsigned n;
+};
+
 /* One captured link: its two directions, its index and roles. */
 struct plink {
   struct dirq d[2];
@@ -102,24 +125,36 @@ struct pf {
   unsigned nlk;
   struct dirq *d;            /* the directions of the link TLPs are queued on (use) */
   int captured[2];           /* the Endpoint functions' Segment Captured: -1 Clear, else the segment */
+  struct xfer xf[MAX_XFER];  /* the round's transactions (pcie-switch, pcie-rc) */
+  unsigned nxf;
   bool want[UAL_R_COUNT], done[UAL_R_COUNT], taken[UAL_R_COUNT];
   uint64_t at[UAL_R_COUNT];
 };
 
-static const struct { int rule; const char *how; } catalog[] = {
-#define GEN_X_(e, h) { UAL_R_##e, h },
+static const struct { int rule, sc; const char *how; } catalog[] = {
+#define GEN_X_(e, h) { UAL_R_##e, GEN_SC_PCIE_FLIT, h },
   GEN_PCIEFM_INJECTIONS(GEN_X_)
+#undef GEN_X_
+#define GEN_X_(e, h) { UAL_R_##e, GEN_SC_PCIE_SWITCH, h },
+  GEN_PCIESW_INJECTIONS(GEN_X_)
+#undef GEN_X_
+#define GEN_X_(e, h) { UAL_R_##e, GEN_SC_PCIE_RC, h },
+  GEN_PCIERC_INJECTIONS(GEN_X_)
 #undef GEN_X_
 };
 #define N_CATALOG (sizeof catalog / sizeof catalog[0])
 
 bool gen_pciefm_inject_supported(int rule) { return gen_pciefm_inject_how(rule) != NULL; }
 
-const char *gen_pciefm_inject_how(int rule) {
+static int find(int rule) {
   for (size_t i = 0; i < N_CATALOG; i++)
-    if (catalog[i].rule == rule) return catalog[i].how;
-  return NULL;
+    if (catalog[i].rule == rule) return (int)i;
+  return -1;
 }
+
+const char *gen_pciefm_inject_how(int rule) { return find(rule) >= 0 ? catalog[find(rule)].how : NULL; }
+
+int gen_pciefm_inject_scenario(int rule) { return find(rule) >= 0 ? catalog[find(rule)].sc : -1; }
 
 /* ---- records ---- */
 
@@ -229,13 +264,19 @@ static void add_link(struct pf *p, unsigned role_a, unsigned role_b) {
 
 /* ---- TLPs ---- */
 
+/* Labels the flit the last queued DW of dir goes out in with rule (>= 0). */
+static void label(struct pf *p, unsigned dir, int rule, const char *source) {
+  struct dirq *d = &p->d[dir];
+  if (rule >= 0 && d->nlab < MAX_LABELS) d->lab[d->nlab++] = (struct label){ d->n, rule, source };
+}
+
 /* Queues a TLP; rule >= 0 labels the flit its last DW goes out in. */
 static void queue(struct pf *p, unsigned dir, const struct tlp *t, int rule, const char *source) {
   struct dirq *d = &p->d[dir];
   if (d->n + t->dw > QUEUE_DW) drain(p);
   memcpy(d->q + 4u * d->n, t->b, 4u * t->dw);
   d->n += t->dw;
-  if (rule >= 0 && d->nlab < MAX_LABELS) d->lab[d->nlab++] = (struct label){ d->n, rule, source };
+  label(p, dir, rule, source);
 }
 
 /* The injection is wanted, its frame has come and no TLP carries it yet:
@@ -289,38 +330,50 @@ static void pend(struct pf *p, unsigned dir, const struct req *q) {
 
 /* A memory request (reads: len DW asked for; writes: len DW of payload);
  * rseg >= 0 adds OHC-C. */
+static void mem_tlp(struct pf *p, struct tlp *t, unsigned type, uint16_t rid, uint16_t tag, uint64_t addr, unsigned len,
+                    int rseg) {
+  hdr(p, t, type, len, false, rseg >= 0);
+  req_id(t, rid, tag);
+  if (ual_pcie_tlp_type(type)->route == UAL_TLP_RT_A64) ual_field_put(UAL_F_PCIE_A64_ADDR, t->b, addr >> 2);
+  else ual_field_put(UAL_F_PCIE_A32_ADDR, t->b, (uint32_t)addr >> 2);
+  if (rseg >= 0) ohc_c(t, (unsigned)rseg);
+}
+
+static bool non_posted(unsigned type) { return ual_pcie_tlp_type(type)->fc == UAL_TLP_FC_NPR; }
+
 static void mem(struct pf *p, unsigned dir, unsigned type, uint16_t rid, uint64_t addr, unsigned len, int rseg,
                 int rule) {
   struct tlp t;
-  struct dirq *d = &p->d[dir];
-  hdr(p, &t, type, len, false, rseg >= 0);
-  uint16_t tag = ual_pcie_tlp_type(type)->fc == UAL_TLP_FC_NPR ? next_tag(d) : 0;
-  req_id(&t, rid, tag);
-  if (ual_pcie_tlp_type(type)->route == UAL_TLP_RT_A64) ual_field_put(UAL_F_PCIE_A64_ADDR, t.b, addr >> 2);
-  else ual_field_put(UAL_F_PCIE_A32_ADDR, t.b, (uint32_t)addr >> 2);
-  if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
+  uint16_t tag = non_posted(type) ? next_tag(&p->d[dir]) : 0;
+  mem_tlp(p, &t, type, rid, tag, addr, len, rseg);
   /* the request shows the injection, or its completion does */
   bool on_req = rule == UAL_R_PS_TO_TAG_UNIQUE || rule == UAL_R_PS_REQ_RSEG_VALUE || rule == UAL_R_PS_REQ_CLEAR_NOC;
   if (rule == UAL_R_PS_RP_RSEG_MISMATCH) queue(p, dir, &t, UAL_R_PS_REQ_RSEG_VALUE, "consequence");
   else queue(p, dir, &t, on_req ? rule : -1, "inject");
-  if (ual_pcie_tlp_type(type)->fc != UAL_TLP_FC_NPR) return;
+  if (!non_posted(type)) return;
   struct req q = { (uint8_t)type, 0, rseg >= 0, (uint8_t)(rseg >= 0 ? rseg : 0), rid, tag, 0, len, addr,
                    on_req ? -1 : rule };
   pend(p, dir, &q);
 }
 
 /* A Type 0 configuration request from the Root Port with OHC-A3. */
+/* A configuration request of 1 DW with OHC-A3, DSV 1 and dseg when dseg >= 0. */
+static void cfg_tlp(struct pf *p, struct tlp *t, unsigned type, uint16_t rid, uint16_t tag, unsigned target, unsigned reg,
+                    int dseg) {
+  hdr(p, t, type, 1, true, false);
+  req_id(t, rid, tag);
+  ual_field_put(UAL_F_PCIE_CFG_CID, t->b, target);
+  ual_field_put(UAL_F_PCIE_CFG_REG, t->b, reg);
+  uint8_t *a = t->b + t->a;
+  ual_field_put(UAL_F_PCIE_A3_FBE, a, 0xF);
+  ual_field_put(UAL_F_PCIE_A3_DSV, a, dseg >= 0);
+  if (dseg >= 0) ual_field_put(UAL_F_PCIE_A3_DSEG, a, (unsigned)dseg);
+}
+
 static void cfg(struct pf *p, unsigned type, unsigned target, unsigned reg, bool dsv) {
   struct tlp t;
-  hdr(p, &t, type, 1, true, false);
   uint16_t tag = next_tag(&p->d[0]);
-  req_id(&t, RP_ID, tag);
-  ual_field_put(UAL_F_PCIE_CFG_CID, t.b, target);
-  ual_field_put(UAL_F_PCIE_CFG_REG, t.b, reg);
-  uint8_t *a = t.b + t.a;
-  ual_field_put(UAL_F_PCIE_A3_FBE, a, 0xF);
-  ual_field_put(UAL_F_PCIE_A3_DSV, a, dsv);
-  if (dsv) ual_field_put(UAL_F_PCIE_A3_DSEG, a, SEG);
+  cfg_tlp(p, &t, type, RP_ID, tag, target, reg, dsv ? (int)SEG : -1);
   queue(p, 0, &t, -1, "inject");
   struct req q = { (uint8_t)type, 1, 0, 0, RP_ID, tag, (uint16_t)target, 1, 0, -1 };
   pend(p, 0, &q);
@@ -329,21 +382,49 @@ static void cfg(struct pf *p, unsigned type, unsigned target, unsigned reg, bool
 
 /* A message: Msg-RC ERR_COR from the Endpoint, or an ID-routed vendor
  * message (Type 1, code 7Fh) to target; rseg >= 0 adds OHC-C. */
+static void msg_tlp(struct pf *p, struct tlp *t, unsigned type, uint16_t rid, unsigned target, int rseg, int dseg) {
+  hdr(p, t, type, 0, dseg >= 0, rseg >= 0);
+  if (dseg >= 0) {           /* OHC-A4: Destination Segment */
+    ual_field_put(UAL_F_PCIE_A4_DSV, t->b + t->a, 1);
+    ual_field_put(UAL_F_PCIE_A4_DSEG, t->b + t->a, (unsigned)dseg);
+  }
+  ual_field_put(UAL_F_PCIE_MSG_RID, t->b, rid);
+  ual_field_put(UAL_F_PCIE_MSG_CODE, t->b, type == 0x30 ? 0x30 : 0x7F);
+  if (type == 0x32) {        /* ID-routed: bytes 8-9 the target's ID (pcie.md §3.5) */
+    t->b[8] = (uint8_t)(target >> 8);
+    t->b[9] = (uint8_t)target;
+  }
+  if (rseg >= 0) ohc_c(t, (unsigned)rseg);
+}
+
 static void msg(struct pf *p, unsigned dir, unsigned type, uint16_t rid, unsigned target, int rseg, int dseg, int rule) {
   struct tlp t;
-  hdr(p, &t, type, 0, dseg >= 0, rseg >= 0);
-  if (dseg >= 0) {           /* OHC-A4: Destination Segment */
-    ual_field_put(UAL_F_PCIE_A4_DSV, t.b + t.a, 1);
-    ual_field_put(UAL_F_PCIE_A4_DSEG, t.b + t.a, (unsigned)dseg);
-  }
-  ual_field_put(UAL_F_PCIE_MSG_RID, t.b, rid);
-  ual_field_put(UAL_F_PCIE_MSG_CODE, t.b, type == 0x30 ? 0x30 : 0x7F);
-  if (type == 0x32) {        /* ID-routed: bytes 8-9 the target's ID (pcie.md §3.5) */
-    t.b[8] = (uint8_t)(target >> 8);
-    t.b[9] = (uint8_t)target;
-  }
-  if (rseg >= 0) ohc_c(&t, (unsigned)rseg);
+  msg_tlp(p, &t, type, rid, target, rseg, dseg);
   queue(p, dir, &t, rule, "inject");
+}
+
+/* OHC-A5 of a completion: present, DSV, Destination and Completer Segment. */
+struct a5 {
+  bool on;
+  unsigned dsv, dseg, cseg;
+};
+
+/* A completion from cid to dest's Tag tag: Lower Address la, Byte Count bc. */
+static void cpl_tlp(struct pf *p, struct tlp *t, unsigned type, unsigned len, unsigned cid, unsigned dest, unsigned tag,
+                    unsigned la, unsigned bc, const struct a5 *a5) {
+  hdr(p, t, type, len, a5->on, false);
+  ual_field_put(UAL_F_PCIE_CPL_CID, t->b, cid);
+  ual_field_put(UAL_F_PCIE_CPL_TAG, t->b, tag);
+  ual_field_put(UAL_F_PCIE_CPL_DEST, t->b, dest);
+  ual_field_put(UAL_F_PCIE_CPL_LA6, t->b, la >> 6 & 1);
+  ual_field_put(UAL_F_PCIE_CPL_LA52, t->b, la >> 2 & 0xF);
+  ual_field_put(UAL_F_PCIE_CPL_BC, t->b, bc & 0xFFF);
+  if (!a5->on) return;
+  uint8_t *a = t->b + t->a;
+  ual_field_put(UAL_F_PCIE_A5_DSV, a, a5->dsv);
+  ual_field_put(UAL_F_PCIE_A5_DSEG, a, a5->dseg);
+  ual_field_put(UAL_F_PCIE_A5_CSEG, a, a5->cseg);
+  ual_field_put(UAL_F_PCIE_A5_LA, a, la & 3);
 }
 
 /* The completions of q from side dir: one per RCB-aligned part of a read,
@@ -381,20 +462,8 @@ static void complete(struct pf *p, unsigned dir, const struct req *q) {
     default: break;
     }
     struct tlp t;
-    hdr(p, &t, write ? 0x0A : 0x4A, part / 4u, !omit, false);
-    ual_field_put(UAL_F_PCIE_CPL_CID, t.b, cid);
-    ual_field_put(UAL_F_PCIE_CPL_TAG, t.b, q->tag);
-    ual_field_put(UAL_F_PCIE_CPL_DEST, t.b, q->rid);
-    ual_field_put(UAL_F_PCIE_CPL_LA6, t.b, la >> 6 & 1);
-    ual_field_put(UAL_F_PCIE_CPL_LA52, t.b, la >> 2 & 0xF);
-    ual_field_put(UAL_F_PCIE_CPL_BC, t.b, (total - off) & 0xFFF);
-    if (!omit) {
-      uint8_t *a = t.b + t.a;
-      ual_field_put(UAL_F_PCIE_A5_DSV, a, dsv);
-      ual_field_put(UAL_F_PCIE_A5_DSEG, a, dseg);
-      ual_field_put(UAL_F_PCIE_A5_CSEG, a, cseg);
-      ual_field_put(UAL_F_PCIE_A5_LA, a, la & 3);
-    }
+    struct a5 a5 = { !omit, dsv, dseg, cseg };
+    cpl_tlp(p, &t, write ? 0x0A : 0x4A, part / 4u, cid, q->rid, q->tag, la, total - off, &a5);
     queue(p, dir, &t, rule, "inject");
     off += part;
   } while (off < total && part);
@@ -456,7 +525,281 @@ static void round_set(struct pf *p, unsigned r) {
   drain(p);
 }
 
-int gen_pciefm_run(const struct gen_opts *o, const struct gen_out *out, uint64_t *records, char *err, size_t cap) {
+/* ---- transactions ---- */
+
+static void xf_run(struct pf *p) {
+  for (unsigned k = 0; k < XF_HOPS; k++) {
+    for (unsigned i = 0; i < p->nxf; i++) {
+      const struct xfer *x = &p->xf[i];
+      if (k >= x->n) continue;
+      const struct hop *h = &x->h[k];
+      use(p, h->lk);
+      queue(p, h->dir, &h->t, -1, NULL);
+      for (unsigned j = 0; j < h->nlab; j++) label(p, h->dir, h->rule[j], h->source[j]);
+    }
+    drain(p);
+  }
+  p->nxf = 0;
+}
+
+static struct xfer *xf_new(struct pf *p) {
+  if (p->nxf == MAX_XFER) xf_run(p);
+  struct xfer *x = &p->xf[p->nxf++];
+  x->n = 0;
+  return x;
+}
+
+/* The next TLP of x, out on link lk from side dir (0 A, down; 1 B, up). */
+static struct tlp *xf_hop(struct xfer *x, unsigned lk, unsigned dir) {
+  struct hop *h = &x->h[x->n++];
+  h->lk = (uint8_t)lk;
+  h->dir = (uint8_t)dir;
+  h->nlab = 0;
+  return &h->t;
+}
+
+/* The last TLP of x is labelled with rule. */
+static void xf_label(struct xfer *x, int rule, const char *source) {
+  struct hop *h = &x->h[x->n - 1];
+  if (h->nlab == XF_LABELS) return;
+  h->rule[h->nlab] = rule;
+  h->source[h->nlab++] = source;
+}
+
+/* The device forwards the last TLP of x unchanged to link lk, side dir. */
+static struct tlp *xf_copy(struct xfer *x, unsigned lk, unsigned dir) {
+  struct tlp *c = xf_hop(x, lk, dir);
+  *c = x->h[x->n - 2].t;
+  return c;
+}
+
+/* cid's completion of request hop r of x (one: the reads stay within an
+ * RCB from an aligned address), out on link lk from side dir. */
+static void xf_cpl(struct pf *p, struct xfer *x, unsigned r, unsigned lk, unsigned dir, unsigned cid, const struct a5 *a5) {
+  const struct tlp *q = &x->h[r].t;
+  unsigned type = q->b[0], dest = (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, q->b);
+  unsigned tag = (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, q->b), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, q->b);
+  bool write = ual_pcie_tlp_type(type)->data;   /* a configuration write: no data back */
+  cpl_tlp(p, xf_hop(x, lk, dir), write ? 0x0A : 0x4A, write ? 0 : len, cid, dest, tag, 0, write ? 4 : 4 * len, a5);
+}
+
+static unsigned rnd(struct pf *p, unsigned n) { return (unsigned)gen_rng_below(&p->rng, n); }
+
+/* ---- pcie-switch ----
+ * Link 0: the Root Port 00:01.0 above the switch's Upstream Port 01:00.0;
+ * link 1: a Downstream Port (bus 02h, not a function on the wire) above
+ * the Endpoint 03:00.0. Both come up from Detect: the switch and the
+ * Endpoint are Clear, until the Root Port's capturing CfgWr0 to the
+ * Upstream Port and CfgWr1 to the Endpoint (forwarded as CfgWr0) set
+ * segment 03h. */
+#define ROLE_USP  2u
+#define ROLE_DSP  3u
+#define SW_USP_ID 0x0100u
+#define SW_EP_ID  0x0300u
+#define XL_ROUNDS 12u
+
+static void sw_capture(struct pf *p) {
+  struct a5 a = { true, 0, 0, SEG };
+  struct xfer *x = xf_new(p);
+  cfg_tlp(p, xf_hop(x, 0, 0), 0x44, RP_ID, next_tag(&p->lk[0].d[0]), SW_USP_ID, 0x04, SEG);
+  xf_cpl(p, x, 0, 0, 1, SW_USP_ID, &a);
+  x = xf_new(p);
+  cfg_tlp(p, xf_hop(x, 0, 0), 0x45, RP_ID, next_tag(&p->lk[0].d[0]), SW_EP_ID, 0x04, SEG);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, xf_copy(x, 1, 0)->b, 0x44);   /* Type 1 leaves as Type 0 */
+  xf_cpl(p, x, 0, 1, 1, SW_EP_ID, &a);
+  xf_copy(x, 0, 1);
+  xf_run(p);
+  p->captured[0] = SEG;
+}
+
+/* A Root Port TLP down through the switch: the original on link 0, the copy on link 1. */
+static struct xfer *sw_down(struct pf *p, struct tlp **t) {
+  struct xfer *x = xf_new(p);
+  *t = xf_hop(x, 0, 0);
+  return x;
+}
+
+static void sw_round(struct pf *p, unsigned r) {
+  bool set = p->captured[0] >= 0;
+  int rseg = set ? (int)SEG : -1;
+  unsigned cseg = set ? SEG : 0;
+  struct tlp *t;
+  /* the Root Port reads the Endpoint's BAR: no Requester Segment, DSV 0 back */
+  struct xfer *x = sw_down(p, &t);
+  mem_tlp(p, t, 0x03, RP_ID, next_tag(&p->lk[0].d[0]), BAR_BASE + RCB * rnd(p, 64), 1 + rnd(p, RCB / 4), -1);
+  xf_copy(x, 1, 0);
+  struct a5 a = { true, 0, 0, cseg };
+  xf_cpl(p, x, 0, 1, 1, SW_EP_ID, &a);
+  xf_copy(x, 0, 1);
+  /* a configuration read of the Endpoint: CfgRd1 above, CfgRd0 below */
+  if (r % 3 == 0) {
+    x = sw_down(p, &t);
+    cfg_tlp(p, t, 0x05, RP_ID, next_tag(&p->lk[0].d[0]), SW_EP_ID, 0x00, -1);
+    ual_field_put(UAL_F_PCIE_TLP_TYPE, xf_copy(x, 1, 0)->b, 0x04);
+    xf_cpl(p, x, 0, 1, 1, SW_EP_ID, &a);
+    xf_copy(x, 0, 1);
+  }
+  /* the Endpoint reads host memory: the Root Port completes, DSV copying RSV */
+  x = xf_new(p);
+  mem_tlp(p, xf_hop(x, 1, 1), 0x20, SW_EP_ID, next_tag(&p->lk[1].d[1]), HOST_BASE + RCB * (r * 4u + rnd(p, 4)),
+          1 + rnd(p, RCB / 4), rseg);
+  xf_copy(x, 0, 1);
+  struct a5 b = { true, set, set ? SEG : 0, SEG };
+  xf_cpl(p, x, 0, 0, 0, RP_ID, &b);
+  xf_copy(x, 1, 0);
+  /* Endpoint writes and messages up; the Root Port's ID-routed message down, OHC-A4 naming the segment once Set */
+  x = xf_new(p);
+  mem_tlp(p, xf_hop(x, 1, 1), 0x60, SW_EP_ID, 0, HOST_BASE + 0x10000u + RCB * r, 1 + rnd(p, 16), rseg);
+  xf_copy(x, 0, 1);
+  if (r % 2) {
+    x = xf_new(p);
+    msg_tlp(p, xf_hop(x, 1, 1), 0x30, SW_EP_ID, 0, rseg, -1);
+    xf_copy(x, 0, 1);
+  }
+  if (r % 3 == 1) {
+    x = sw_down(p, &t);
+    msg_tlp(p, t, 0x32, RP_ID, SW_EP_ID, -1, rseg);
+    xf_copy(x, 1, 0);
+  }
+  /* injections: the Clear switch forwards segment fields; the Set one changes or misroutes them */
+  if (!set && take(p, UAL_R_PS_SW_CLEAR_RSEG)) {
+    x = sw_down(p, &t);
+    mem_tlp(p, t, 0x40, RP_ID, 0, BAR_BASE + 0x1000u, 1, SEG);
+    xf_copy(x, 1, 0);
+    xf_label(x, UAL_R_PS_SW_CLEAR_RSEG, "inject");
+  }
+  if (!set && take(p, UAL_R_PS_SW_CLEAR_DSV)) {
+    x = sw_down(p, &t);
+    msg_tlp(p, t, 0x32, RP_ID, SW_EP_ID, -1, SEG);
+    xf_copy(x, 1, 0);
+    xf_label(x, UAL_R_PS_SW_CLEAR_DSV, "inject");
+  }
+  if (set && take(p, UAL_R_PS_SW_FM_KEEP)) {
+    x = sw_down(p, &t);
+    mem_tlp(p, t, 0x40, RP_ID, 0, BAR_BASE + 0x1000u, 1, -1);
+    mem_tlp(p, xf_hop(x, 1, 0), 0x40, RP_ID, 0, BAR_BASE + 0x1000u, 1, SEG);
+    xf_label(x, UAL_R_PS_SW_FM_KEEP, "inject");
+  }
+  if (set && take(p, UAL_R_PS_SW_DSEG_UP)) {
+    x = sw_down(p, &t);
+    msg_tlp(p, t, 0x32, RP_ID, SW_EP_ID, -1, FAR_SEG);
+    xf_copy(x, 1, 0);
+    xf_label(x, UAL_R_PS_SW_DSEG_UP, "inject");
+  }
+  if (set && take(p, UAL_R_PS_SW_DSP_BLOCK)) {
+    x = xf_new(p);
+    mem_tlp(p, xf_hop(x, 1, 1), 0x60, SW_EP_ID, 0, HOST_BASE + 0x20000u, 1, SEG + 1);
+    xf_label(x, UAL_R_PS_REQ_RSEG_VALUE, "consequence");
+    xf_copy(x, 0, 1);
+    xf_label(x, UAL_R_PS_REQ_RSEG_VALUE, "consequence");
+    xf_label(x, UAL_R_PS_SW_DSP_BLOCK, "inject");
+  }
+  xf_run(p);
+}
+
+static void run_switch(struct pf *p, unsigned rounds) {
+  add_link(p, ROLE_RP, ROLE_USP);
+  add_link(p, ROLE_DSP, ROLE_EP);
+  p->captured[0] = -1;
+  for (unsigned r = 0; r < CLEAR_ROUNDS && !p->stop; r++) sw_round(p, r);
+  sw_capture(p);
+  for (unsigned r = 0; r < rounds && !p->stop; r++) sw_round(p, CLEAR_ROUNDS + r);
+}
+
+/* ---- pcie-rc ----
+ * Root Port i (00:01.0 + i devices) on link i above Endpoint bus i + 1,
+ * hierarchy segment 03h + 2i (its capturing CfgWr0). Peer-to-peer reads
+ * to Endpoint 1 are passed through with the same Requester ID and Tag
+ * (Root Port 1: No NFM Subtree Below); those to Endpoint 0 are taken over
+ * by Root Port 0 with its own ID, Tag and segment (it has an NFM subtree),
+ * the completion restored to the original ID. */
+#define RC_LINKS 3u
+
+static unsigned rc_rp(unsigned i) { return RP_ID + 8u * i; }
+static unsigned rc_ep(unsigned i) { return EP_ID + 0x100u * i; }
+static unsigned rc_seg(unsigned i) { return SEG + 2u * i; }
+static uint32_t rc_bar(struct pf *p, unsigned i) { return BAR_BASE + 0x01000000u * i + RCB * rnd(p, 64); }
+
+/* Endpoint src's MRd32 of 1-32 DW to Endpoint dst's BAR, up link src; rseg < 0: without OHC-C. */
+static struct xfer *rc_p2p(struct pf *p, unsigned src, unsigned dst, int rseg) {
+  struct xfer *x = xf_new(p);
+  mem_tlp(p, xf_hop(x, src, 1), 0x03, (uint16_t)rc_ep(src), next_tag(&p->lk[src].d[1]), rc_bar(p, dst),
+          1 + rnd(p, RCB / 4), rseg);
+  return x;
+}
+
+/* src's read passed through to link 1, Endpoint 1's completion back down link src. */
+static void rc_pass(struct pf *p, unsigned src, int rule) {
+  bool plain = rule == UAL_R_PS_PT_ADD_RSEG;   /* came and left without OHC-C */
+  struct xfer *x = rc_p2p(p, src, 1, plain ? -1 : (int)rc_seg(src));
+  xf_copy(x, 1, 0);
+  if (plain) xf_label(x, rule, "inject");
+  struct a5 a = { true, !plain, plain ? 0 : rc_seg(src), rc_seg(1) };
+  xf_cpl(p, x, 1, 1, 1, rc_ep(1), &a);
+  struct tlp *c = xf_copy(x, rule == UAL_R_PS_PT_CPL_ROUTE ? 2 : src, 0);
+  if (rule == UAL_R_PS_PT_CPL_KEEP)
+    ual_field_put(UAL_F_PCIE_CPL_TAG, c->b, (ual_field_get(UAL_F_PCIE_CPL_TAG, c->b) + 1) & 0x3FFF);
+  if (rule == UAL_R_PS_PT_CPL_ROUTE || rule == UAL_R_PS_PT_CPL_KEEP) xf_label(x, rule, "inject");
+}
+
+/* src's read to Endpoint 0, taken over by Root Port 0 (or, PS-TO-REQUIRED, passed through). */
+static void rc_takeover(struct pf *p, unsigned src, int rule) {
+  struct xfer *x = rc_p2p(p, src, 0, (int)rc_seg(src));
+  const struct tlp *q = &x->h[0].t;
+  unsigned seg = rule == UAL_R_PS_TO_EGRESS_RSEG ? rc_seg(src) : rc_seg(0);
+  if (rule == UAL_R_PS_TO_REQUIRED) {
+    xf_copy(x, 0, 0);
+    seg = rc_seg(src);
+  } else {
+    mem_tlp(p, xf_hop(x, 0, 0), 0x03, (uint16_t)rc_rp(0), next_tag(&p->lk[0].d[0]), ual_field_get(UAL_F_PCIE_A32_ADDR, q->b) << 2,
+            (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, q->b), (int)seg);
+  }
+  if (rule == UAL_R_PS_TO_REQUIRED || rule == UAL_R_PS_TO_EGRESS_RSEG) xf_label(x, rule, "inject");
+  struct a5 a = { true, 1, seg, rc_seg(0) };
+  xf_cpl(p, x, 1, 0, 1, rc_ep(0), &a);
+  if (rule == UAL_R_PS_TO_RESTORE || rule == UAL_R_PS_TO_REQUIRED) {
+    xf_copy(x, src, 0);   /* with the ID it came back with */
+    if (rule == UAL_R_PS_TO_RESTORE) xf_label(x, rule, "inject");
+    return;
+  }
+  struct a5 b = { true, 1, rc_seg(src), rc_seg(0) };
+  xf_cpl(p, x, 0, src, 0, rc_ep(0), &b);   /* the original Requester ID and Tag */
+}
+
+static void rc_round(struct pf *p, unsigned r) {
+  for (unsigned i = 0; i < RC_LINKS; i++) {
+    struct xfer *x = xf_new(p);
+    mem_tlp(p, xf_hop(x, i, 0), 0x03, (uint16_t)rc_rp(i), next_tag(&p->lk[i].d[0]), rc_bar(p, i), 1 + rnd(p, RCB / 4), -1);
+    struct a5 a = { true, 0, 0, rc_seg(i) };
+    xf_cpl(p, x, 0, i, 1, rc_ep(i), &a);
+    x = xf_new(p);
+    mem_tlp(p, xf_hop(x, i, 1), 0x60, (uint16_t)rc_ep(i), 0, HOST_BASE + RCB * r, 1 + rnd(p, 16), (int)rc_seg(i));
+  }
+  rc_pass(p, r % 2 ? 0 : 2, -1);
+  rc_takeover(p, r % 2 ? 1 : 2, -1);
+  static const int pass[] = { UAL_R_PS_PT_ADD_RSEG, UAL_R_PS_PT_CPL_ROUTE, UAL_R_PS_PT_CPL_KEEP };
+  static const int over[] = { UAL_R_PS_TO_REQUIRED, UAL_R_PS_TO_RESTORE, UAL_R_PS_TO_EGRESS_RSEG };
+  for (unsigned i = 0; i < 3; i++) {
+    if (take(p, pass[i])) rc_pass(p, 0, pass[i]);   /* from link 0: link 2's segment differs */
+    if (take(p, over[i])) rc_takeover(p, 1, over[i]);
+  }
+  xf_run(p);
+}
+
+static void run_rc(struct pf *p, unsigned rounds) {
+  struct a5 a = { true, 0, 0, 0 };
+  for (unsigned i = 0; i < RC_LINKS; i++) add_link(p, ROLE_RP, ROLE_EP);
+  for (unsigned i = 0; i < RC_LINKS; i++) {
+    struct xfer *x = xf_new(p);
+    cfg_tlp(p, xf_hop(x, i, 0), 0x44, (uint16_t)rc_rp(i), next_tag(&p->lk[i].d[0]), rc_ep(i), 0x04, (int)rc_seg(i));
+    a.cseg = rc_seg(i);
+    xf_cpl(p, x, 0, i, 1, rc_ep(i), &a);
+  }
+  xf_run(p);
+  for (unsigned r = 0; r < rounds && !p->stop; r++) rc_round(p, r);
+}
+
+int gen_pciefm_run(int sc, const struct gen_opts *o, const struct gen_out *out, uint64_t *records, char *err, size_t cap) {
   struct pf *p = calloc(1, sizeof *p);
   if (!p) {
     snprintf(err, cap, "out of memory");
@@ -468,8 +811,8 @@ int gen_pciefm_run(const struct gen_opts *o, const struct gen_out *out, uint64_t
   int rc = 0;
   for (unsigned i = 0; i < o->n_inject && !rc; i++) {
     int r = o->inject[i].rule;
-    if (!gen_pciefm_inject_supported(r)) {
-      snprintf(err, cap, "%s cannot be injected in the pcie-flit scenario", ual_rule_id((enum ual_rule)r));
+    if (gen_pciefm_inject_scenario(r) != sc) {
+      snprintf(err, cap, "%s cannot be injected in the %s scenario", ual_rule_id((enum ual_rule)r), gen_scenario_name(sc));
       rc = -1;
       break;
     }
@@ -477,7 +820,10 @@ int gen_pciefm_run(const struct gen_opts *o, const struct gen_out *out, uint64_t
     p->at[r] = o->inject[i].at_frame == GEN_AT_DEFAULT ? 0 : o->inject[i].at_frame;
   }
   p->captured[0] = p->captured[1] = -1;
-  if (!rc) {
+  unsigned xl_rounds = o->count ? (unsigned)(o->count / 40 + 1) : XL_ROUNDS;
+  if (!rc && sc == GEN_SC_PCIE_SWITCH) run_switch(p, xl_rounds);
+  else if (!rc && sc == GEN_SC_PCIE_RC) run_rc(p, xl_rounds);
+  else if (!rc) {
     /* the link comes up from Detect: the Endpoint's functions are reset */
     add_link(p, ROLE_RP, ROLE_EP);
     use(p, 0);

@@ -13,17 +13,29 @@
 #include "ualink/pcie/tlp.h"
 #include "ualink/ualink/analysis.h"
 
-static size_t record(const uint8_t body[256], uint8_t *rec) {
+/* A link's record header fields: its index and the PCIe roles of A and B. */
+struct lnk {
+  uint8_t index, role_a, role_b;
+};
+#define RP  1u
+#define USP 2u
+#define DSP 3u
+#define EP  4u
+static const struct lnk rp_ep = { 255, RP, EP };   /* link unknown */
+
+static size_t record_on(const struct lnk *l, const uint8_t body[256], uint8_t *rec) {
   memset(rec, 0, 8);
   rec[0] = 1;                  /* version */
   rec[1] = UAL_REC_PCIE_FLIT;
-  rec[3] = 255;                /* link unknown */
+  rec[3] = l->index;
   rec[4] = 3;                  /* 64.0 GT/s */
   rec[5] = 16;                 /* x16 */
-  rec[6] = 0x80 | 4 << 3 | 1;  /* PCIe roles: A Root Port, B Endpoint */
+  rec[6] = (uint8_t)(0x80 | l->role_b << 3 | l->role_a);
   memcpy(rec + 8, body, 256);
   return 8 + 256;
 }
+
+static size_t record(const uint8_t body[256], uint8_t *rec) { return record_on(&rp_ep, body, rec); }
 
 static void build(uint8_t f[256]) {
   memset(f, 0, 256);
@@ -134,8 +146,8 @@ static unsigned put(uint8_t *f, unsigned dw, const uint8_t *tlp, unsigned n_dw) 
   return dw + n_dw;
 }
 
-static void step(struct ual_analyzer *a, const uint8_t tlp[236], unsigned seq, unsigned dir, uint64_t frame,
-                 struct ual_rec_result *r) {
+static void step_on(struct ual_analyzer *a, const struct lnk *l, const uint8_t tlp[236], unsigned seq, unsigned dir,
+                    uint64_t frame, struct ual_rec_result *r) {
   uint8_t f[256] = { 0 }, rec[264];
   memcpy(f, tlp, 236);
   struct ual_fh fh = { UAL_USAGE_PAYLOAD, 0, UAL_RC_SEQ, (uint16_t)seq };
@@ -143,23 +155,33 @@ static void step(struct ual_analyzer *a, const uint8_t tlp[236], unsigned seq, u
   memset(&d, 0, sizeof d);
   d.type = d.b[0] = 0x31;   /* NOP DLLP */
   ual_pcie_flit_seal(f, &fh, &d);
-  size_t n = record(f, rec);
+  size_t n = record_on(l, f, rec);
   rec[2] = (uint8_t)dir;
   struct ual_events ev;
   ual_events_init(&ev);
   ual_analyzer_step(a, rec, n, frame, frame * 4, r, &ev);
 }
 
-/* Two all-NOP flits of direction dir with sequence numbers seq - 2 and
- * seq - 1: the walk locks on the first and confirms on the second (PF-SYNC
- * there), so the flit with seq is walked in sync. */
-static void sync_walk(struct ual_analyzer *a, unsigned seq, unsigned dir, struct ual_rec_result *r) {
+static void step(struct ual_analyzer *a, const uint8_t tlp[236], unsigned seq, unsigned dir, uint64_t frame,
+                 struct ual_rec_result *r) {
+  step_on(a, &rp_ep, tlp, seq, dir, frame, r);
+}
+
+/* Two all-NOP flits of direction dir of link l with sequence numbers
+ * seq - 2 and seq - 1: the walk locks on the first and confirms on the
+ * second (PF-SYNC there), so the flit with seq is walked in sync. */
+static void sync_walk_on(struct ual_analyzer *a, const struct lnk *l, unsigned seq, unsigned dir,
+                         struct ual_rec_result *r) {
   uint8_t t[236] = { 0 };
-  step(a, t, (seq - 2) & 0x3FF, dir, 0, r);
+  step_on(a, l, t, (seq - 2) & 0x3FF, dir, 0, r);
   CHECK_EQ(r->findings.n, 0);
-  step(a, t, (seq - 1) & 0x3FF, dir, 0, r);
+  step_on(a, l, t, (seq - 1) & 0x3FF, dir, 0, r);
   CHECK_EQ(r->findings.n, 1);
   CHECK_EQ(r->findings.v[0].rule, UAL_R_PF_SYNC);
+}
+
+static void sync_walk(struct ual_analyzer *a, unsigned seq, unsigned dir, struct ual_rec_result *r) {
+  sync_walk_on(a, &rp_ep, seq, dir, r);
 }
 
 static unsigned count(const struct ual_rec_result *r, enum ual_rule id) {
@@ -282,12 +304,13 @@ static unsigned seg_tlp(struct seg_tx *t, unsigned dir, const uint8_t *tlp, unsi
   return count(&t->r, rule);
 }
 
-static void seg_event(struct seg_tx *t, unsigned code) {
+static void event_on(struct seg_tx *t, const struct lnk *l, unsigned code) {
   struct ual_rec_hdr h;
   ual_rec_hdr_init(&h, UAL_REC_EVENT, 0);
+  h.link = l->index;
   h.roles_pcie = 1;
-  h.role_a = 1;
-  h.role_b = 4;
+  h.role_a = l->role_a;
+  h.role_b = l->role_b;
   struct ual_event e = { (uint16_t)code, 0, 0 };
   uint8_t body[UAL_REC_EVENT_BYTES], rec[64];
   ual_event_build(&e, body);
@@ -296,6 +319,8 @@ static void seg_event(struct seg_tx *t, unsigned code) {
   ual_analyzer_step(t->a, rec, n, t->frame, t->frame * 4, &t->r, NULL);
 }
 
+static void seg_event(struct seg_tx *t, unsigned code) { event_on(t, &rp_ep, code); }
+
 static void seg_init(struct seg_tx *t, struct ual_analyzer *a) {
   memset(t, 0, sizeof *t);
   t->a = a;
@@ -303,19 +328,58 @@ static void seg_init(struct seg_tx *t, struct ual_analyzer *a) {
   ual_analyzer_init(a);
 }
 
-/* MWr64 (1 DW) from rid, with OHC-C Requester Segment rseg (RSV 1,
- * Sub-Stream 111b) when rseg >= 0: 6 DW with OHC-C. */
-static unsigned mwr(uint8_t *b, unsigned rid, int rseg) {
+/* A 64-bit memory request of 1 DW at address 0 (MWr64 60h carries a zero
+ * DW, MRd64 20h asks for it) from rid with Tag tag, with OHC-C Requester
+ * Segment rseg (RSV 1, Sub-Stream 111b) when rseg >= 0; its DW count. */
+static unsigned mem64(uint8_t *b, unsigned type, unsigned rid, unsigned tag, int rseg) {
   memset(b, 0, 32);
-  ual_field_put(UAL_F_PCIE_TLP_TYPE, b, 0x60);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, b, type);
   ual_field_put(UAL_F_PCIE_TLP_OHC, b, rseg >= 0 ? 4 : 0);
   ual_field_put(UAL_F_PCIE_TLP_LENGTH, b, 1);
   ual_field_put(UAL_F_PCIE_REQ_RID, b, rid);
-  if (rseg < 0) return 5;
+  ual_field_put(UAL_F_PCIE_REQ_TAG, b, tag);
+  unsigned n = 4 + (type == 0x60);
+  if (rseg < 0) return n;
   ual_field_put(UAL_F_PCIE_C_RSEG, b + 16, (unsigned)rseg);
   ual_field_put(UAL_F_PCIE_C_SUBSTREAM, b + 16, 7);
   ual_field_put(UAL_F_PCIE_C_RSV, b + 16, 1);
-  return 6;
+  return n + 1;
+}
+
+static unsigned mwr(uint8_t *b, unsigned rid, int rseg) { return mem64(b, 0x60, rid, 0, rseg); }
+
+/* A Type 0 (04h read, 44h write) or Type 1 configuration request of 1 DW
+ * to target with OHC-A3 DSV 1 Destination Segment dseg; its DW count. */
+static unsigned cfg_a3(uint8_t *b, unsigned type, unsigned rid, unsigned tag, unsigned target, unsigned dseg) {
+  memset(b, 0, 32);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, b, type);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, b, 1);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, b, 1);
+  ual_field_put(UAL_F_PCIE_REQ_RID, b, rid);
+  ual_field_put(UAL_F_PCIE_REQ_TAG, b, tag);
+  ual_field_put(UAL_F_PCIE_CFG_CID, b, target);
+  ual_field_put(UAL_F_PCIE_A3_DSV, b + 12, 1);
+  ual_field_put(UAL_F_PCIE_A3_DSEG, b + 12, dseg);
+  ual_field_put(UAL_F_PCIE_A3_FBE, b + 12, 0xF);
+  return 4 + (ual_pcie_tlp_type(type)->data ? 1u : 0u);
+}
+
+/* A completion (0Ah, or 4Ah with 1 DW) of Byte Count 4 from cid to
+ * dest's Tag tag, with OHC-A5: Completer Segment cseg, DSV 1 and
+ * Destination Segment dseg when dseg >= 0; its DW count. */
+static unsigned cpl_a5(uint8_t *b, unsigned type, unsigned cid, unsigned dest, unsigned tag, int dseg, unsigned cseg) {
+  memset(b, 0, 32);
+  ual_field_put(UAL_F_PCIE_TLP_TYPE, b, type);
+  ual_field_put(UAL_F_PCIE_TLP_OHC, b, 1);
+  ual_field_put(UAL_F_PCIE_TLP_LENGTH, b, type == 0x4A);
+  ual_field_put(UAL_F_PCIE_CPL_CID, b, cid);
+  ual_field_put(UAL_F_PCIE_CPL_TAG, b, tag);
+  ual_field_put(UAL_F_PCIE_CPL_DEST, b, dest);
+  ual_field_put(UAL_F_PCIE_CPL_BC, b, 4);
+  ual_field_put(UAL_F_PCIE_A5_DSV, b + 12, dseg >= 0);
+  ual_field_put(UAL_F_PCIE_A5_DSEG, b + 12, dseg >= 0 ? (unsigned)dseg : 0);
+  ual_field_put(UAL_F_PCIE_A5_CSEG, b + 12, cseg);
+  return 4 + (type == 0x4A);
 }
 
 static void test_segments(void) {
@@ -338,31 +402,15 @@ static void test_segments(void) {
   CHECK_EQ(t.r.findings.n, 0);
   CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 3), UAL_R_PS_REQ_CLEAR_NOC), 1);
   /* CfgWr0 to 01:00.0, Tag 5, OHC-A3 DSV 1 Destination Segment 03h */
-  uint8_t cw[20] = { 0 };
-  ual_field_put(UAL_F_PCIE_TLP_TYPE, cw, 0x44);
-  ual_field_put(UAL_F_PCIE_TLP_OHC, cw, 1);
-  ual_field_put(UAL_F_PCIE_TLP_LENGTH, cw, 1);
-  ual_field_put(UAL_F_PCIE_REQ_RID, cw, 0x0008);
-  ual_field_put(UAL_F_PCIE_REQ_TAG, cw, 5);
-  ual_field_put(UAL_F_PCIE_CFG_CID, cw, 0x0100);
-  ual_field_put(UAL_F_PCIE_A3_DSV, cw + 12, 1);
-  ual_field_put(UAL_F_PCIE_A3_DSEG, cw + 12, 3);
-  ual_field_put(UAL_F_PCIE_A3_FBE, cw + 12, 0xF);
-  CHECK_EQ(seg_tlp(&t, 0, cw, 5, UAL_R_PS_REQ_CLEAR_NOC), 0);
+  uint8_t cw[32];
+  CHECK_EQ(seg_tlp(&t, 0, cw, cfg_a3(cw, 0x44, 0x0008, 5, 0x0100, 3), UAL_R_PS_REQ_CLEAR_NOC), 0);
   unsigned seg = 0;
   CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, &a.fab.pcie.lk[0], 0x0100, true, &seg), UAL_SEG_UNKNOWN);   /* pending */
   CHECK_EQ(seg_tlp(&t, 1, b, mwr(b, 0x0100, 4), UAL_R_PS_REQ_RSEG_VALUE), 0);
   CHECK_EQ(t.r.findings.n, 0);
   /* its completion, OHC-A5 Completer Segment 03h: Set */
-  uint8_t cpl[16] = { 0 };
-  ual_field_put(UAL_F_PCIE_TLP_TYPE, cpl, 0x0A);
-  ual_field_put(UAL_F_PCIE_TLP_OHC, cpl, 1);
-  ual_field_put(UAL_F_PCIE_CPL_CID, cpl, 0x0100);
-  ual_field_put(UAL_F_PCIE_CPL_TAG, cpl, 5);
-  ual_field_put(UAL_F_PCIE_CPL_DEST, cpl, 0x0008);
-  ual_field_put(UAL_F_PCIE_CPL_BC, cpl, 4);
-  ual_field_put(UAL_F_PCIE_A5_CSEG, cpl + 12, 3);
-  CHECK_EQ(seg_tlp(&t, 1, cpl, 4, UAL_R_PS_CPL_SEG_SET), 0);
+  uint8_t cpl[32];
+  CHECK_EQ(seg_tlp(&t, 1, cpl, cpl_a5(cpl, 0x0A, 0x0100, 0x0008, 5, -1, 3), UAL_R_PS_CPL_SEG_SET), 0);
   CHECK_EQ(t.r.findings.n, 0);
   CHECK_EQ(ual_pcie_seg_of(&a.fab.pcie, &a.fab.pcie.lk[0], 0x0100, true, &seg), UAL_SEG_SET);
   CHECK_EQ(seg, 3);
@@ -427,7 +475,218 @@ static void test_segments(void) {
   CHECK_EQ(t.r.findings.n, 1);
 }
 
+/* ---- the rules of two links (pcie.md §4 two-link correlation) ----
+ * Each case runs a broken twin, which must raise its rule once at the
+ * copy that breaks it and nothing else, and a clean twin that raises
+ * nothing. A switch: link 0 its upstream link (A Root Port, B the
+ * Upstream Port 01:00.0), link 1 a downstream one (A a Downstream Port, B
+ * an Endpoint). A Root Complex: links 0-2 from Root Ports (B Endpoints)
+ * whose hierarchy segments are 03h, 05h and 07h. */
+
+struct xl_tx {
+  struct seg_tx s;           /* the analyzer, the last result, frames */
+  struct lnk lk[3];
+  unsigned seq[3][2];
+  unsigned total;            /* findings of every TLP record */
+};
+
+/* Link i joins; detect: it comes up from Detect (the functions below are
+ * Clear), else its walks sync on NOP flits and segment state is unknown. */
+static void xl_link(struct xl_tx *t, unsigned i, unsigned role_a, unsigned role_b, bool detect) {
+  t->lk[i] = (struct lnk){ (uint8_t)i, (uint8_t)role_a, (uint8_t)role_b };
+  t->seq[i][0] = t->seq[i][1] = 1;
+  if (detect) {
+    event_on(&t->s, &t->lk[i], UAL_EV_RX_DETECT);
+    return;
+  }
+  sync_walk_on(t->s.a, &t->lk[i], 1, 0, &t->s.r);
+  sync_walk_on(t->s.a, &t->lk[i], 1, 1, &t->s.r);
+}
+
+/* One TLP in the next flit of link i's direction dir; the findings of rule. */
+static unsigned xl_tlp(struct xl_tx *t, unsigned i, unsigned dir, const uint8_t *tlp, unsigned n, enum ual_rule rule) {
+  uint8_t f[236] = { 0 };
+  put(f, 0, tlp, n);
+  step_on(t->s.a, &t->lk[i], f, t->seq[i][dir]++, dir, ++t->s.frame, &t->s.r);
+  t->total += t->s.r.findings.n;
+  return count(&t->s.r, rule);
+}
+
+static void xl_init(struct xl_tx *t, struct ual_analyzer *a) {
+  memset(t, 0, sizeof *t);
+  seg_init(&t->s, a);
+}
+
+/* The switch, its upstream link from Detect (Segment Captured Clear) or not. */
+static void sw_links(struct xl_tx *t, bool clear) {
+  xl_link(t, 0, RP, USP, clear);
+  xl_link(t, 1, DSP, EP, false);
+}
+
+/* The switch Set to 03h: a capturing CfgWr0 to its Upstream Port and the completion. */
+static void sw_set(struct xl_tx *t) {
+  uint8_t b[32];
+  sw_links(t, false);
+  xl_tlp(t, 0, 0, b, cfg_a3(b, 0x44, 0x0008, 1, 0x0100, 3), UAL_R_COUNT);
+  xl_tlp(t, 0, 1, b, cpl_a5(b, 0x0A, 0x0100, 0x0008, 1, -1, 3), UAL_R_COUNT);
+  unsigned seg = 0;
+  CHECK_EQ(ual_pcie_seg_of(&t->s.a->fab.pcie, &t->s.a->fab.pcie.lk[0], 0x0100, true, &seg), UAL_SEG_SET);
+  CHECK_EQ(seg, 3);
+}
+
+/* An MWr64 with Requester Segment 03h down through the switch, its copy with 04h. */
+static unsigned x_sw_fm_keep(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  sw_links(t, false);
+  xl_tlp(t, 0, 0, b, mem64(b, 0x60, 0x0008, 0, 3), UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, mem64(b, 0x60, 0x0008, 0, bad ? 4 : 3), UAL_R_PS_SW_FM_KEEP);
+}
+
+/* A CplD for segment 05h (not the switch's 03h) going down. */
+static unsigned x_sw_dseg_up(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  sw_set(t);
+  unsigned n = cpl_a5(b, 0x4A, 0x0200, 0x0300, 2, bad ? 5 : 3, 5);
+  xl_tlp(t, 0, 0, b, n, UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, n, UAL_R_PS_SW_DSEG_UP);
+}
+
+/* An Endpoint MWr64 with Requester Segment 05h (not the switch's 03h) going up. */
+static unsigned x_sw_dsp_block(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  sw_set(t);
+  unsigned n = mem64(b, 0x60, 0x0200, 0, bad ? 5 : 3);
+  xl_tlp(t, 1, 1, b, n, UAL_R_COUNT);
+  return xl_tlp(t, 0, 1, b, n, UAL_R_PS_SW_DSP_BLOCK);
+}
+
+/* A Clear switch passing a CplD with DSV 1 down. */
+static unsigned x_sw_clear_dsv(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  sw_links(t, true);
+  unsigned n = cpl_a5(b, 0x4A, 0x0200, 0x0300, 2, bad ? 3 : -1, 0);
+  xl_tlp(t, 0, 0, b, n, UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, n, UAL_R_PS_SW_CLEAR_DSV);
+}
+
+/* A Clear switch passing an MWr64 with OHC-C down. */
+static unsigned x_sw_clear_rseg(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  sw_links(t, true);
+  unsigned n = mem64(b, 0x60, 0x0008, 0, bad ? 3 : -1);
+  xl_tlp(t, 0, 0, b, n, UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, n, UAL_R_PS_SW_CLEAR_RSEG);
+}
+
+/* Root Port links 0..n-1, hierarchy segment 3 + 2i (a CfgRd0 with DSV 1 each). */
+static void rc_links(struct xl_tx *t, unsigned n) {
+  uint8_t b[32];
+  for (unsigned i = 0; i < n; i++) {
+    xl_link(t, i, RP, EP, false);
+    xl_tlp(t, i, 0, b, cfg_a3(b, 0x04, 0x0008, 0x10 + i, 0x0100, 3 + 2 * i), UAL_R_COUNT);
+  }
+}
+
+/* An Endpoint MRd64 (01:00.0 Tag 7, Requester Segment 03h) up link 0
+ * passed through down link 1, and its CplD from 05:00.0 up link 1. */
+static void rc_pass(struct xl_tx *t, unsigned links) {
+  uint8_t b[32];
+  rc_links(t, links);
+  unsigned n = mem64(b, 0x20, 0x0100, 7, 3);
+  xl_tlp(t, 0, 1, b, n, UAL_R_COUNT);
+  xl_tlp(t, 1, 0, b, n, UAL_R_COUNT);
+  xl_tlp(t, 1, 1, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, 5), UAL_R_COUNT);
+}
+
+/* The passed-through MRd64 came without OHC-C and left without it. */
+static unsigned x_pt_add_rseg(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_links(t, 2);
+  xl_tlp(t, 0, 1, b, mem64(b, 0x20, 0x0100, 7, -1), UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, mem64(b, 0x20, 0x0100, 7, bad ? -1 : 3), UAL_R_PS_PT_ADD_RSEG);
+}
+
+/* The CplD for segment 03h sent down link 2 (segment 07h), not link 0. */
+static unsigned x_pt_cpl_route(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_pass(t, 3);
+  return xl_tlp(t, bad ? 2 : 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, 5), UAL_R_PS_PT_CPL_ROUTE);
+}
+
+/* The CplD sent back with Tag 8 instead of 7. */
+static unsigned x_pt_cpl_keep(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_pass(t, 2);
+  return xl_tlp(t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, bad ? 8 : 7, 3, 5), UAL_R_PS_PT_CPL_KEEP);
+}
+
+/* The CplD sent back with its OHC-A5 Completer Segment changed (05h -> 03h). */
+static unsigned x_pt_cpl_keep_a5(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_pass(t, 2);
+  return xl_tlp(t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, bad ? 3 : 5), UAL_R_PS_PT_CPL_KEEP);
+}
+
+/* A pass-through to link 1, whose No NFM Subtree Below is clear (broken) or set. */
+static unsigned x_to_required(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_links(t, 2);
+  ual_pcie_an_nfm_subtree(&t->s.a->fab.pcie, 1, !bad);
+  unsigned n = mem64(b, 0x20, 0x0100, 7, 3);
+  xl_tlp(t, 0, 1, b, n, UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, n, UAL_R_PS_TO_REQUIRED);
+}
+
+/* The RC takes the Endpoint's MRd64 over as 00:02.0 Tag 20h with
+ * Requester Segment rseg; the findings of PS-TO-EGRESS-RSEG there. */
+static unsigned rc_takeover(struct xl_tx *t, unsigned rseg) {
+  uint8_t b[32];
+  rc_links(t, 2);
+  ual_pcie_an_nfm_subtree(&t->s.a->fab.pcie, 1, false);
+  xl_tlp(t, 0, 1, b, mem64(b, 0x20, 0x0100, 7, 3), UAL_R_COUNT);
+  return xl_tlp(t, 1, 0, b, mem64(b, 0x20, 0x0010, 0x20, (int)rseg), UAL_R_PS_TO_EGRESS_RSEG);
+}
+
+/* The taken-over request's completion leaves with the RC's ID, not restored. */
+static unsigned x_to_restore(struct xl_tx *t, bool bad) {
+  uint8_t b[32];
+  rc_takeover(t, 5);
+  xl_tlp(t, 1, 1, b, cpl_a5(b, 0x4A, 0x0500, 0x0010, 0x20, 5, 5), UAL_R_COUNT);
+  unsigned n = bad ? cpl_a5(b, 0x4A, 0x0500, 0x0010, 0x20, 3, 5) : cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, 5);
+  return xl_tlp(t, 0, 0, b, n, UAL_R_PS_TO_RESTORE);
+}
+
+/* The takeover carries Requester Segment 03h (link 0's), not link 1's 05h. */
+static unsigned x_to_egress_rseg(struct xl_tx *t, bool bad) { return rc_takeover(t, bad ? 3 : 5); }
+
+static void test_xlink(void) {
+  static const struct {
+    enum ual_rule rule;
+    unsigned (*run)(struct xl_tx *, bool);
+  } cases[] = {
+    { UAL_R_PS_SW_FM_KEEP, x_sw_fm_keep },       { UAL_R_PS_SW_DSEG_UP, x_sw_dseg_up },
+    { UAL_R_PS_SW_DSP_BLOCK, x_sw_dsp_block },   { UAL_R_PS_SW_CLEAR_DSV, x_sw_clear_dsv },
+    { UAL_R_PS_SW_CLEAR_RSEG, x_sw_clear_rseg }, { UAL_R_PS_PT_ADD_RSEG, x_pt_add_rseg },
+    { UAL_R_PS_PT_CPL_ROUTE, x_pt_cpl_route },   { UAL_R_PS_PT_CPL_KEEP, x_pt_cpl_keep },
+    { UAL_R_PS_TO_REQUIRED, x_to_required },     { UAL_R_PS_TO_RESTORE, x_to_restore },
+    { UAL_R_PS_TO_EGRESS_RSEG, x_to_egress_rseg }, { UAL_R_PS_PT_CPL_KEEP, x_pt_cpl_keep_a5 },
+  };
+  static struct ual_analyzer a;
+  struct xl_tx t;
+  for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int bad = 0; bad < 2; bad++) {
+      xl_init(&t, &a);
+      unsigned at = cases[i].run(&t, bad);
+      if (at != (unsigned)bad || t.total != (unsigned)bad)
+        fprintf(stderr, "  %s %s: %u at the copy, %u findings in all\n", ual_rule_id(cases[i].rule), bad ? "broken" : "clean",
+                at, t.total);
+      CHECK_EQ(at, (unsigned)bad);
+      CHECK_EQ(t.total, (unsigned)bad);
+    }
+}
+
 int main(void) {
+  test_xlink();
   test_segments();
   test_pairs();
   test_decode_clean();
