@@ -1166,6 +1166,9 @@ struct ual_filter *ual_filter_fields(const char *const *fields, size_t n, struct
 }
 
 bool ual_filter_uses_state(const struct ual_filter *f) { return f->uses_state; }
+bool ual_filter_uses(const struct ual_filter *f, int id) {
+  return id >= 0 && (size_t)id < f->n_fields && f->view.slot_of[id] != 0;
+}
 int ual_filter_slot_field(const struct ual_filter *f, unsigned slot) {
   return slot < f->n_slots ? f->slot_field[slot] : -1;
 }

@@ -153,6 +153,8 @@ size_t ual_filter_slots(const struct ual_filter *f);
 int ual_filter_slot_field(const struct ual_filter *f, unsigned slot);
 /* True when the program reads fabric state (the caller must provide it). */
 bool ual_filter_uses_state(const struct ual_filter *f);
+/* True when the program reads filter field id (false for -1). */
+bool ual_filter_uses(const struct ual_filter *f, int id);
 
 /* Writes "message\n    filter\n    ^~~~\n" (tshark's layout) into buf. */
 void ual_filter_error_text(const char *text, const struct ual_filter_error *err, char *buf, size_t cap);
