@@ -45,5 +45,5 @@ static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_pcie_dllp = {
-  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL,
+  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL, NULL,
 };

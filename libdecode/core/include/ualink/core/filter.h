@@ -141,6 +141,10 @@ void ual_filter_free(struct ual_filter *f);
 
 /* Gathers the record's occurrences of the fields f uses. */
 void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr);
+/* Whether ual_filter_collect walks the record's field tree for fr; false
+ * when every field-table row f reads is at a fixed place of the record
+ * (read from there, as the tree would show it). For tests. */
+bool ual_filter_walks(const struct ual_filter *f, const struct ual_filter_record *fr);
 /* Evaluates the compiled filter on the collected record. */
 bool ual_filter_match(const struct ual_filter *f);
 /* The collected occurrences, in the order the tree shows them; each names
