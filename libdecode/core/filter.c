@@ -1126,11 +1126,13 @@ void ual_filter_free(struct ual_filter *f) {
 
 static bool header_scope(enum ual_scope sc) { return sc == UAL_SC_REC || sc == UAL_SC_REC_PCIE_ROLES; }
 
-/* Appends the use of table row id when it is wanted. */
+/* Appends the use of table row id when it is wanted (u NULL: counts it). */
 static void use_fixed(struct ual_fview *v, struct fixed_use *u, size_t *n, enum ual_field_id id,
                       const struct ual_fixed_row *row) {
   int slot = (int)v->slot_of[TABLE_FIRST + id] - 1;
-  if (slot >= 0) u[(*n)++] = (struct fixed_use){ slot, id, row };
+  if (slot < 0) return;
+  if (u) u[*n] = (struct fixed_use){ slot, id, row };
+  (*n)++;
 }
 
 /* The uses of a scope's wanted rows; a header scope inserts the PCIe roles
@@ -1144,6 +1146,16 @@ static void use_scope(struct ual_fview *v, struct fixed_use *u, size_t *n, enum 
     if (sc == UAL_SC_REC && id == UAL_F_REC_ROLE_A) use_scope(v, u, n, UAL_SC_REC_PCIE_ROLES, NULL);
     use_fixed(v, u, n, id, row);
   }
+}
+
+/* The uses of a kind's wanted fixed rows, in its lists' order (u NULL: counts them). */
+static void use_kind(struct ual_fview *v, const struct ual_kind *k, struct fixed_use *u, size_t *n) {
+  for (const struct ual_fixed_rows *const *l = k->fixed; *l; l++)
+    for (size_t i = 0; i < (*l)->n; i++) {
+      const struct ual_fixed_row *x = &(*l)->v[i];
+      if (x->gen) use_fixed(v, u, n, (enum ual_field_id)x->what, x);
+      else use_scope(v, u, n, (enum ual_scope)x->what, x);
+    }
 }
 
 /* Which wanted table rows each record kind shows as fixed rows. */
@@ -1170,13 +1182,10 @@ static bool plan_fixed(struct ual_filter *f) {
           !ual_kind_fixed_row(k, (enum ual_field_id)id))
         kp->walk = true;
     if (kp->walk || !k->fixed) continue;
-    if (!(kp->u = falloc(f, wanted * sizeof *kp->u))) return false;
-    for (const struct ual_fixed_rows *const *l = k->fixed; *l; l++)
-      for (size_t i = 0; i < (*l)->n; i++) {
-        const struct ual_fixed_row *x = &(*l)->v[i];
-        if (x->gen) use_fixed(v, kp->u, &kp->n, (enum ual_field_id)x->what, x);
-        else use_scope(v, kp->u, &kp->n, (enum ual_scope)x->what, x);
-      }
+    size_t n = 0;
+    use_kind(v, k, NULL, &n);
+    if (!(kp->u = falloc(f, n * sizeof *kp->u))) return false;
+    use_kind(v, k, kp->u, &kp->n);
   }
   return true;
 }
