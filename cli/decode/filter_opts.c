@@ -152,6 +152,11 @@ int dc_filter_setup(struct dc_ctx *c) {
   return -1;
 }
 
+bool dc_filter_tl_bytes(const struct dc_ctx *c) {
+  const struct dc_filter *f = c->flt;
+  return f && ((f->y && ual_filter_ualink_tl_bytes(f->y)) || (f->e && ual_filter_ualink_tl_bytes(f->e)));
+}
+
 void dc_filter_free(struct dc_ctx *c) {
   if (!c->flt) return;
   ual_filter_free(c->flt->y);

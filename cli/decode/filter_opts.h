@@ -32,6 +32,8 @@ int dc_fopts_arg(struct dc_fopts *fo, int opt, const char *arg);
  * -1 to go on, else an exit code (2, the error shown like tshark's). */
 int dc_filter_setup(struct dc_ctx *c);
 void dc_filter_free(struct dc_ctx *c);
+/* Whether -Y or -e reads the bytes of TL flits (false without either). */
+bool dc_filter_tl_bytes(const struct dc_ctx *c);
 /* Before the record's analyzer step. */
 void dc_filter_begin(struct dc_ctx *c, uint64_t frame);
 /* After the step: true when the record passes -Y (always without one);

@@ -713,8 +713,8 @@ int main(int argc, char **argv) {
     exit_code = rc;
     goto done;
   }
-  /* only the record printers and filters read TL flit bytes */
-  c->an.no_tl_bytes = (opts.quiet || opts.timeline || opts.report) && !c->flt;
+  /* only the record printers and ualink.tl.data read TL flit bytes */
+  c->an.no_tl_bytes = (opts.quiet || opts.timeline || opts.report) && !dc_filter_tl_bytes(c);
   if (opts.chunk_n) {
     char err[400];
     opts.jobs = 1;

@@ -10,9 +10,13 @@ static const char *event_text(const struct ual_rec_result *r) {
   return n ? n : "unknown";
 }
 
+static const struct ual_fixed_row event_rows[] = { UAL_FIXED_SCOPE(UAL_SC_EVENT, UAL_REC_HDR_BYTES) };
+static const struct ual_fixed_rows event_body = UAL_FIXED_ROWS(event_rows);
+static const struct ual_fixed_rows *const event_fixed[] = { &event_body, NULL };
+
 static void event_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
   ual_tb_group(w, 0, "Link event", UAL_REC_HDR_BYTES, UAL_REC_EVENT_BYTES, "%s", event_text(r));
-  ual_tb_scope(w, 1, UAL_SC_EVENT, UAL_REC_HDR_BYTES);
+  ual_tb_fixed(w, 1, &event_body);
 }
 
 static void event_summary(struct ual_text *o, const struct ual_rec_result *r) {
@@ -20,5 +24,5 @@ static void event_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_event = {
-  "link event", "event", event_body_ok, event_decode, NULL, event_tree, event_summary, NULL, NULL,
+  "link event", "event", event_body_ok, event_decode, NULL, event_tree, event_summary, NULL, NULL, event_fixed,
 };

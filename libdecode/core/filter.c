@@ -12,6 +12,7 @@
 
 #include "ualink/core/filter.h"
 #include "ualink/core/tree.h"
+#include "kind.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -289,6 +290,22 @@ struct node {
   pcre2_match_data *md;
 };
 
+/* A wanted field-table row that a record shows at a fixed place: read
+ * straight from there (kind.h's fixed rows, the record header) instead of
+ * walking the record's tree. */
+struct fixed_use {
+  int slot;
+  enum ual_field_id id;
+  const struct ual_fixed_row *row;   /* NULL: a record header row */
+};
+
+/* The wanted body rows of one record kind, in the order its tree shows them. */
+struct kind_plan {
+  bool walk;                /* some wanted body row is no fixed row of the kind */
+  struct fixed_use *u;
+  size_t n;
+};
+
 struct ual_fview {
   struct ual_filter *f;
   uint16_t *slot_of;        /* per field id: slot + 1; 0 = not wanted */
@@ -296,6 +313,10 @@ struct ual_fview {
   uint8_t scopes[UAL_SC_COUNT];   /* scopes of the wanted field-table rows */
   uint8_t fields[UAL_F_COUNT];    /* the wanted field-table rows */
   bool table;               /* some field-table row is wanted */
+  struct fixed_use *hdr;    /* the wanted record header rows, in tree order */
+  size_t n_hdr;
+  bool body;                /* some other field-table row is wanted */
+  struct kind_plan *plan;   /* per record kind code */
   bool fabric[N_FABRICS];   /* some field of the fabric is wanted */
   size_t fabric_base[N_FABRICS];  /* field id of each fabric's first field */
   struct ual_fvalue *v;
@@ -1103,10 +1124,77 @@ void ual_filter_free(struct ual_filter *f) {
   free(f);
 }
 
-/* After compiling: the counts behind ual_fview_want_any. */
-static void count_wanted(struct ual_filter *f) {
+static bool header_scope(enum ual_scope sc) { return sc == UAL_SC_REC || sc == UAL_SC_REC_PCIE_ROLES; }
+
+/* Appends the use of table row id when it is wanted (u NULL: counts it). */
+static void use_fixed(struct ual_fview *v, struct fixed_use *u, size_t *n, enum ual_field_id id,
+                      const struct ual_fixed_row *row) {
+  int slot = (int)v->slot_of[TABLE_FIRST + id] - 1;
+  if (slot < 0) return;
+  if (u) u[*n] = (struct fixed_use){ slot, id, row };
+  (*n)++;
+}
+
+/* The uses of a scope's wanted rows; a header scope inserts the PCIe roles
+ * where the tree does (core/tree.c). */
+static void use_scope(struct ual_fview *v, struct fixed_use *u, size_t *n, enum ual_scope sc,
+                      const struct ual_fixed_row *row) {
+  enum ual_field_id first;
+  size_t k = ual_scope_span(sc, &first);
+  for (size_t i = 0; i < k; i++) {
+    enum ual_field_id id = (enum ual_field_id)(first + i);
+    if (sc == UAL_SC_REC && id == UAL_F_REC_ROLE_A) use_scope(v, u, n, UAL_SC_REC_PCIE_ROLES, NULL);
+    use_fixed(v, u, n, id, row);
+  }
+}
+
+/* The uses of a kind's wanted fixed rows, in its lists' order (u NULL: counts them). */
+static void use_kind(struct ual_fview *v, const struct ual_kind *k, struct fixed_use *u, size_t *n) {
+  for (const struct ual_fixed_rows *const *l = k->fixed; *l; l++)
+    for (size_t i = 0; i < (*l)->n; i++) {
+      const struct ual_fixed_row *x = &(*l)->v[i];
+      if (x->gen) use_fixed(v, u, n, (enum ual_field_id)x->what, x);
+      else use_scope(v, u, n, (enum ual_scope)x->what, x);
+    }
+}
+
+/* Which wanted table rows each record kind shows as fixed rows. */
+static bool plan_fixed(struct ual_filter *f) {
+  struct ual_fview *v = &f->view;
+  size_t wanted = 0;
+  for (size_t id = 0; id < UAL_F_COUNT; id++) {
+    if (!v->fields[id]) continue;
+    wanted++;
+    if (!header_scope((enum ual_scope)ual_fields[id].scope)) v->body = true;
+  }
+  if (!wanted) return true;
+  v->hdr = falloc(f, wanted * sizeof *v->hdr);
+  v->plan = falloc(f, 256 * sizeof *v->plan);
+  if (!v->hdr || !v->plan) return false;
+  use_scope(v, v->hdr, &v->n_hdr, UAL_SC_REC, NULL);
+  for (unsigned code = 0; code < 256; code++) {
+    struct kind_plan *kp = &v->plan[code];
+    const struct ual_kind *k = ual_kind_of(code);
+    kp->walk = !k;
+    if (!k || !v->body) continue;
+    for (size_t id = 0; id < UAL_F_COUNT; id++)
+      if (v->fields[id] && !header_scope((enum ual_scope)ual_fields[id].scope) &&
+          !ual_kind_fixed_row(k, (enum ual_field_id)id))
+        kp->walk = true;
+    if (kp->walk || !k->fixed) continue;
+    size_t n = 0;
+    use_kind(v, k, NULL, &n);
+    if (!(kp->u = falloc(f, n * sizeof *kp->u))) return false;
+    use_kind(v, k, kp->u, &kp->n);
+  }
+  return true;
+}
+
+/* After compiling: the counts behind ual_fview_want_any, the fixed rows. */
+static bool finish(struct ual_filter *f) {
   for (size_t i = 0; i < f->n_fields; i++)
     f->view.wanted_before[i + 1] = (uint16_t)(f->view.wanted_before[i] + (f->view.slot_of[i] != 0));
+  return plan_fixed(f);
 }
 
 static void oom(struct ual_filter_error *err) {
@@ -1132,7 +1220,11 @@ struct ual_filter *ual_filter_compile(const char *text, struct ual_filter_error 
     ual_filter_free(f);
     return NULL;
   }
-  count_wanted(f);
+  if (!finish(f)) {
+    ual_filter_free(f);
+    oom(err);
+    return NULL;
+  }
   return f;
 }
 
@@ -1161,11 +1253,18 @@ struct ual_filter *ual_filter_fields(const char *const *fields, size_t n, struct
     want_scope(f, id);
     if (id >= FABRIC_FIRST) f->uses_state = true;
   }
-  count_wanted(f);
+  if (!finish(f)) {
+    ual_filter_free(f);
+    oom(err);
+    return NULL;
+  }
   return f;
 }
 
 bool ual_filter_uses_state(const struct ual_filter *f) { return f->uses_state; }
+bool ual_filter_uses(const struct ual_filter *f, int id) {
+  return id >= 0 && (size_t)id < f->n_fields && f->view.slot_of[id] != 0;
+}
 int ual_filter_slot_field(const struct ual_filter *f, unsigned slot) {
   return slot < f->n_slots ? f->slot_field[slot] : -1;
 }
@@ -1246,14 +1345,48 @@ void ual_fview_add_body_protocol(struct ual_fview *v, int slot, const struct ual
   if (label[0]) ual_fview_label_last(v, label);
 }
 
+static void add_row(struct ual_fview *v, int slot, enum ual_field_id id, uint64_t val) {
+  if (ual_fields[id].flags & UAL_FF_BOOL) val = val != 0;
+  ual_fview_add_uint(v, slot, val);
+}
+
 static void tree_row(void *ctx, const struct ual_tree_row *row) {
   struct ual_fview *v = ctx;
   if (!row->field) return;
   int slot = want_id(v, TABLE_FIRST + (size_t)row->id);
-  if (slot < 0) return;
-  uint64_t val = row->value;
-  if (ual_fields[row->id].flags & UAL_FF_BOOL) val = val != 0;
-  ual_fview_add_uint(v, slot, val);
+  if (slot >= 0) add_row(v, slot, row->id, row->value);
+}
+
+static bool decoded(const struct ual_rec_result *r) { return r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED; }
+
+/* The plan for the wanted body rows of a record; NULL when it shows none
+ * (the tree shows a body only for a decoded record). */
+static const struct kind_plan *body_plan(const struct ual_fview *v, const struct ual_filter_record *fr) {
+  bool body = v->body && fr->len >= UAL_REC_HDR_BYTES && decoded(fr->r);
+  return body ? &v->plan[fr->r->rec.h.kind] : NULL;
+}
+
+bool ual_filter_walks(const struct ual_filter *f, const struct ual_filter_record *fr) {
+  const struct kind_plan *kp = f->view.table ? body_plan(&f->view, fr) : NULL;
+  return kp && kp->walk;
+}
+
+/* The wanted rows of a record whose kind shows them all as fixed rows (kp;
+ * NULL: no body row), as its tree would. */
+static void fixed_rows(struct ual_fview *v, const struct ual_filter_record *fr, const uint8_t *bytes,
+                       const struct kind_plan *kp) {
+  const struct ual_rec_result *r = fr->r;
+  uint64_t val;
+  if (fr->len < UAL_REC_HDR_BYTES) return;
+  for (size_t i = 0; i < v->n_hdr; i++) {
+    const struct fixed_use *u = &v->hdr[i];
+    if (ual_tree_rec_shows(&r->rec.h, u->id) && ual_tree_wire(u->id, bytes, fr->len, 0, &val)) add_row(v, u->slot, u->id, val);
+  }
+  for (size_t i = 0; kp && i < kp->n; i++) {
+    const struct fixed_use *u = &kp->u[i];
+    if (u->row->gen) add_row(v, u->slot, u->id, u->row->get(r));
+    else if (ual_tree_wire(u->id, bytes, fr->len, u->row->off, &val)) add_row(v, u->slot, u->id, val);
+  }
 }
 
 void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr) {
@@ -1270,7 +1403,9 @@ void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr
     const uint8_t *bytes = NULL;
     for (size_t i = 0; i < N_FABRICS && !bytes; i++)
       if (fabrics[i]->tree_bytes) bytes = fabrics[i]->tree_bytes(v, fr);
-    ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, v->fields, tree_row, v);
+    const struct kind_plan *kp = body_plan(v, fr);
+    if (kp && kp->walk) ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, v->fields, tree_row, v);
+    else fixed_rows(v, fr, bytes ? bytes : fr->rec, kp);
   }
   for (size_t i = 0; i < N_FABRICS; i++)
     if (v->fabric[i]) fabrics[i]->collect(v, fr);

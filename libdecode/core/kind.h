@@ -14,6 +14,7 @@
 struct ual_tree_builder {
   ual_tree_cb cb;
   void *ctx;
+  const struct ual_rec_result *r;
   const uint8_t *rec;   /* the whole record */
   size_t len;
   bool quiet;           /* fields only: group rows and texts are left out */
@@ -52,10 +53,41 @@ void ual_tb_scope_copy(struct ual_tree_builder *w, unsigned depth, enum ual_scop
 /* The same for one field. */
 void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, const uint8_t *bytes,
                        unsigned avail, const int *where, unsigned fallback);
+
+/* A row every decoded record of a kind shows, once and at the same place:
+ * a wire scope whose base is at a record offset, or a generated field the
+ * result holds. A tree shows a list of them with ual_tb_fixed and its kind
+ * lists the same lists (struct ual_kind.fixed), from which a filter reads
+ * those fields without walking the tree. */
+struct ual_fixed_row {
+  bool gen;               /* a generated field (what = its id), else a scope (what = its scope) */
+  uint16_t what;
+  uint16_t off;           /* record offset of the scope's base, or of the generated row */
+  uint64_t (*get)(const struct ual_rec_result *r);   /* gen: the value */
+};
+#define UAL_FIXED_SCOPE(sc, off) { false, (sc), (off), NULL }
+#define UAL_FIXED_GEN(id, off, get) { true, (id), (off), (get) }
+struct ual_fixed_rows {
+  const struct ual_fixed_row *v;
+  size_t n;
+};
+#define UAL_FIXED_ROWS(a) { (a), sizeof (a) / sizeof (a)[0] }
+void ual_tb_fixed(struct ual_tree_builder *w, unsigned depth, const struct ual_fixed_rows *rows);
+/* The value of wire field id of a scope at record offset base, as the tree
+ * reads it: false when the field runs past the record. */
+bool ual_tree_wire(enum ual_field_id id, const uint8_t *rec, size_t len, unsigned base, uint64_t *v);
+/* Whether the tree shows record header field id (scope REC or
+ * REC_PCIE_ROLES) for a record of at least UAL_REC_HDR_BYTES with header h. */
+bool ual_tree_rec_shows(const struct ual_rec_hdr *h, enum ual_field_id id);
+
 /* Rows both flit kinds (UALink 1, PCIe 5) show: the "CRC and FEC" group of
- * a flit at record offset flit (ualink/kinds.c), and a flit-mode DLLP's
- * rows at depth under its group (pcie/flit.c). */
-void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_flit_info *fi, unsigned flit);
+ * the flit (ualink/kinds.c) with its fixed rows, the values of the rows
+ * generated from the flit header, and a flit-mode DLLP's rows at depth
+ * under its group (pcie/flit.c). */
+extern const struct ual_fixed_rows ual_fixed_flit_crc_fec;
+uint64_t ual_flit_gen_usage(const struct ual_rec_result *r);
+uint64_t ual_flit_gen_kind(const struct ual_rec_result *r);
+void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_rec_result *r);
 void ual_tb_fdllp(struct ual_tree_builder *w, unsigned depth, unsigned type, unsigned off);
 
 /* A one-line summary being written: appends stop at cap-1. */
@@ -89,7 +121,13 @@ struct ual_kind {
   /* The kind's finding for a body of the wrong length (NULL: none; the
    * record stays undecoded either way). */
   void (*bad_len)(struct ual_rec_result *r);
+  /* The lists of fixed rows its tree shows (ual_tb_fixed), NULL-terminated;
+   * NULL: none. */
+  const struct ual_fixed_rows *const *fixed;
 };
+
+/* Where kind shows field id as a fixed row (NULL: not one). */
+const struct ual_fixed_row *ual_kind_fixed_row(const struct ual_kind *k, enum ual_field_id id);
 
 /* The capture record's own kinds, X(kind code, struct ual_kind). */
 #define UAL_CORE_KINDS(X) \

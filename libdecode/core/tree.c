@@ -56,16 +56,45 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   w->cb(w->ctx, &row);
 }
 
+bool ual_tree_wire(enum ual_field_id id, const uint8_t *rec, size_t len, unsigned base, uint64_t *v) {
+  const struct ual_field *fd = &ual_fields[id];
+  if (base + fd->offset + fd->size > len) return false;
+  *v = ual_field_get(id, rec + base);
+  return true;
+}
+
 void (ual_tb_scope)(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base) {
   enum ual_field_id first;
   size_t n = ual_scope_span(sc, &first);
   for (size_t i = 0; i < n; i++) {
     enum ual_field_id id = (enum ual_field_id)(first + i);
-    if (w->fields && !w->fields[id]) continue;
-    const struct ual_field *fd = &ual_fields[id];
-    if (base + fd->offset + fd->size > w->len) continue;
-    ual_tb_field(w, depth, id, base, ual_field_get(id, w->rec + base));
+    uint64_t v;
+    if ((!w->fields || w->fields[id]) && ual_tree_wire(id, w->rec, w->len, base, &v)) ual_tb_field(w, depth, id, base, v);
   }
+}
+
+void ual_tb_fixed(struct ual_tree_builder *w, unsigned depth, const struct ual_fixed_rows *rows) {
+  for (size_t i = 0; i < rows->n; i++) {
+    const struct ual_fixed_row *x = &rows->v[i];
+    if (x->gen) ual_tb_field(w, depth, (enum ual_field_id)x->what, x->off, x->get(w->r));
+    else ual_tb_scope(w, depth, (enum ual_scope)x->what, x->off);
+  }
+}
+
+const struct ual_fixed_row *ual_kind_fixed_row(const struct ual_kind *k, enum ual_field_id id) {
+  for (const struct ual_fixed_rows *const *l = k->fixed; l && *l; l++)
+    for (size_t i = 0; i < (*l)->n; i++) {
+      const struct ual_fixed_row *x = &(*l)->v[i];
+      if (x->gen ? x->what == id : x->what == ual_fields[id].scope) return x;
+    }
+  return NULL;
+}
+
+bool ual_tree_rec_shows(const struct ual_rec_hdr *h, enum ual_field_id id) {
+  if (ual_fields[id].scope == UAL_SC_REC_PCIE_ROLES) return h->roles_pcie;
+  /* the roles byte in the PCIe encoding replaces the UALink role rows */
+  return ual_fields[id].scope == UAL_SC_REC &&
+         !(h->roles_pcie && (id == UAL_F_REC_ROLE_A || id == UAL_F_REC_ROLE_B || id == UAL_F_REC_ROLES_RSVD));
 }
 
 void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, const uint8_t *bytes,
@@ -100,13 +129,13 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
 
 void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                    ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, false, NULL, NULL };
+  struct ual_tree_builder w = { cb, ctx, r, rec, len, false, NULL, NULL };
   tree_walk(&w, r);
 }
 
 void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                           const uint8_t *scopes, const uint8_t *fields, ual_tree_cb cb, void *ctx) {
-  struct ual_tree_builder w = { cb, ctx, rec, len, true, scopes, fields };
+  struct ual_tree_builder w = { cb, ctx, r, rec, len, true, scopes, fields };
   tree_walk(&w, r);
 }
 
@@ -124,13 +153,12 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_group(w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
                r->dir ? "B>A" : "A>B");
   if (r->rec.h.roles_pcie) {
-    /* the roles byte in the PCIe encoding replaces the UALink role rows */
-    enum ual_field_id ids[32];
-    size_t n = ual_scope_fields(UAL_SC_REC, ids, 32);
-    for (size_t i = 0; i < n && i < 32; i++) {
-      if (ids[i] == UAL_F_REC_ROLE_A) ual_tb_scope(w, 1, UAL_SC_REC_PCIE_ROLES, 0);
-      if (ids[i] == UAL_F_REC_ROLE_A || ids[i] == UAL_F_REC_ROLE_B || ids[i] == UAL_F_REC_ROLES_RSVD) continue;
-      ual_tb_field(w, 1, ids[i], 0, ual_field_get(ids[i], w->rec));
+    enum ual_field_id first;
+    size_t n = ual_scope_span(UAL_SC_REC, &first);
+    for (size_t i = 0; i < n; i++) {
+      enum ual_field_id id = (enum ual_field_id)(first + i);
+      if (id == UAL_F_REC_ROLE_A) ual_tb_scope(w, 1, UAL_SC_REC_PCIE_ROLES, 0);
+      if (ual_tree_rec_shows(&r->rec.h, id)) ual_tb_field(w, 1, id, 0, ual_field_get(id, w->rec));
     }
   } else {
     ual_tb_scope(w, 1, UAL_SC_REC, 0);

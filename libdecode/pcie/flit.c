@@ -101,6 +101,16 @@ static bool wants_tlps(const struct ual_tree_builder *w) {
   return false;
 }
 
+#define DLP_ (UAL_REC_HDR_BYTES + UAL_PCIE_FLIT_DLP_OFF)
+
+/* the UALink flit header fields [P11] */
+static const struct ual_fixed_row dlp_rows[] = {
+  UAL_FIXED_SCOPE(UAL_SC_FH, DLP_),
+  UAL_FIXED_GEN(UAL_F_GEN_USAGE, DLP_, ual_flit_gen_usage),
+  UAL_FIXED_GEN(UAL_F_GEN_KIND, DLP_, ual_flit_gen_kind),
+};
+static const struct ual_fixed_rows dlp_fixed = UAL_FIXED_ROWS(dlp_rows);
+
 static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
   const struct ual_flit_info *fi = &r->flit;
   const unsigned flit = UAL_REC_HDR_BYTES, dlp = flit + UAL_PCIE_FLIT_DLP_OFF, dl = flit + UAL_PCIE_FLIT_DLLP_OFF;
@@ -113,14 +123,14 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   if (wants_tlps(w))
     for (unsigned i = 0; i < tl->n; i++) tlp_tree(w, 2, &tl->v[i], r->frame);
   ual_tb_group(w, 1, "DLP0-1", dlp, 2, "seq %u", fi->fh.seq);
-  ual_tb_scope(w, 2, UAL_SC_FH, dlp);   /* the UALink flit header fields [P11] */
-  ual_tb_field(w, 2, UAL_F_GEN_USAGE, dlp, fi->fh.usage);
-  ual_tb_field(w, 2, UAL_F_GEN_KIND, dlp, fi->kind);
+  ual_tb_fixed(w, 2, &dlp_fixed);
   ual_tb_group(w, 1, "DLLP", dl, 4, "%s", ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type)
                                               ? ual_field_value_name(UAL_F_PCIE_FDLLP_TYPE, fi->dllp.type) : "reserved");
   ual_tb_fdllp(w, 2, fi->dllp.type, dl);
-  ual_tb_flit_crc_fec(w, fi, flit);
+  ual_tb_flit_crc_fec(w, r);
 }
+
+static const struct ual_fixed_rows *const flit_fixed[] = { &dlp_fixed, &ual_fixed_flit_crc_fec, NULL };
 
 void ual_tb_fdllp(struct ual_tree_builder *w, unsigned depth, unsigned type, unsigned off) {
   ual_tb_scope(w, depth, UAL_SC_PCIE_FDLLP, off);
@@ -149,5 +159,5 @@ static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_pcie_flit = {
-  "PCIe flit", "pcie_flit", flit_body_ok, flit_decode, NULL, flit_tree, flit_summary, NULL, NULL,
+  "PCIe flit", "pcie_flit", flit_body_ok, flit_decode, NULL, flit_tree, flit_summary, NULL, NULL, flit_fixed,
 };

@@ -59,6 +59,11 @@ void ual_filter_ualink_delivered(void *ctx, unsigned dir, uint64_t flit_frame, c
 
 extern const struct ual_filter_fabric ual_filter_ualink;
 
+bool ual_filter_ualink_tl_bytes(const struct ual_filter *f) {
+  const char *a = ual_filter_ualink_fields[UAL_FU_TL_DATA].abbrev;
+  return ual_filter_uses(f, ual_filter_field_lookup(a, strlen(a)));
+}
+
 static int want(const struct ual_fview *v, enum ual_fu i) { return ual_fview_want(v, &ual_filter_ualink, i); }
 
 static bool decoded(const struct ual_rec_result *r) {

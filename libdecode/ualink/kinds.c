@@ -67,16 +67,37 @@ static void payload_segments(struct ual_tree_builder *w, const struct ual_rec_re
   }
 }
 
+static uint64_t gen_crc_calc(const struct ual_rec_result *r) { return ual_crc64_value(r->flit.crc_calc); }
+static uint64_t gen_crc_ok(const struct ual_rec_result *r) { return r->flit.crc_ok; }
+static uint64_t gen_fec(const struct ual_rec_result *r) { return r->flit.fec.status; }
+uint64_t ual_flit_gen_usage(const struct ual_rec_result *r) { return r->flit.fh.usage; }
+uint64_t ual_flit_gen_kind(const struct ual_rec_result *r) { return r->flit.kind; }
+
+#define UAL_FLIT_ UAL_REC_HDR_BYTES
+
+static const struct ual_fixed_row flit_header_rows[] = {
+  UAL_FIXED_SCOPE(UAL_SC_FH, UAL_FLIT_),
+  UAL_FIXED_GEN(UAL_F_GEN_USAGE, UAL_FLIT_, ual_flit_gen_usage),
+  UAL_FIXED_GEN(UAL_F_GEN_KIND, UAL_FLIT_, ual_flit_gen_kind),
+};
+static const struct ual_fixed_rows flit_header = UAL_FIXED_ROWS(flit_header_rows);
+
+static const struct ual_fixed_row crc_fec_rows[] = {
+  UAL_FIXED_SCOPE(UAL_SC_FLIT, UAL_FLIT_),
+  UAL_FIXED_GEN(UAL_F_GEN_CRC_CALC, UAL_FLIT_ + UAL_CRC_OFFSET, gen_crc_calc),
+  UAL_FIXED_GEN(UAL_F_GEN_CRC_OK, UAL_FLIT_ + UAL_CRC_OFFSET, gen_crc_ok),
+  UAL_FIXED_GEN(UAL_F_GEN_FEC, UAL_FLIT_ + UAL_FEC_OFFSET, gen_fec),
+};
+const struct ual_fixed_rows ual_fixed_flit_crc_fec = UAL_FIXED_ROWS(crc_fec_rows);
+
 static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
   const struct ual_flit_info *fi = &r->flit;
-  const unsigned flit = UAL_REC_HDR_BYTES;
+  const unsigned flit = UAL_FLIT_;
   ual_tb_group(w, 0, "Flit", flit, UAL_FLIT_BYTES, "%s, %s %u, FEC %s, CRC %s", ual_flit_kind_name(fi->kind),
                ual_replay_cmd_name(fi->fh.replay_cmd), fi->fh.seq, ual_fec_status_name(fi->fec.status),
                fi->crc_ok ? "ok" : "bad");
   ual_tb_group(w, 1, "Flit header", flit, 2, "%02x %02x", w->rec[flit], w->rec[flit + 1]);
-  ual_tb_scope(w, 2, UAL_SC_FH, flit);
-  ual_tb_field(w, 2, UAL_F_GEN_USAGE, flit, fi->fh.usage);
-  ual_tb_field(w, 2, UAL_F_GEN_KIND, flit, fi->kind);
+  ual_tb_fixed(w, 2, &flit_header);
   if (fi->kind == UAL_FK_PAYLOAD) {
     payload_segments(w, r, flit);
   } else if (fi->kind != UAL_FK_RESERVED) {
@@ -84,17 +105,16 @@ static void flit_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
     ual_tb_group(w, 1, "DLLP", d, 4, "%s", ual_dllp_name_str((enum ual_dllp_name)fi->dllp.name));
     ual_tb_fdllp(w, 2, fi->dllp.type, d);   /* PCIe's flit-mode DLLP rows */
   }
-  ual_tb_flit_crc_fec(w, fi, flit);
+  ual_tb_flit_crc_fec(w, r);
 }
 
-void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_flit_info *fi, unsigned flit) {
-  ual_tb_group(w, 1, "CRC and FEC", flit + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
-               fi->valid ? "valid" : "not valid");
-  ual_tb_scope(w, 2, UAL_SC_FLIT, flit);
-  ual_tb_field(w, 2, UAL_F_GEN_CRC_CALC, flit + UAL_CRC_OFFSET, ual_crc64_value(fi->crc_calc));
-  ual_tb_field(w, 2, UAL_F_GEN_CRC_OK, flit + UAL_CRC_OFFSET, fi->crc_ok);
-  ual_tb_field(w, 2, UAL_F_GEN_FEC, flit + UAL_FEC_OFFSET, fi->fec.status);
+void ual_tb_flit_crc_fec(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  ual_tb_group(w, 1, "CRC and FEC", UAL_FLIT_ + UAL_CRC_OFFSET, UAL_CRC_BYTES + UAL_FEC_BYTES, "%s",
+               r->flit.valid ? "valid" : "not valid");
+  ual_tb_fixed(w, 2, &ual_fixed_flit_crc_fec);
 }
+
+static const struct ual_fixed_rows *const flit_fixed[] = { &flit_header, &ual_fixed_flit_crc_fec, NULL };
 
 static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
   const struct ual_flit_info *fi = &r->flit;
@@ -161,9 +181,9 @@ static void os_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_ualink_flit = {
-  "flit", "flit", flit_body_ok, flit_decode, flit_stream, flit_tree, flit_summary, NULL, NULL,
+  "flit", "flit", flit_body_ok, flit_decode, flit_stream, flit_tree, flit_summary, NULL, NULL, flit_fixed,
 };
 
 const struct ual_kind ual_kind_ualink_os = {
-  "ordered set", "os", os_body_ok, os_decode, NULL, os_tree, os_summary, NULL, NULL,
+  "ordered set", "os", os_body_ok, os_decode, NULL, os_tree, os_summary, NULL, NULL, NULL,
 };

@@ -31,8 +31,9 @@ def frames(flt, *extra):
     return [int(x) for x in r.stdout.split()]
 
 
+# ualink.tl.data: -q keeps the TL flit bytes for it (the no-TL-bytes unpack path otherwise)
 for flt in ['ualink.rule == "RP-NAK"', 'ualink.severity == "error"', 'ualink.fh.replay_cmd == 2 && ualink.rec.dir == 1',
-            'ualink.flit.fec_status == 1', 'frame.number in {3..9}']:
+            'ualink.flit.fec_status == 1', 'frame.number in {3..9}', 'ualink.tl.data[1] == 0']:
     want = frames(flt)
     check('%s selects frames' % flt, len(want) > 0)
     js = [o for o in map(json.loads, run('-Y', flt, '--json', cap).stdout.splitlines()) if 'frame' in o]

@@ -141,6 +141,10 @@ void ual_filter_free(struct ual_filter *f);
 
 /* Gathers the record's occurrences of the fields f uses. */
 void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr);
+/* Whether ual_filter_collect walks the record's field tree for fr; false
+ * when every field-table row f reads is at a fixed place of the record
+ * (read from there, as the tree would show it). For tests. */
+bool ual_filter_walks(const struct ual_filter *f, const struct ual_filter_record *fr);
 /* Evaluates the compiled filter on the collected record. */
 bool ual_filter_match(const struct ual_filter *f);
 /* The collected occurrences, in the order the tree shows them; each names
@@ -153,6 +157,8 @@ size_t ual_filter_slots(const struct ual_filter *f);
 int ual_filter_slot_field(const struct ual_filter *f, unsigned slot);
 /* True when the program reads fabric state (the caller must provide it). */
 bool ual_filter_uses_state(const struct ual_filter *f);
+/* True when the program reads filter field id (false for -1). */
+bool ual_filter_uses(const struct ual_filter *f, int id);
 
 /* Writes "message\n    filter\n    ^~~~\n" (tshark's layout) into buf. */
 void ual_filter_error_text(const char *text, const struct ual_filter_error *err, char *buf, size_t cap);

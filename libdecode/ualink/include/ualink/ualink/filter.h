@@ -80,6 +80,11 @@ struct ual_filter_ualink {
   struct ual_dl_item msg[UAL_FILTER_MAX_RELEASED];
 };
 
+/* Whether f reads the bytes of TL flits (ualink.tl.data): without it the
+ * analyzer need not copy them (struct ual_analyzer.no_tl_bytes). */
+struct ual_filter;
+bool ual_filter_ualink_tl_bytes(const struct ual_filter *f);
+
 void ual_filter_ualink_begin(struct ual_filter_ualink *s, uint64_t frame);
 void ual_filter_ualink_delivered(void *ctx, unsigned dir, uint64_t flit_frame, const struct ual_unpack_out *u);
 
