@@ -32,6 +32,11 @@
 #define MAX_ITEMS  (BLOCK / DC_FILE_REC_HDR + 1) /* a pcap record takes at least its 16-byte header */
 #define MAX_PRE    1024                    /* records decoded by a worker per batch (flit records: 936) */
 #define MAX_FV     2048                    /* their findings */
+/* Work sharing: a batch the main thread will want next (it runs or waits
+ * for the one before) is handed to it undecoded, so the main thread decodes
+ * whenever the workers do not keep ahead of it, and nothing else when they
+ * do (a busy core, a slow worker: -j N does not fall behind -j 1). */
+#define HANDOVER   1
 
 enum { B_FREE, B_FILLED, B_BUSY, B_READY };
 
@@ -69,6 +74,7 @@ struct par {
   uint64_t next_claim;      /* blocks: the next batch a worker takes */
   uint64_t framed;          /* blocks: batches framed so far */
   uint64_t carry;           /* blocks: where batch `framed` starts in its block; UINT64_MAX past the end */
+  uint64_t run_seq;         /* the batch the main thread runs or waits for */
   struct ual_rec_result res[]; /* one per worker */
 };
 
@@ -84,6 +90,12 @@ static void decode_batch(struct batch *b, struct ual_rec_result *r) {
     b->nfv += r->findings.n;
     it->pre = true;
   }
+}
+
+/* The main thread decodes the batch's records itself, in dc_step as -j 1
+ * does (no result copied between cores). */
+static void undecoded(struct batch *b) {
+  for (size_t i = 0; i < b->n; i++) b->it[i].pre = false;
 }
 
 /* Frames the block read into b->buf[0..got) (file offset off) from its
@@ -154,9 +166,11 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   P->carry = next;
   P->framed = b->seq + 1;
+  bool give = b->seq <= P->run_seq + HANDOVER;
   pthread_cond_broadcast(&P->cv);
   pthread_mutex_unlock(&P->mu);
-  decode_batch(b, r);
+  if (give) undecoded(b);
+  else decode_batch(b, r);
 }
 
 static void *worker(void *arg) {
@@ -342,8 +356,18 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
       }
     }
     pthread_mutex_lock(&P->mu);
-    while (!(b->state == B_READY && b->seq == seq)) pthread_cond_wait(&P->cv, &P->mu);
+    P->run_seq = seq;
+    bool take = false;
+    while (!(b->state == B_READY && b->seq == seq)) {
+      if (!P->blocks && b->state == B_FILLED && b->seq == seq) { /* no worker has it yet */
+        b->state = B_BUSY;
+        take = true;
+        break;
+      }
+      pthread_cond_wait(&P->cv, &P->mu);
+    }
     pthread_mutex_unlock(&P->mu);
+    if (take) undecoded(b);
     int run = peek ? RUN_PEEK : run_batch(c, b);
     if (peek) { /* the batch after a selection stop: is it the input's end? */
       if (b->n) c->ended = false;

@@ -1,10 +1,12 @@
-/* -j's compact result (cli/decode/pre.c) carries every byte of a record's
- * ual_decode_stateless result: each record of the given captures is decoded
- * into a struct filled with one pattern, stored, and loaded into structs
- * filled with two others; outside unp (only its counts matter) and the
- * unused findings every byte must match, so a member that is not carried
- * shows as the loading struct's pattern. Every registered record kind must
- * occur in the captures, so a fabric's member is not left untested.
+/* -j's compact result (cli/decode/pre.c) carries every byte that a record's
+ * ual_decode_stateless writes: each record of the given captures is decoded
+ * twice, into structs filled with two patterns (the bytes where the two
+ * agree are the ones the decode wrote), stored, and loaded into structs
+ * filled with two other patterns; outside unp (only its counts matter) and
+ * the unused findings every written byte must match, so a member that is
+ * not carried shows as the loading struct's pattern. Every registered record
+ * kind must occur in the captures, so a fabric's member is not left
+ * untested.
  *
  *   test_pre CAPTURE...
  */
@@ -15,9 +17,9 @@
 
 #include "pre.h"
 
-static struct ual_rec_result src, dst;
+static struct ual_rec_result src, twin, dst;
 static struct ual_finding fv[UAL_MAX_FINDINGS];
-static unsigned char keep[sizeof(struct ual_rec_result)]; /* 1: the byte must arrive */
+static unsigned char keep[sizeof(struct ual_rec_result)]; /* 1: outside unp and the findings */
 
 static int check(const char *path, unsigned long long frame) {
   struct dc_pre p;
@@ -27,10 +29,11 @@ static int check(const char *path, unsigned long long frame) {
   for (unsigned k = 0; k < sizeof pat && !bad; k++) {
     memset(&dst, pat[k], sizeof dst);
     dc_pre_load(&dst, &p, fv);
-    const unsigned char *a = (const unsigned char *)&src, *b = (const unsigned char *)&dst;
+    const unsigned char *a = (const unsigned char *)&src, *b = (const unsigned char *)&dst,
+                      *t = (const unsigned char *)&twin;
     size_t fend = DC_PRE_FIND_AT + offsetof(struct ual_findings, v) + src.findings.n * sizeof(struct ual_finding);
     for (size_t i = 0; i < sizeof src; i++) {
-      bool must = keep[i] || (i >= DC_PRE_FIND_AT && i < fend);
+      bool must = (keep[i] && a[i] == t[i]) || (i >= DC_PRE_FIND_AT && i < fend);
       if (must && a[i] != b[i]) {
         fprintf(stderr, "%s: frame %llu (kind %u): byte %zu of struct ual_rec_result not carried by dc_pre\n", path,
                 frame, src.rec.h.kind, i);
@@ -68,6 +71,8 @@ int main(int argc, char **argv) {
     while (pcap_next_ex(pc, &h, &d) == 1 && fails < 10) {
       memset(&src, 0x5a, sizeof src);
       ual_decode_stateless(d, h->caplen, ++frame, &src);
+      memset(&twin, 0xa5, sizeof twin);
+      ual_decode_stateless(d, h->caplen, frame, &twin);
       records++;
       if (h->caplen >= 2) seen[d[1]]++;
       fails += check(argv[f], frame);
