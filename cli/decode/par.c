@@ -75,7 +75,7 @@ struct par {
   uint64_t framed;          /* blocks: batches framed so far */
   uint64_t carry;           /* blocks: where batch `framed` starts in its block; UINT64_MAX past the end */
   uint64_t run_seq;         /* the batch the main thread runs or waits for */
-  struct ual_rec_result res[]; /* one per worker */
+  struct ual_rec_result res[] __attribute__((aligned(128))); /* one per worker; off the lines the threads share */
 };
 
 static void decode_batch(struct batch *b, struct ual_rec_result *r) {
@@ -296,8 +296,10 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
 
 bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
   unsigned nw = c->o->jobs - 1;
-  struct par *P = calloc(1, sizeof *P + nw * sizeof P->res[0]);
+  size_t size = (sizeof(struct par) + nw * sizeof(struct ual_rec_result) + 127) & ~(size_t)127;
+  struct par *P = aligned_alloc(128, size);
   if (!P) return false;
+  memset(P, 0, size);
   bool ok = true;
   P->in = in;
   P->blocks = in->fb != NULL;
