@@ -3,7 +3,9 @@
 # of BUILD decodes generated traffic of every fabric and the bundled samples
 # in its usual modes, and its profile is left in DATA for the build proper.
 #   pgo-train.sh BUILD DATA SAMPLES_DIR
-set -euo pipefail
+# A failure here leaves the build without a profile, not broken: it says so
+# and exits 0 (the build then compiles as without UAL_PGO).
+set -uo pipefail
 build=$1 data=$2 samples=$3
 gen=$build/cli/gen/ualink-gen
 dec=$build/cli/ualink-decode
@@ -18,8 +20,8 @@ for s in pcie pcie-flit ub-all; do "$gen" -s $s --seed 3 -c 20000 -w "$tmp/$s.pc
 rm -rf "$data"
 mkdir -p "$data"
 
-# exit status 1 means error findings, which these captures have on purpose
-run() { "$dec" "$@" >/dev/null 2>&1 || [ $? -eq 1 ]; }
+# the exit status says whether error findings came, which some captures have on purpose
+run() { "$dec" "$@" >/dev/null 2>&1; }
 for f in "$tmp"/*.pcap; do
   run -q --stats -j 1 "$f"
   run -q -j 2 "$f"
@@ -32,5 +34,8 @@ for f in "$samples"/*.pcap; do
   run --timeline "$f"
 done
 n=$(find "$data" -name '*.gcda' | wc -l)
-[ "$n" -gt 0 ] || { echo "pgo-train.sh: no profile was written to $data" >&2; exit 1; }
+if [ "$n" -eq 0 ]; then
+  echo "pgo-train.sh: warning: no profile was written to $data; ualink-decode is built without one" >&2
+  exit 0
+fi
 echo "pgo-train.sh: $n profiles in $data"
