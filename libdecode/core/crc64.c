@@ -154,6 +154,7 @@ uint64_t ual_crc64_value(const uint8_t crc[UAL_CRC_BYTES]) {
 }
 
 bool ual_crc64_check(const uint8_t *flit) {
+  if (ual_avx512_usable()) return ual_crc_ok_avx512(flit);
   return ual_gfni_usable() ? ual_crc_ok_gfni(flit) : ual_crc_ok_portable(flit);
 }
 
