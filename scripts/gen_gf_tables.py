@@ -98,8 +98,10 @@ def crc_pow(j, n):
 # then folds of the 8 byte lanes by b^4, b^2, b^1; b = a^j for root j = 1..8.
 CRC_AFF_POWERS = [8, 64, 4, 2, 1]
 crc_aff = [[affine(crc_pow(j, n), CRC_POLY) for j in range(1, 9)] for n in CRC_AFF_POWERS]
-# AVX-512 path: eight chains of four words; chain c (words 4c..4c+3) joins
-# the last one by b^(32(7-c))
+# AVX-512 path: eight chains of four words, word k of a chain times
+# b^(8(3-k)) (crc_aff_word) and chain c (words 4c..4c+3) joined to the last
+# by b^(32(7-c))
+crc_aff_word = [[affine(crc_pow(j, 8 * (3 - k)), CRC_POLY) for j in range(1, 9)] for k in range(3)]
 crc_aff_join8 = [[affine(crc_pow(j, 32 * (7 - c)), CRC_POLY) for j in range(1, 9)] for c in range(7)]
 
 def gf_inv(a, poly):
@@ -170,6 +172,8 @@ out += ["", "/* GF2P8AFFINEQB matrices (byte 7-i = row of output bit i) */",
         "/* crc_aff[p][j]: times (a^(j+1))^n, n = %s for p = 0..4 */" % ", ".join(map(str, CRC_AFF_POWERS)),
         "enum { CRC_AFF_STEP, CRC_AFF_JOIN, CRC_AFF_FOLD4, CRC_AFF_FOLD2, CRC_AFF_FOLD1 };"]
 out += table("uint64_t", "crc_aff", crc_aff, "0x%016xULL", 4)
+out += ["/* crc_aff_word[k][j]: times (a^(j+1))^(8(3-k)), word k of a chain of four */"]
+out += table("uint64_t", "crc_aff_word", crc_aff_word, "0x%016xULL", 4)
 out += ["/* crc_aff_join8[c][j]: times (a^(j+1))^(32(7-c)), chain c of eight joined to the last */"]
 out += table("uint64_t", "crc_aff_join8", crc_aff_join8, "0x%016xULL", 4)
 out += ["/* crc_from_syn[j][v]: CRC remainder whose value at a^(j+1) is v and 0 at the other roots */"]

@@ -14,9 +14,10 @@
  *   word 30      240 241 249 248 247 246 245 244   (CRC byte 242+k is x^k)
  *   word 31      243 242  0   0   0   0   0   0
  *
- * which is crc64.c's numbering times x^6: same zero syndromes. Eight chains
- * of four words (Horner, b^8 per word) run side by side, chain c joins by
- * b^(32(7-c)), then a lane's eight bytes fold into byte 0 as in crc64.c.
+ * which is crc64.c's numbering times x^6: same zero syndromes. Words are
+ * taken four at a time, times b^24, b^16, b^8, 1, and group c joins by
+ * b^(32(7-c)): no long chains. Then a lane's eight bytes fold into byte 0
+ * as in crc64.c.
  *
  * FEC: 48-byte blocks, 16 symbols of each group, byte u of a block in group
  * u%3. Block k times a^(69-16k), no chain; the XOR of the blocks folds by
@@ -48,29 +49,27 @@ UAL_AVX512_TARGET static inline __m512i bcast(const uint8_t *p) {
   return _mm512_set1_epi64((long long)w);
 }
 
-/* words w0..w3 by Horner's rule */
-UAL_AVX512_TARGET static inline __m512i horner4(__m512i step, __m512i w0, __m512i w1, __m512i w2, __m512i w3) {
-  __m512i x = _mm512_xor_si512(aff(w0, step), w1);
-  x = _mm512_xor_si512(aff(x, step), w2);
-  return _mm512_xor_si512(aff(x, step), w3);
+/* w0 * b^24 + w1 * b^16 + w2 * b^8 + w3: no chain of dependent steps */
+UAL_AVX512_TARGET static inline __m512i words4(const __m512i m[3], __m512i w0, __m512i w1, __m512i w2, __m512i w3) {
+  return _mm512_xor_si512(_mm512_ternarylogic_epi64(aff(w0, m[0]), aff(w1, m[1]), aff(w2, m[2]), 0x96), w3);
 }
 
 #define WORDS4(p) bcast(p), bcast((p) + 8), bcast((p) + 16), bcast((p) + 24)
 
 /* CRC syndromes in byte 0 of each lane; tail = bytes 240..255 */
 UAL_AVX512_TARGET static inline __m512i crc_syn(const uint8_t *flit, __m128i tail) {
-  const __m512i step = ld(crc_aff[CRC_AFF_STEP]);
+  const __m512i m[3] = { ld(crc_aff_word[0]), ld(crc_aff_word[1]), ld(crc_aff_word[2]) };
   const __m128i rev = _mm_setr_epi8(0, 1, 9, 8, 7, 6, 5, 4, 3, 2, -1, -1, -1, -1, -1, -1);
   __m128i t = _mm_shuffle_epi8(tail, rev);
-  __m512i c0 = aff(horner4(step, WORDS4(flit)), ld(crc_aff_join8[0]));
-  __m512i c1 = aff(horner4(step, WORDS4(flit + 32)), ld(crc_aff_join8[1]));
-  __m512i c2 = aff(horner4(step, WORDS4(flit + 64)), ld(crc_aff_join8[2]));
-  __m512i c3 = aff(horner4(step, WORDS4(flit + 96)), ld(crc_aff_join8[3]));
-  __m512i c4 = aff(horner4(step, WORDS4(flit + 128)), ld(crc_aff_join8[4]));
-  __m512i c5 = aff(horner4(step, WORDS4(flit + 160)), ld(crc_aff_join8[5]));
-  __m512i c6 = aff(horner4(step, WORDS4(flit + 192)), ld(crc_aff_join8[6]));
-  __m512i c7 = horner4(step, bcast(flit + 224), bcast(flit + 232), _mm512_broadcastq_epi64(t),
-                       _mm512_broadcastq_epi64(_mm_unpackhi_epi64(t, t)));
+  __m512i c0 = aff(words4(m, WORDS4(flit)), ld(crc_aff_join8[0]));
+  __m512i c1 = aff(words4(m, WORDS4(flit + 32)), ld(crc_aff_join8[1]));
+  __m512i c2 = aff(words4(m, WORDS4(flit + 64)), ld(crc_aff_join8[2]));
+  __m512i c3 = aff(words4(m, WORDS4(flit + 96)), ld(crc_aff_join8[3]));
+  __m512i c4 = aff(words4(m, WORDS4(flit + 128)), ld(crc_aff_join8[4]));
+  __m512i c5 = aff(words4(m, WORDS4(flit + 160)), ld(crc_aff_join8[5]));
+  __m512i c6 = aff(words4(m, WORDS4(flit + 192)), ld(crc_aff_join8[6]));
+  __m512i c7 = words4(m, bcast(flit + 224), bcast(flit + 232), _mm512_broadcastq_epi64(t),
+                      _mm512_broadcastq_epi64(_mm_unpackhi_epi64(t, t)));
   __m512i x = _mm512_xor_si512(_mm512_xor_si512(_mm512_xor_si512(c0, c1), _mm512_xor_si512(c2, c3)),
                                _mm512_xor_si512(_mm512_xor_si512(c4, c5), _mm512_xor_si512(c6, c7)));
   x = _mm512_xor_si512(aff(x, ld(crc_aff[CRC_AFF_FOLD4])), _mm512_srli_epi64(x, 32));

@@ -792,6 +792,21 @@ static const uint64_t crc_aff[5][8] = {
     0x48d8b02850e9d2a4ULL, 0xa4ecd81428f4e9d2ULL, 0xd276ec0a14faf4e9ULL, 0xe93b76050afdfaf4ULL,
   },
 };
+/* crc_aff_word[k][j]: times (a^(j+1))^(8(3-k)), word k of a chain of four */
+static const uint64_t crc_aff_word[3][8] = {
+  {
+    0xabfdfa5fbfd5aa55ULL, 0x899b37e6cc112244ULL, 0xa1e3c62d5a142850ULL, 0x2b7cf8dbb7458a15ULL,
+    0xdc65ca4993fbf7eeULL, 0xe52e5d5ebc9c3972ULL, 0x7b8d1b4d9a4f9e3dULL, 0xc95bb6a44859b264ULL,
+  },
+  {
+    0x1f20409f3e63c78fULL, 0xde63c751a29b376fULL, 0x899b37e6cc112244ULL, 0x0f11224b97214387ULL,
+    0xe0214367ce7cf8f0ULL, 0x2b7cf8dbb7458a15ULL, 0xc3458ad6ad983061ULL, 0x779830162c2e5dbbULL,
+  },
+  {
+    0xe93b76050afdfaf4ULL, 0x1f20409f3e63c78fULL, 0xabfdfa5fbfd5aa55ULL, 0xde63c751a29b376fULL,
+    0x4cd5aa19322953a6ULL, 0x899b37e6cc112244ULL, 0x182953be7de3c68cULL, 0x0f11224b97214387ULL,
+  },
+};
 /* crc_aff_join8[c][j]: times (a^(j+1))^(32(7-c)), chain c of eight joined to the last */
 static const uint64_t crc_aff_join8[7][8] = {
   {
