@@ -176,7 +176,7 @@ void ual_flit_fec_crc_findings(const struct ual_flit_info *fi, struct ual_findin
 
 void ual_flit_fec_crc(const uint8_t *raw, struct ual_flit_info *fi) {
   memcpy(fi->bytes, raw, UAL_FLIT_BYTES);
-  /* raw, not the copy just stored: loads of fresh stores would stall */
+  /* the usual flit, FEC clean and CRC ok, in one pass */
   if (ual_flit_check(raw)) {
     fi->fec.status = UAL_FEC_CLEAN;
     fi->fec.group[0] = fi->fec.group[1] = fi->fec.group[2] = UAL_FEC_CLEAN;
