@@ -2,7 +2,8 @@
  * generated flits, next to memcpy and an XOR-reduce over the same buffer.
  *
  *   (0) ceiling: memcpy of the buffer; XOR of all its 64-bit words
- *   (a) ual_crc64_check + ual_fec_clean of every (clean) flit
+ *   (a) ual_crc64_check + ual_fec_clean of every (clean) flit; each alone;
+ *       ual_flit_check, both in one pass (what ual_flit_decode asks)
  *   (b) ual_flit_decode + ual_unpack_flit: the full stateless decode
  *
  * The flits come from the packer (pack.h): payload flits carrying TL flits and
@@ -100,7 +101,7 @@ static void report(const char *name, double sec, size_t n) {
   printf("\n");
 }
 
-enum job { J_MEMCPY, J_XOR, J_CHECK, J_CRC, J_FEC, J_DECODE };
+enum job { J_MEMCPY, J_XOR, J_CHECK, J_CRC, J_FEC, J_FLIT_CHECK, J_DECODE };
 
 struct decode_tally { uint64_t tl, msg, findings; };
 
@@ -136,6 +137,9 @@ static uint64_t run(enum job j, const uint8_t *buf, uint8_t *dst, size_t i0, siz
     break;
   case J_FEC:
     for (size_t i = i0; i < i1; i++) acc += ual_fec_clean(buf + i * UAL_FLIT_BYTES);
+    break;
+  case J_FLIT_CHECK:
+    for (size_t i = i0; i < i1; i++) acc += ual_flit_check(buf + i * UAL_FLIT_BYTES);
     break;
   case J_DECODE: {
     static struct ual_flit_info fi;
@@ -221,6 +225,11 @@ int main(int argc, char **argv) {
   }
   report("    crc64_check alone", timed(J_CRC, passes, buf, dst, n, &acc, &d), n);
   report("    fec_clean alone", timed(J_FEC, passes, buf, dst, n, &acc, &d), n);
+  report("    flit_check (both, one pass)", timed(J_FLIT_CHECK, passes, buf, dst, n, &acc, &d), n);
+  if (acc != n) {
+    fprintf(stderr, "bench_core: %llu of %zu flits pass ual_flit_check\n", (unsigned long long)acc, n);
+    bad = 1;
+  }
 
   report("(b) flit_decode + unpack_flit", timed(J_DECODE, passes, buf, dst, n, &acc, &d), n);
   printf("    unpacked %llu TL flits, %llu DL messages, %llu findings\n",

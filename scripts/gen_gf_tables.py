@@ -98,6 +98,11 @@ def crc_pow(j, n):
 # then folds of the 8 byte lanes by b^4, b^2, b^1; b = a^j for root j = 1..8.
 CRC_AFF_POWERS = [8, 64, 4, 2, 1]
 crc_aff = [[affine(crc_pow(j, n), CRC_POLY) for j in range(1, 9)] for n in CRC_AFF_POWERS]
+# AVX-512 path: eight chains of four words, word k of a chain times
+# b^(8(3-k)) (crc_aff_word) and chain c (words 4c..4c+3) joined to the last
+# by b^(32(7-c))
+crc_aff_word = [[affine(crc_pow(j, 8 * (3 - k)), CRC_POLY) for j in range(1, 9)] for k in range(3)]
+crc_aff_join8 = [[affine(crc_pow(j, 32 * (7 - c)), CRC_POLY) for j in range(1, 9)] for c in range(7)]
 
 def gf_inv(a, poly):
     r = 1
@@ -131,6 +136,9 @@ FEC_AFF_STEP = affine(exp[8], FEC_POLY)
 FEC_AFF_JOIN = affine(exp[40], FEC_POLY)
 # the fold of a group's eight symbols: a^4, a^2, a^1, then a^-3 = a^252
 FEC_AFF_FOLDS = [("FOLD4", 4), ("FOLD2", 2), ("FOLD1", 1), ("INV3", 252)]
+# AVX-512 path: 48-byte blocks (16 symbols per group), block k times
+# a^(69-16k), then folds by a^8, a^4, a^2, a^1 leave a^(84-j) on symbol j
+fec_aff_block = [affine(exp[(69 - 16 * k) % 255], FEC_POLY) for k in range(6)]
 
 def dims(t):
     return "[%d]" % len(t) + (dims(t[0]) if isinstance(t[0], list) else "")
@@ -164,10 +172,16 @@ out += ["", "/* GF2P8AFFINEQB matrices (byte 7-i = row of output bit i) */",
         "/* crc_aff[p][j]: times (a^(j+1))^n, n = %s for p = 0..4 */" % ", ".join(map(str, CRC_AFF_POWERS)),
         "enum { CRC_AFF_STEP, CRC_AFF_JOIN, CRC_AFF_FOLD4, CRC_AFF_FOLD2, CRC_AFF_FOLD1 };"]
 out += table("uint64_t", "crc_aff", crc_aff, "0x%016xULL", 4)
+out += ["/* crc_aff_word[k][j]: times (a^(j+1))^(8(3-k)), word k of a chain of four */"]
+out += table("uint64_t", "crc_aff_word", crc_aff_word, "0x%016xULL", 4)
+out += ["/* crc_aff_join8[c][j]: times (a^(j+1))^(32(7-c)), chain c of eight joined to the last */"]
+out += table("uint64_t", "crc_aff_join8", crc_aff_join8, "0x%016xULL", 4)
 out += ["/* crc_from_syn[j][v]: CRC remainder whose value at a^(j+1) is v and 0 at the other roots */"]
 out += table("uint64_t", "crc_from_syn", crc_from_syn, "0x%016xULL", 4)
 out += ["#define FEC_AFF_STEP 0x%016xULL /* times a^8 */" % FEC_AFF_STEP,
         "#define FEC_AFF_JOIN 0x%016xULL /* times a^40 */" % FEC_AFF_JOIN]
 out += ["#define FEC_AFF_%s 0x%016xULL /* times a^%d */" % (n, affine(exp[e], FEC_POLY), e) for n, e in FEC_AFF_FOLDS]
+out += ["/* fec_aff_block[k]: times a^(69-16k), 48-byte block k */"]
+out += table("uint64_t", "fec_aff_block", fec_aff_block, "0x%016xULL", 3)
 out += ["", "#endif"]
 open(sys.argv[1] if len(sys.argv) > 1 else "libdecode/core/gf_tables.h", "w").write("\n".join(out) + "\n")

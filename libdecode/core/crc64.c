@@ -89,18 +89,22 @@ UAL_GFNI_TARGET static inline __m256i aff(__m256i x, __m256i m) { return _mm256_
  * bytes 2..241, word 31 = crcw (the CRC bytes reversed, or 0). Four chains
  * of eight words, each lane times b^8 per word (b = a^j), joined by b^64;
  * then the eight bytes of a lane fold into one, sum of byte t * b^(7-t). */
+UAL_GFNI_TARGET static inline uint64_t crc_word(const uint8_t *flit, int n, uint64_t crcw) {
+  uint64_t v;
+  if (n == 0) return (uint64_t)flit[0] << 48 | (uint64_t)flit[1] << 56;
+  if (n == 31) return crcw;
+  memcpy(&v, flit + 8 * n - 6, sizeof v);
+  return v;
+}
+
 UAL_GFNI_TARGET static void crc_syndromes(const uint8_t *flit, uint64_t crcw, __m256i *lo, __m256i *hi) {
-  uint64_t w[32];
-  memcpy(&w[1], flit + 2, 30 * 8);
-  w[0] = (uint64_t)flit[0] << 48 | (uint64_t)flit[1] << 56;
-  w[31] = crcw;
   const __m256i *m = (const __m256i *)(const void *)crc_aff;
 #define M(p, h) _mm256_loadu_si256(m + 2 * (p) + (h))
   const __m256i step0 = M(CRC_AFF_STEP, 0), step1 = M(CRC_AFF_STEP, 1);
   /* named accumulators so that they stay in registers */
   __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, x;
 #define STEP(a, b, n) \
-  x = _mm256_set1_epi64x((long long)w[n]); \
+  x = _mm256_set1_epi64x((long long)crc_word(flit, n, crcw)); \
   a = _mm256_xor_si256(aff(a, step0), x); \
   b = _mm256_xor_si256(aff(b, step1), x)
   for (int k = 0; k < 8; k++) {
@@ -154,6 +158,7 @@ uint64_t ual_crc64_value(const uint8_t crc[UAL_CRC_BYTES]) {
 }
 
 bool ual_crc64_check(const uint8_t *flit) {
+  if (ual_avx512_usable()) return ual_crc_ok_avx512(flit);
   return ual_gfni_usable() ? ual_crc_ok_gfni(flit) : ual_crc_ok_portable(flit);
 }
 

@@ -191,9 +191,17 @@ void ual_fec_encode(uint8_t *flit) {
   }
 }
 
-bool ual_fec_clean(const uint8_t *flit) {
-  struct ual_fec_sums s = fec_compute(flit), rx = fec_received(flit);
+static bool sums_match(struct ual_fec_sums s, const uint8_t *flit) {
+  struct ual_fec_sums rx = fec_received(flit);
   return ((s.check ^ rx.check) | (s.parity ^ rx.parity)) == 0;
+}
+
+bool ual_fec_clean_portable(const uint8_t *flit) { return sums_match(ual_fec_sums_portable(flit), flit); }
+bool ual_fec_clean_gfni(const uint8_t *flit) { return sums_match(ual_fec_sums_gfni(flit), flit); }
+
+bool ual_fec_clean(const uint8_t *flit) {
+  if (ual_avx512_usable()) return ual_fec_clean_avx512(flit);
+  return ual_gfni_usable() ? ual_fec_clean_gfni(flit) : ual_fec_clean_portable(flit);
 }
 
 /* ---- correction ---- */

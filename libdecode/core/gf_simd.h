@@ -1,7 +1,8 @@
-/* Private to libdecode: the two implementations of the CRC-64 and FEC
- * arithmetic (digest §5.1, §5.2). The GFNI+AVX2 one runs where the CPU has
- * it (checked per call: no state); the portable one everywhere else. Both
- * are visible here so the tests can hold each against the reference. */
+/* Private to libdecode: the implementations of the CRC-64 and FEC
+ * arithmetic (digest §5.1, §5.2). The AVX-512+GFNI checks, then the
+ * GFNI+AVX2 ones, run where the CPU has them (checked per call: no state);
+ * the portable ones everywhere else. All are visible here so the tests can
+ * hold each against the reference. */
 #ifndef UAL_GF_SIMD_H
 #define UAL_GF_SIMD_H
 
@@ -14,9 +15,14 @@
 static inline bool ual_gfni_usable(void) {
   return __builtin_cpu_supports("gfni") && __builtin_cpu_supports("avx2");
 }
+#define UAL_AVX512_TARGET __attribute__((target("avx512f,avx512bw,gfni")))
+static inline bool ual_avx512_usable(void) {
+  return __builtin_cpu_supports("gfni") && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 #else
 #define UAL_GFNI_BUILT 0
 static inline bool ual_gfni_usable(void) { return false; }
+static inline bool ual_avx512_usable(void) { return false; }
 #endif
 
 /* CRC remainder of bytes 0..241 (byte k = coefficient of x^k), and whether
@@ -30,5 +36,15 @@ bool ual_crc_ok_gfni(const uint8_t *flit);
 struct ual_fec_sums { uint32_t check, parity; };
 struct ual_fec_sums ual_fec_sums_portable(const uint8_t *flit);
 struct ual_fec_sums ual_fec_sums_gfni(const uint8_t *flit);
+bool ual_fec_clean_portable(const uint8_t *flit);
+bool ual_fec_clean_gfni(const uint8_t *flit);
+
+/* Checks only, from the syndromes of the whole flit (flit_check.c); the
+ * _avx512 forms need ual_avx512_usable(). flit_ok = FEC clean and CRC ok. */
+bool ual_crc_ok_avx512(const uint8_t *flit);
+bool ual_fec_clean_avx512(const uint8_t *flit);
+bool ual_flit_ok_portable(const uint8_t *flit);
+bool ual_flit_ok_gfni(const uint8_t *flit);
+bool ual_flit_ok_avx512(const uint8_t *flit);
 
 #endif

@@ -792,6 +792,52 @@ static const uint64_t crc_aff[5][8] = {
     0x48d8b02850e9d2a4ULL, 0xa4ecd81428f4e9d2ULL, 0xd276ec0a14faf4e9ULL, 0xe93b76050afdfaf4ULL,
   },
 };
+/* crc_aff_word[k][j]: times (a^(j+1))^(8(3-k)), word k of a chain of four */
+static const uint64_t crc_aff_word[3][8] = {
+  {
+    0xabfdfa5fbfd5aa55ULL, 0x899b37e6cc112244ULL, 0xa1e3c62d5a142850ULL, 0x2b7cf8dbb7458a15ULL,
+    0xdc65ca4993fbf7eeULL, 0xe52e5d5ebc9c3972ULL, 0x7b8d1b4d9a4f9e3dULL, 0xc95bb6a44859b264ULL,
+  },
+  {
+    0x1f20409f3e63c78fULL, 0xde63c751a29b376fULL, 0x899b37e6cc112244ULL, 0x0f11224b97214387ULL,
+    0xe0214367ce7cf8f0ULL, 0x2b7cf8dbb7458a15ULL, 0xc3458ad6ad983061ULL, 0x779830162c2e5dbbULL,
+  },
+  {
+    0xe93b76050afdfaf4ULL, 0x1f20409f3e63c78fULL, 0xabfdfa5fbfd5aa55ULL, 0xde63c751a29b376fULL,
+    0x4cd5aa19322953a6ULL, 0x899b37e6cc112244ULL, 0x182953be7de3c68cULL, 0x0f11224b97214387ULL,
+  },
+};
+/* crc_aff_join8[c][j]: times (a^(j+1))^(32(7-c)), chain c of eight joined to the last */
+static const uint64_t crc_aff_join8[7][8] = {
+  {
+    0xd779f233661a356bULL, 0x64ad5bd2a42c59b2ULL, 0xdd67ce4183dbb76eULL, 0x2e73e6e2c5a54b97ULL,
+    0xa2e7cf3d7b54a851ULL, 0x0818316ad4a14284ULL, 0x3355ab65caa64c99ULL, 0xd276ec0a14faf4e9ULL,
+  },
+  {
+    0xc95bb6a44859b264ULL, 0xbbcc988b16972e5dULL, 0x43c48852a5081021ULL, 0x2060c0a142a44890ULL,
+    0x59ebd6f4e98b162cULL, 0x97b97371e252a54bULL, 0x0818316ad4a14284ULL, 0xa4ecd81428f4e9d2ULL,
+  },
+  {
+    0x749c39060d6eddbaULL, 0x878811a54b102143ULL, 0x6bbc7999330d1a35ULL, 0x5de6ccc58b4b972eULL,
+    0x9bac582a543366cdULL, 0x59ebd6f4e98b162cULL, 0xa2e7cf3d7b54a851ULL, 0x48d8b02850e9d2a4ULL,
+  },
+  {
+    0x779830162c2e5dbbULL, 0x8081028408902040ULL, 0xbbcc988b16972e5dULL, 0x40c0814284489020ULL,
+    0x5de6ccc58b4b972eULL, 0x2060c0a142a44890ULL, 0x2e73e6e2c5a54b97ULL, 0x90b06050a1d2a448ULL,
+  },
+  {
+    0x2b7cf8dbb7458a15ULL, 0xc95bb6a44859b264ULL, 0x6fb163a851cd9b37ULL, 0xbbcc988b16972e5dULL,
+    0x6bbc7999330d1a35ULL, 0x43c48852a5081021ULL, 0xdd67ce4183dbb76eULL, 0x2060c0a142a44890ULL,
+  },
+  {
+    0x0f11224b97214387ULL, 0x779830162c2e5dbbULL, 0xc95bb6a44859b264ULL, 0x8081028408902040ULL,
+    0x878811a54b102143ULL, 0xbbcc988b16972e5dULL, 0x64ad5bd2a42c59b2ULL, 0x40c0814284489020ULL,
+  },
+  {
+    0xde63c751a29b376fULL, 0x0f11224b97214387ULL, 0x2b7cf8dbb7458a15ULL, 0x779830162c2e5dbbULL,
+    0x749c39060d6eddbaULL, 0xc95bb6a44859b264ULL, 0xd779f233661a356bULL, 0x8081028408902040ULL,
+  },
+};
 /* crc_from_syn[j][v]: CRC remainder whose value at a^(j+1) is v and 0 at the other roots */
 static const uint64_t crc_from_syn[8][256] = {
   {
@@ -1329,5 +1375,10 @@ static const uint64_t crc_from_syn[8][256] = {
 #define FEC_AFF_FOLD2 0x408041c2c4881020ULL /* times a^2 */
 #define FEC_AFF_FOLD1 0x8001828488102040ULL /* times a^1 */
 #define FEC_AFF_INV3 0x0b16274580010205ULL /* times a^252 */
+/* fec_aff_block[k]: times a^(69-16k), 48-byte block k */
+static const uint64_t fec_aff_block[6] = {
+  0x69d3cff7860d1a34ULL, 0xa85008b9dab56ad4ULL, 0x64c9f68976ecd9b2ULL,
+  0x1d3a69ce8103070eULL, 0x8810a8d83871e2c4ULL, 0x1e3d64d7b163c78fULL,
+};
 
 #endif

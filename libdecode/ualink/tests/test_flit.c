@@ -264,11 +264,62 @@ static void test_classify_and_rules(void) {
   CHECK(!raises(f, UAL_R_PL_SEQ_ZERO, NULL));
 }
 
+/* ual_flit_fec_crc as the definitions give it: FEC correction, then the
+ * byte-serial CRC of the corrected bytes. */
+static void ref_fec_crc(const uint8_t *raw, struct ual_flit_info *fi) {
+  memcpy(fi->bytes, raw, UAL_FLIT_BYTES);
+  ual_fec_correct(fi->bytes, &fi->fec);
+  memcpy(fi->crc_rx, fi->bytes + UAL_CRC_OFFSET, UAL_CRC_BYTES);
+  ual_crc64_ref(fi->bytes, fi->crc_calc);
+  fi->crc_ok = memcmp(fi->crc_calc, fi->crc_rx, UAL_CRC_BYTES) == 0;
+  fi->crc_inverted = true;
+  for (int i = 0; i < UAL_CRC_BYTES; i++) fi->crc_inverted &= (fi->crc_calc[i] ^ fi->crc_rx[i]) == 0xFF;
+  fi->valid = fi->fec.status != UAL_FEC_UNCORRECTABLE && fi->crc_ok;
+}
+
+/* Sealed flits, with an inverted CRC or not, then 0..3 wrong bytes anywhere
+ * or in the CRC and FEC bytes, sometimes sealed again by the FEC: the one-pass
+ * check for clean flits must give what the full path gives. */
+static void test_fec_crc_paths(void) {
+  uint64_t s = 5;
+  unsigned n = 24000, same = 0, valid = 0, inverted = 0, corrected = 0;
+  for (unsigned c = 0; c < n; c++) {
+    uint8_t f[UAL_FLIT_BYTES];
+    for (int i = 0; i < UAL_FLIT_BYTES; i++) f[i] = (uint8_t)check_rand(&s);
+    ual_crc64_ref(f, f + UAL_CRC_OFFSET);
+    if (c % 5 == 4)
+      for (int i = 0; i < UAL_CRC_BYTES; i++) f[UAL_CRC_OFFSET + i] ^= 0xFF;
+    ual_fec_encode_ref(f);
+    unsigned from = c / 4 % 2 ? UAL_CRC_OFFSET : 0;
+    for (unsigned e = 0; e < c % 4; e++)
+      f[from + check_rand(&s) % (UAL_FLIT_BYTES - from)] ^= (uint8_t)(1 + check_rand(&s) % 255);
+    if (c / 8 % 3 == 0) ual_fec_encode_ref(f);
+    struct ual_flit_info a, b;
+    memset(&a, 0xA5, sizeof a);
+    memset(&b, 0x5A, sizeof b);
+    ual_flit_fec_crc(f, &a);
+    ref_fec_crc(f, &b);
+    same += memcmp(a.bytes, b.bytes, sizeof a.bytes) == 0 && a.fec.status == b.fec.status &&
+            memcmp(a.fec.group, b.fec.group, sizeof a.fec.group) == 0 &&
+            memcmp(a.fec.pos, b.fec.pos, sizeof a.fec.pos) == 0 &&
+            memcmp(a.crc_rx, b.crc_rx, sizeof a.crc_rx) == 0 && memcmp(a.crc_calc, b.crc_calc, sizeof a.crc_calc) == 0 &&
+            a.crc_ok == b.crc_ok && a.crc_inverted == b.crc_inverted && a.valid == b.valid;
+    valid += b.valid;
+    inverted += b.crc_inverted;
+    corrected += b.fec.status == UAL_FEC_CORRECTED;
+  }
+  printf("ual_flit_fec_crc: %u flits (%u valid, %u with inverted CRC, %u corrected), same as the reference %u\n",
+         n, valid, inverted, corrected, same);
+  CHECK_EQ(same, n);
+  CHECK(valid && inverted && corrected && valid < n);
+}
+
 int main(void) {
   test_fh();
   test_sectors();
   test_sh();
   test_dllp();
   test_classify_and_rules();
+  test_fec_crc_paths();
   return check_done("test_flit");
 }

@@ -40,6 +40,10 @@ bool ual_fec_clean(const uint8_t *flit);
 /* Checks and corrects flit in place; fills r. Returns r->status. */
 enum ual_fec_status ual_fec_correct(uint8_t *flit, struct ual_fec_result *r);
 
+/* True when the FEC is clean and the CRC ok: ual_fec_clean and
+ * ual_crc64_check in one pass, for the flits that pass both. */
+bool ual_flit_check(const uint8_t *flit);
+
 /* Computes CRC then FEC for a flit whose bytes 0..241 are set. */
 void ual_flit_seal(uint8_t *flit);
 
