@@ -64,6 +64,16 @@ static void hdr_get(const uint8_t *buf, struct ual_rec_hdr *h) {
   pcie_roles(buf, h);
 }
 
+/* rsvd_flags, rsvd_roles or rsvd of hdr_get set, read from the record:
+ * reading them back from the header just stored would be a wide load of
+ * byte stores, which waits for every store before it to drain (the -j
+ * worker's compact results among them). */
+static bool hdr_rsvd_any(const uint8_t *buf) {
+  bool pcie = ual_field_get(UAL_F_REC_PROLES_SEL, buf) != 0;
+  return ual_field_get(UAL_F_REC_FLAGS_RSVD, buf) || ual_field_get(UAL_F_REC_RSVD, buf) ||
+         ual_field_get(pcie ? UAL_F_REC_PROLES_RSVD : UAL_F_REC_ROLES_RSVD, buf);
+}
+
 static void hdr_put(const struct ual_rec_hdr *h, uint8_t *buf) {
   memset(buf, 0, UAL_REC_HDR_BYTES);
   ual_field_put(UAL_F_REC_VERSION, buf, h->version);
@@ -91,7 +101,7 @@ enum ual_rec_status ual_record_parse(const uint8_t *buf, size_t len, struct ual_
   const struct ual_kind *k = ual_kind_of(r->h.kind);
   if (!k) return UAL_RS_KIND;
   if (!k->body_ok(r->body_len)) return UAL_RS_BODY_LEN;
-  if (k->hdr_reserved ? k->hdr_reserved(&r->h) : (r->h.rsvd_flags || r->h.rsvd_roles || r->h.rsvd))
+  if (k->hdr_reserved ? k->hdr_reserved(&r->h) : hdr_rsvd_any(buf))
     return UAL_RS_RESERVED;
   return UAL_RS_OK;
 }
