@@ -42,7 +42,8 @@ enum { B_FREE, B_FILLED, B_BUSY, B_READY };
 
 struct item {
   int8_t next;              /* enum dc_next: a record, or a hex line's problem */
-  bool pre;                 /* pre[i] holds its stateless decode */
+  bool pre;                 /* its stateless decode is in the batch's pre at pre_at */
+  uint32_t pre_at;
   uint32_t off, len;        /* the record (or message) in buf */
   uint32_t wire_len;
   uint64_t ts_ns;
@@ -53,7 +54,7 @@ struct batch {
   uint64_t seq;
   size_t n;
   struct item *it;
-  struct dc_pre *pre;
+  unsigned char *pre;       /* compact results, one after another (pre.h) */
   struct ual_finding *fv;
   size_t nfv;
   int end;                  /* DC_NEXT_RECORD: more batches follow; else how the input ends */
@@ -80,13 +81,15 @@ struct par {
 
 static void decode_batch(struct batch *b, struct ual_rec_result *r) {
   b->nfv = 0;
+  size_t used = 0; /* MAX_PRE forms of at most DC_PRE_MAX bytes fit */
   for (size_t i = 0; i < b->n; i++) {
     struct item *it = &b->it[i];
     it->pre = false;
     if (it->next != DC_NEXT_RECORD || i >= MAX_PRE) continue;
     ual_decode_stateless(b->buf + it->off, it->len, 0, r);
     if (b->nfv + r->findings.n > MAX_FV) continue; /* the main thread decodes it */
-    dc_pre_store(&b->pre[i], r, b->fv, (uint32_t)b->nfv);
+    it->pre_at = (uint32_t)used;
+    used += dc_pre_store(b->pre + used, r, b->fv, (uint32_t)b->nfv);
     b->nfv += r->findings.n;
     it->pre = true;
   }
@@ -273,7 +276,7 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
     if (it->next != DC_NEXT_RECORD) {
       more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
     } else {
-      if (it->pre) dc_pre_load(&c->res, &b->pre[i], b->fv);
+      if (it->pre) dc_pre_load(&c->res, b->pre + it->pre_at, b->fv);
       more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->pre);
     }
     if (more) continue;
@@ -313,7 +316,7 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
     struct batch *b = &P->b[i];
     b->buf = xcalloc(1, BUF_BYTES, &ok);
     b->it = xcalloc(MAX_ITEMS, sizeof *b->it, &ok);
-    b->pre = xcalloc(MAX_PRE, sizeof *b->pre, &ok);
+    b->pre = xcalloc(MAX_PRE, DC_PRE_MAX, &ok);
     b->fv = xcalloc(MAX_FV, sizeof *b->fv, &ok);
   }
   unsigned started = 0;

@@ -9,9 +9,7 @@ static bool flit_only(const struct ual_rec_result *r) {
 }
 
 /* ...and when its FEC found nothing to correct, its flit bytes are the
- * record's body, which the main thread copies from the batch itself: the
- * worker writes 256 bytes less per flit, each a line the main thread read
- * last (bench/README.md, "bench_decode"). */
+ * record's body, which the main thread copies from the batch itself. */
 static bool raw_bytes(const struct ual_rec_result *r) {
   return flit_only(r) && r->flit.fec.status == UAL_FEC_CLEAN;
 }
@@ -19,36 +17,56 @@ static bool raw_bytes(const struct ual_rec_result *r) {
 #define BYTES_AT   offsetof(struct ual_rec_result, flit.bytes)
 #define BYTES_END  (BYTES_AT + sizeof ((struct ual_rec_result *)0)->flit.bytes)
 #define END_BYTES  (sizeof(struct ual_rec_result) - DC_PRE_FIND_END)
-_Static_assert(BYTES_END <= DC_PRE_UNP_AT, "the flit bytes are in the head");
+_Static_assert(BYTES_END <= DC_PRE_UNP_AT, "the flit bytes are in the part before unp");
 
-void dc_pre_store(struct dc_pre *p, const struct ual_rec_result *r, struct ual_finding *fv, uint32_t f0) {
-  const unsigned char *b = (const unsigned char *)r;
-  if (raw_bytes(r)) {
-    memcpy(p->head, b, BYTES_AT);
-    memcpy(p->head + BYTES_END, b + BYTES_END, sizeof p->head - BYTES_END);
-  } else {
-    memcpy(p->head, b, sizeof p->head);
-  }
-  if (!flit_only(r)) memcpy(p->mid, b + DC_PRE_UNP_END, sizeof p->mid);
-  memcpy(p->end, b + DC_PRE_FIND_END, END_BYTES);
-  p->nf = r->findings.n;
-  p->dropped = r->findings.dropped;
-  p->f0 = f0;
-  memcpy(fv + f0, r->findings.v, r->findings.n * sizeof *fv);
+struct hdr {
+  uint16_t nf, dropped;
+  unsigned f0 : 30;        /* its first finding in the batch's array */
+  unsigned raw : 1, only : 1; /* raw_bytes, flit_only */
+};
+
+static unsigned char *put(unsigned char *p, const unsigned char *b, size_t from, size_t to) {
+  memcpy(p, b + from, to - from);
+  return p + (to - from);
 }
 
-void dc_pre_load(struct ual_rec_result *r, const struct dc_pre *p, const struct ual_finding *fv) {
+static const unsigned char *get(const unsigned char *p, unsigned char *b, size_t from, size_t to) {
+  memcpy(b + from, p, to - from);
+  return p + (to - from);
+}
+
+_Static_assert(sizeof(struct hdr) == 8, "DC_PRE_MAX counts 8 bytes of header");
+
+size_t dc_pre_store(unsigned char *p, const struct ual_rec_result *r, struct ual_finding *fv, uint32_t f0) {
+  const unsigned char *b = (const unsigned char *)r;
+  struct hdr h = { r->findings.n, r->findings.dropped, f0 & 0x3fffffffu, raw_bytes(r), flit_only(r) };
+  unsigned char *at = p + sizeof h;
+  memcpy(p, &h, sizeof h);
+  at = put(at, b, 0, BYTES_AT);
+  if (!h.raw) at = put(at, b, BYTES_AT, BYTES_END);
+  at = put(at, b, BYTES_END, DC_PRE_UNP_AT);
+  if (!h.only) at = put(at, b, DC_PRE_UNP_END, DC_PRE_FIND_AT);
+  at = put(at, b, DC_PRE_FIND_END, sizeof *r);
+  memcpy(fv + f0, r->findings.v, r->findings.n * sizeof *fv);
+  size_t used = (size_t)(at - p);
+  return (used + DC_PRE_ALIGN - 1) / DC_PRE_ALIGN * DC_PRE_ALIGN;
+}
+
+void dc_pre_load(struct ual_rec_result *r, const unsigned char *p, const struct ual_finding *fv) {
   unsigned char *b = (unsigned char *)r;
-  memcpy(b, p->head, BYTES_AT);
-  memcpy(b + BYTES_END, p->head + BYTES_END, sizeof p->head - BYTES_END);
-  if (raw_bytes(r)) memcpy(r->flit.bytes, r->rec.body, sizeof r->flit.bytes);
-  else memcpy(b + BYTES_AT, p->head + BYTES_AT, BYTES_END - BYTES_AT);
-  if (!flit_only(r)) memcpy(b + DC_PRE_UNP_END, p->mid, sizeof p->mid);
-  memcpy(b + DC_PRE_FIND_END, p->end, END_BYTES);
+  struct hdr h;
+  memcpy(&h, p, sizeof h);
+  const unsigned char *at = p + sizeof h;
+  at = get(at, b, 0, BYTES_AT);
+  if (h.raw) memcpy(r->flit.bytes, r->rec.body, sizeof r->flit.bytes);
+  else at = get(at, b, BYTES_AT, BYTES_END);
+  at = get(at, b, BYTES_END, DC_PRE_UNP_AT);
+  if (!h.only) at = get(at, b, DC_PRE_UNP_END, DC_PRE_FIND_AT);
+  get(at, b, DC_PRE_FIND_END, sizeof *r);
   r->unpacked = false;
   r->unp.n_tl = r->unp.n_msg = 0;
   ual_pcie_tlps_clear(&r->tlps);
-  r->findings.n = p->nf;
-  r->findings.dropped = p->dropped;
-  memcpy(r->findings.v, fv + p->f0, p->nf * sizeof *fv);
+  r->findings.n = h.nf;
+  r->findings.dropped = h.dropped;
+  memcpy(r->findings.v, fv + h.f0, h.nf * sizeof *fv);
 }

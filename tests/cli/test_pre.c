@@ -22,13 +22,17 @@ static struct ual_finding fv[UAL_MAX_FINDINGS];
 static unsigned char keep[sizeof(struct ual_rec_result)]; /* 1: outside unp and the findings */
 
 static int check(const char *path, unsigned long long frame) {
-  struct dc_pre p;
+  static _Alignas(8) unsigned char p[DC_PRE_MAX];
   static const unsigned char pat[] = { 0xa5, 0x3c };
   int bad = 0;
-  dc_pre_store(&p, &src, fv, 0);
+  size_t used = dc_pre_store(p, &src, fv, 0);
+  if (used > DC_PRE_MAX || used % DC_PRE_ALIGN) {
+    fprintf(stderr, "%s: frame %llu: dc_pre_store used %zu bytes\n", path, frame, used);
+    return 1;
+  }
   for (unsigned k = 0; k < sizeof pat && !bad; k++) {
     memset(&dst, pat[k], sizeof dst);
-    dc_pre_load(&dst, &p, fv);
+    dc_pre_load(&dst, p, fv);
     const unsigned char *a = (const unsigned char *)&src, *b = (const unsigned char *)&dst,
                       *t = (const unsigned char *)&twin;
     size_t fend = DC_PRE_FIND_AT + offsetof(struct ual_findings, v) + src.findings.n * sizeof(struct ual_finding);
