@@ -19,6 +19,7 @@
  * by the worker of the block it starts in. */
 #include "par.h"
 
+#include <emmintrin.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,16 @@ struct par {
   struct ual_rec_result res[] __attribute__((aligned(128))); /* one per worker; off the lines the threads share */
 };
 
+/* Non-temporal stores: the lines go to memory without first being taken
+ * from the main thread's cache, where the batch's last use left them. */
+static void stream_copy(unsigned char *dst, const unsigned char *src, size_t n) {
+  for (size_t i = 0; i < n; i += 8) {
+    long long w;
+    memcpy(&w, src + i, 8);
+    _mm_stream_si64((long long *)(void *)(dst + i), w);
+  }
+}
+
 static void decode_batch(struct batch *b, struct ual_rec_result *r) {
   b->nfv = 0;
   size_t used = 0; /* MAX_PRE forms of at most DC_PRE_MAX bytes fit */
@@ -89,10 +100,14 @@ static void decode_batch(struct batch *b, struct ual_rec_result *r) {
     ual_decode_stateless(b->buf + it->off, it->len, 0, r);
     if (b->nfv + r->findings.n > MAX_FV) continue; /* the main thread decodes it */
     it->pre_at = (uint32_t)used;
-    used += dc_pre_store(b->pre + used, r, b->fv, (uint32_t)b->nfv);
+    _Alignas(8) unsigned char form[DC_PRE_MAX];
+    size_t n = dc_pre_store(form, r, b->fv, (uint32_t)b->nfv);
+    stream_copy(b->pre + used, form, n);
+    used += n;
     b->nfv += r->findings.n;
     it->pre = true;
   }
+  _mm_sfence(); /* the streamed forms before the batch is handed over */
 }
 
 /* The main thread decodes the batch's records itself, in dc_step as -j 1
