@@ -19,7 +19,6 @@
  * by the worker of the block it starts in. */
 #include "par.h"
 
-#include <emmintrin.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,10 @@
 
 #include "input_file.h"
 #include "pre.h"
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #define BLOCK      (256u << 10)           /* file bytes per batch */
 #define BUF_BYTES  (BLOCK + DC_FILE_MAX_REC + DC_FILE_MSG)
@@ -83,11 +86,21 @@ struct par {
 /* Non-temporal stores: the lines go to memory without first being taken
  * from the main thread's cache, where the batch's last use left them. */
 static void stream_copy(unsigned char *dst, const unsigned char *src, size_t n) {
+#if defined(__x86_64__)
   for (size_t i = 0; i < n; i += 8) {
     long long w;
     memcpy(&w, src + i, 8);
     _mm_stream_si64((long long *)(void *)(dst + i), w);
   }
+#else
+  memcpy(dst, src, n);
+#endif
+}
+
+static void stream_done(void) {
+#if defined(__x86_64__)
+  _mm_sfence();
+#endif
 }
 
 static void decode_batch(struct batch *b, struct ual_rec_result *r) {
@@ -107,7 +120,7 @@ static void decode_batch(struct batch *b, struct ual_rec_result *r) {
     b->nfv += r->findings.n;
     it->pre = true;
   }
-  _mm_sfence(); /* the streamed forms before the batch is handed over */
+  stream_done(); /* the streamed forms before the batch is handed over */
 }
 
 /* The main thread decodes the batch's records itself, in dc_step as -j 1
