@@ -174,26 +174,25 @@ void ual_flit_fec_crc_findings(const struct ual_flit_info *fi, struct ual_findin
     ual_findings_add(f, UAL_R_PL_CRC, -1, "CRC mismatch");
 }
 
+static void fec_clean_result(struct ual_fec_result *r) {
+  r->status = UAL_FEC_CLEAN;
+  r->group[0] = r->group[1] = r->group[2] = UAL_FEC_CLEAN;
+  r->pos[0] = r->pos[1] = r->pos[2] = -1;
+}
+
 void ual_flit_fec_crc(const uint8_t *raw, struct ual_flit_info *fi) {
   memcpy(fi->bytes, raw, UAL_FLIT_BYTES);
   /* the usual flit, FEC clean and CRC ok, in one pass */
   if (ual_flit_check(raw)) {
-    fi->fec.status = UAL_FEC_CLEAN;
-    fi->fec.group[0] = fi->fec.group[1] = fi->fec.group[2] = UAL_FEC_CLEAN;
-    fi->fec.pos[0] = fi->fec.pos[1] = fi->fec.pos[2] = -1;
+    fec_clean_result(&fi->fec);
     memcpy(fi->crc_rx, raw + UAL_CRC_OFFSET, UAL_CRC_BYTES);
     memcpy(fi->crc_calc, fi->crc_rx, UAL_CRC_BYTES);
     fi->crc_ok = fi->valid = true;
     fi->crc_inverted = false;
     return;
   }
-  if (ual_fec_clean(fi->bytes)) {
-    fi->fec.status = UAL_FEC_CLEAN;
-    fi->fec.group[0] = fi->fec.group[1] = fi->fec.group[2] = UAL_FEC_CLEAN;
-    fi->fec.pos[0] = fi->fec.pos[1] = fi->fec.pos[2] = -1;
-  } else {
-    ual_fec_correct(fi->bytes, &fi->fec);
-  }
+  if (ual_fec_clean(fi->bytes)) fec_clean_result(&fi->fec);
+  else ual_fec_correct(fi->bytes, &fi->fec);
   memcpy(fi->crc_rx, fi->bytes + UAL_CRC_OFFSET, UAL_CRC_BYTES);
   /* checking is cheaper than computing; a good CRC is the one received */
   fi->crc_ok = ual_crc64_check(fi->bytes);
