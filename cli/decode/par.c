@@ -44,20 +44,23 @@
 
 enum { B_FREE, B_FILLED, B_BUSY, B_READY };
 
+#define NO_PRE UINT32_MAX
+
 struct item {
   int8_t next;              /* enum dc_next: a record, or a hex line's problem */
-  bool pre;                 /* its stateless decode is in the batch's pre at pre_at */
-  uint32_t pre_at;
+  uint32_t at;              /* its stateless decode in the batch's pre, or NO_PRE */
   uint32_t off, len;        /* the record (or message) in buf */
   uint32_t wire_len;
   uint64_t ts_ns;
 };
+_Static_assert(sizeof(struct item) == 32, "two items fill a line of non-temporal stores");
 
 struct batch {
   int state;
   uint64_t seq;
   size_t n;
   struct item *it;
+  size_t used;              /* bytes of pre filled */
   unsigned char *pre;       /* compact results, one after another (pre.h) */
   struct ual_finding *fv;
   size_t nfv;
@@ -65,7 +68,7 @@ struct batch {
   char msg[DC_FILE_MSG];
   uint64_t pos;             /* input position after the batch (progress) */
   uint8_t *buf;
-};
+} __attribute__((aligned(128))); /* a batch's fields off the lines of the batches beside it */
 
 struct par {
   struct dc_input *in;
@@ -97,43 +100,45 @@ static void stream_copy(unsigned char *dst, const unsigned char *src, size_t n) 
 #endif
 }
 
+static void plain_copy(unsigned char *dst, const unsigned char *src, size_t n) { memcpy(dst, src, n); }
+
 static void stream_done(void) {
 #if defined(__x86_64__)
   _mm_sfence();
 #endif
 }
 
-static void decode_batch(struct batch *b, struct ual_rec_result *r) {
-  b->nfv = 0;
-  size_t used = 0; /* MAX_PRE forms of at most DC_PRE_MAX bytes fit */
-  for (size_t i = 0; i < b->n; i++) {
-    struct item *it = &b->it[i];
-    it->pre = false;
-    if (it->next != DC_NEXT_RECORD || i >= MAX_PRE) continue;
-    ual_decode_stateless(b->buf + it->off, it->len, 0, r);
-    if (b->nfv + r->findings.n > MAX_FV) continue; /* the main thread decodes it */
-    it->pre_at = (uint32_t)used;
-    _Alignas(8) unsigned char form[DC_PRE_MAX];
-    size_t n = dc_pre_store(form, r, b->fv, (uint32_t)b->nfv);
-    stream_copy(b->pre + used, form, n);
-    used += n;
-    b->nfv += r->findings.n;
-    it->pre = true;
-  }
-  stream_done(); /* the streamed forms before the batch is handed over */
+/* The stateless decode of record i of b into the next free form: where
+ * the form is, or NO_PRE when the main thread is to decode the record. */
+static uint32_t decode_one(struct batch *b, size_t i, const struct item *it, struct ual_rec_result *r) {
+  if (it->next != DC_NEXT_RECORD || i >= MAX_PRE) return NO_PRE;
+  ual_decode_stateless(b->buf + it->off, it->len, 0, r);
+  if (b->nfv + r->findings.n > MAX_FV) return NO_PRE;
+  _Alignas(8) unsigned char form[DC_PRE_MAX];
+  size_t len = dc_pre_store(form, r, b->fv, (uint32_t)b->nfv);
+  stream_copy(b->pre + b->used, form, len);
+  uint32_t at = (uint32_t)b->used;
+  b->used += len;
+  b->nfv += r->findings.n;
+  return at;
 }
 
-/* The main thread decodes the batch's records itself, in dc_step as -j 1
- * does (no result copied between cores). */
-static void undecoded(struct batch *b) {
-  for (size_t i = 0; i < b->n; i++) b->it[i].pre = false;
+/* Stateless decode of a batch framed before (its items' at NO_PRE). */
+static void decode_batch(struct batch *b, struct ual_rec_result *r) {
+  b->nfv = b->used = 0;
+  for (size_t i = 0; i < b->n && i < MAX_PRE; i++) b->it[i].at = decode_one(b, i, &b->it[i], r);
+  stream_done(); /* the streamed forms before the batch is handed over */
 }
 
 /* Frames the block read into b->buf[0..got) (file offset off) from its
  * first record at start, reading the rest of a record that runs past it.
  * Returns where the next block's first record starts in that block,
  * UINT64_MAX when the input ends in this one. */
-static uint64_t frame_block(struct par *P, struct batch *b, uint64_t off, size_t got, uint64_t start) {
+static uint64_t frame_block(struct par *P, struct batch *b, uint64_t off, size_t got, uint64_t start,
+                            struct ual_rec_result *fuse) {
+  /* items final when framed (one worker) cross to the main thread's core with
+   * no read of their lines first; items decode_batch completes stay cached */
+  void (*put)(unsigned char *, const unsigned char *, size_t) = P->nw == 1 ? stream_copy : plain_copy;
   const struct dc_input *in = P->in;
   bool eof = got < BLOCK;
   if (start >= got) {
@@ -147,12 +152,10 @@ static uint64_t frame_block(struct par *P, struct batch *b, uint64_t off, size_t
     struct dc_frame fr;
     int nx = dc_file_frame(in, b->buf + at, have - at, eof, &fr, b->msg);
     if (nx == DC_NEXT_RECORD) {
-      struct item *it = &b->it[b->n++];
-      it->next = DC_NEXT_RECORD;
-      it->off = (uint32_t)(at + DC_FILE_REC_HDR);
-      it->len = (uint32_t)fr.len;
-      it->wire_len = fr.wire_len;
-      it->ts_ns = fr.ts_ns;
+      struct item it = { DC_NEXT_RECORD, NO_PRE, (uint32_t)(at + DC_FILE_REC_HDR), (uint32_t)fr.len, fr.wire_len,
+                         fr.ts_ns };
+      if (fuse) it.at = decode_one(b, b->n, &it, fuse);
+      put((unsigned char *)&b->it[b->n++], (const unsigned char *)&it, sizeof it);
       at += fr.used;
       if (at >= got) return at - got;
       continue;
@@ -181,8 +184,12 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   while (P->framed != b->seq && !P->stop) pthread_cond_wait(&P->cv, &P->mu);
   uint64_t start = P->stop ? UINT64_MAX : P->carry;
+  /* one worker frames and decodes in one pass over the block; more frame
+   * in turn, then decode in parallel */
+  bool fuse = P->nw == 1 && b->seq > P->run_seq + HANDOVER;
   pthread_mutex_unlock(&P->mu);
   b->n = 0;
+  b->nfv = b->used = 0;
   b->end = DC_NEXT_RECORD;
   uint64_t next = UINT64_MAX;
   if (start == UINT64_MAX) {
@@ -191,17 +198,17 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
     b->end = DC_NEXT_ERROR;
     memcpy(b->msg, msg, sizeof msg);
   } else {
-    next = frame_block(P, b, off, (size_t)got, start);
+    next = frame_block(P, b, off, (size_t)got, start, fuse ? r : NULL);
+    stream_done(); /* the streamed items before they are published */
   }
   b->pos = off + (got > 0 ? (uint64_t)got : 0);
   pthread_mutex_lock(&P->mu);
   P->carry = next;
   P->framed = b->seq + 1;
-  bool give = b->seq <= P->run_seq + HANDOVER;
+  bool give = !fuse && b->seq <= P->run_seq + HANDOVER;
   pthread_cond_broadcast(&P->cv);
   pthread_mutex_unlock(&P->mu);
-  if (give) undecoded(b);
-  else decode_batch(b, r);
+  if (!fuse && !give) decode_batch(b, r);
 }
 
 static void *worker(void *arg) {
@@ -256,6 +263,7 @@ static void fill_stream(struct par *P, struct batch *b) {
         len = strlen(in->msg) + 1;
       }
       it->next = (int8_t)nx;
+      it->at = NO_PRE;
       it->off = (uint32_t)used;
       it->len = (uint32_t)(nx == DC_NEXT_RECORD ? len : len - 1);
       it->wire_len = in->type == DC_IN_PCAP ? in->wire_len : 0;
@@ -297,20 +305,27 @@ enum { RUN_ON, RUN_STOP, RUN_PEEK };
  * stopped at the batch's last record, and whether the input ended there is
  * the next batch's to say. */
 static int run_batch(struct dc_ctx *c, struct batch *b) {
-  for (size_t i = 0; i < b->n; i++) {
-    const struct item *it = &b->it[i];
-    const uint8_t *p = b->buf + it->off;
+  /* read once: dc_step may not be assumed to leave them alone */
+  const size_t n = b->n;
+  const struct item *items = b->it;
+  const uint8_t *buf = b->buf;
+  const unsigned char *pre = b->pre;
+  const struct ual_finding *fv = b->fv;
+  for (size_t i = 0; i < n; i++) {
+    const struct item *it = &items[i];
+    const uint8_t *p = buf + it->off;
     bool more;
     if (it->next != DC_NEXT_RECORD) {
       more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
     } else {
-      if (it->pre) dc_pre_load(&c->res, b->pre + it->pre_at, b->fv);
-      more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->pre);
+      bool has = it->at != NO_PRE;
+      if (has) dc_pre_load(&c->res, pre + it->at, fv);
+      more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, has);
     }
     if (more) continue;
     if (!c->sel_stop) return RUN_STOP;
     /* as -j 1: the input ended if the next thing it gives is its end */
-    if (i + 1 < b->n) return RUN_STOP;
+    if (i + 1 < n) return RUN_STOP;
     if (b->end != DC_NEXT_RECORD) {
       c->ended = b->end == DC_NEXT_EOF;
       return RUN_STOP;
@@ -338,12 +353,15 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
   P->nb = 2 * nw + 2;
   pthread_mutex_init(&P->mu, NULL);
   pthread_cond_init(&P->cv, NULL);
-  P->b = xcalloc(P->nb, sizeof *P->b, &ok);
+  P->b = aligned_alloc(128, P->nb * sizeof *P->b);
+  if (P->b) memset(P->b, 0, P->nb * sizeof *P->b);
+  else ok = false;
   P->th = xcalloc(nw, sizeof *P->th, &ok);
   for (unsigned i = 0; ok && i < P->nb; i++) {
     struct batch *b = &P->b[i];
     b->buf = xcalloc(1, BUF_BYTES, &ok);
-    b->it = xcalloc(MAX_ITEMS, sizeof *b->it, &ok);
+    b->it = aligned_alloc(64, (MAX_ITEMS * sizeof *b->it + 63) & ~(size_t)63); /* lines of two items */
+    if (!b->it) ok = false;
     b->pre = xcalloc(MAX_PRE, DC_PRE_MAX, &ok);
     b->fv = xcalloc(MAX_FV, sizeof *b->fv, &ok);
   }
@@ -390,17 +408,14 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
     }
     pthread_mutex_lock(&P->mu);
     P->run_seq = seq;
-    bool take = false;
     while (!(b->state == B_READY && b->seq == seq)) {
       if (!P->blocks && b->state == B_FILLED && b->seq == seq) { /* no worker has it yet */
-        b->state = B_BUSY;
-        take = true;
+        b->state = B_BUSY; /* its items say: not decoded */
         break;
       }
       pthread_cond_wait(&P->cv, &P->mu);
     }
     pthread_mutex_unlock(&P->mu);
-    if (take) undecoded(b);
     int run = peek ? RUN_PEEK : run_batch(c, b);
     if (peek) { /* the batch after a selection stop: is it the input's end? */
       if (b->n) c->ended = false;

@@ -95,7 +95,7 @@ static void unsynced_gap(struct ual_unpack *u, int k, struct ual_unpack_out *out
  * A segment that starts no TL flit and has room for the longest carry-over
  * (15 sectors) ends whatever was carried into it. */
 static void unsynced_tl(struct ual_unpack *u, const uint8_t *flit, const struct seg_cursor *c, int k,
-                        const struct ual_sh *sh, struct ual_unpack_out *out) {
+                        enum ual_tlbeat tlbeat, struct ual_unpack_out *out) {
   /* a segment's sectors are contiguous flit bytes: one 32-bit load each */
   const uint8_t *q = flit + ual_sector_byte(c->next);
   unsigned n = out->partial_sectors;
@@ -105,7 +105,7 @@ static void unsynced_tl(struct ual_unpack *u, const uint8_t *flit, const struct 
     n += w != 0;
   }
   out->partial_sectors = (uint8_t)(n < UINT8_MAX ? n : UINT8_MAX);
-  if (sh->tlbeat == UAL_TB_NONE && c->end - c->next >= UAL_TL_FLIT_SECTORS - 1u) {
+  if (tlbeat == UAL_TB_NONE && c->end - c->next >= UAL_TL_FLIT_SECTORS - 1u) {
     u->tl_unknown = 0;
     out->tl_synced_at = (int8_t)k;
   }
@@ -219,7 +219,7 @@ static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack 
       unsynced_gap(u, k, out);
     }
     if (u->tl_unknown) {
-      unsynced_tl(u, flit, &c, k, &sh, out);
+      unsynced_tl(u, flit, &c, k, (enum ual_tlbeat)sh.tlbeat, out); /* by value: sh stays in registers */
       continue;
     }
     if (u->tl_have) unpack_tl(u, flit, &c, out, bytes);
