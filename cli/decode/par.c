@@ -15,8 +15,9 @@
  *
  * Framing a block needs the offset of its first record, which the block
  * before knows: workers frame in block order (a short wait on one counter),
- * then decode in parallel. A record that runs past its block is read whole
- * by the worker of the block it starts in. */
+ * then decode in parallel; a single worker (-j 2) frames and decodes in one
+ * pass. A record that runs past its block is read whole by the worker of
+ * the block it starts in. */
 #include "par.h"
 
 #include <pthread.h>
@@ -184,7 +185,8 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   while (P->framed != b->seq && !P->stop) pthread_cond_wait(&P->cv, &P->mu);
   uint64_t start = P->stop ? UINT64_MAX : P->carry;
-  /* one worker frames and decodes in one pass over the block; more frame
+  /* one worker frames and decodes in one pass over the block (the main
+   * thread then never has to take it over: HANDOVER); more workers frame
    * in turn, then decode in parallel */
   bool fuse = P->nw == 1 && b->seq > P->run_seq + HANDOVER;
   pthread_mutex_unlock(&P->mu);
