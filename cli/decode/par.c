@@ -185,9 +185,9 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   while (P->framed != b->seq && !P->stop) pthread_cond_wait(&P->cv, &P->mu);
   uint64_t start = P->stop ? UINT64_MAX : P->carry;
-  /* one worker frames and decodes in one pass over the block (the main
-   * thread then never has to take it over: HANDOVER); more workers frame
-   * in turn, then decode in parallel */
+  /* one worker frames and decodes in one pass over a block the main
+   * thread is not about to need (else it frames it and hands it over);
+   * more workers frame in turn, then decode in parallel */
   bool fuse = P->nw == 1 && b->seq > P->run_seq + HANDOVER;
   pthread_mutex_unlock(&P->mu);
   b->n = 0;
