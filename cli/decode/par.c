@@ -42,6 +42,10 @@
  * whenever the workers do not keep ahead of it, and nothing else when they
  * do (a busy core, a slow worker: -j N does not fall behind -j 1). */
 #define HANDOVER   1
+/* UALINK_JOBS_SPLIT=decode or =hand (tests, files only): the workers decode
+ * every batch, or hand every one over, so that both paths meet every input
+ * whatever the timing. */
+enum { SPLIT_TIMED, SPLIT_DECODE, SPLIT_HAND };
 
 enum { B_FREE, B_FILLED, B_BUSY, B_READY };
 
@@ -74,6 +78,7 @@ struct batch {
 struct par {
   struct dc_input *in;
   bool blocks;              /* workers read and frame the file themselves */
+  int split;                /* SPLIT_* */
   unsigned nw, nb;
   pthread_t *th;
   struct batch *b;
@@ -188,7 +193,8 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   /* one worker frames and decodes in one pass over a block the main
    * thread is not about to need (else it frames it and hands it over);
    * more workers frame in turn, then decode in parallel */
-  bool fuse = P->nw == 1 && b->seq > P->run_seq + HANDOVER;
+  bool due = b->seq <= P->run_seq + HANDOVER; /* the main thread runs or waits for the one before */
+  bool fuse = P->nw == 1 && (P->split == SPLIT_DECODE || (P->split == SPLIT_TIMED && !due));
   pthread_mutex_unlock(&P->mu);
   b->n = 0;
   b->nfv = b->used = 0;
@@ -207,7 +213,7 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   P->carry = next;
   P->framed = b->seq + 1;
-  bool give = !fuse && b->seq <= P->run_seq + HANDOVER;
+  bool give = !fuse && (P->split == SPLIT_HAND || (P->split == SPLIT_TIMED && b->seq <= P->run_seq + HANDOVER));
   pthread_cond_broadcast(&P->cv);
   pthread_mutex_unlock(&P->mu);
   if (!fuse && !give) decode_batch(b, r);
@@ -351,6 +357,8 @@ bool dc_par_run(struct dc_ctx *c, struct dc_input *in) {
   bool ok = true;
   P->in = in;
   P->blocks = in->fb != NULL;
+  const char *split = getenv("UALINK_JOBS_SPLIT");
+  P->split = !split ? SPLIT_TIMED : !strcmp(split, "decode") ? SPLIT_DECODE : !strcmp(split, "hand") ? SPLIT_HAND : SPLIT_TIMED;
   P->nw = nw;
   P->nb = 2 * nw + 2;
   pthread_mutex_init(&P->mu, NULL);

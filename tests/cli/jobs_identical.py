@@ -9,7 +9,10 @@ length, end truncated inside a block-spanning record or lose their framing
 after the first megabyte, in both byte orders and both time resolutions.
 
 Each input is decoded in every output mode with -j 1, -j 2 and -j 3; stdout,
-stderr and the exit status must be identical. -j 1 itself is also compared
+stderr and the exit status must be identical. Which batches the worker
+decodes depends on timing, so -j 2 also runs in two modes with each
+(UALINK_JOBS_SPLIT): the worker decoding every batch, and handing every
+one over to the main thread. -j 1 itself is also compared
 with libpcap's own framing (UALINK_LIBPCAP=1), and a pcap stream on stdin
 with -j 2 (the main thread reads, the workers decode) with the file.
 
@@ -175,6 +178,13 @@ def main():
             for j in ("2", "3"):
                 same(f"{name} {' '.join(mode)} -j {j}", ref, run(["-j", j] + args))
             checked += 1
+        # both halves of -j 2's work sharing, whatever the timing (every
+        # SAMPLE-th input under UAL_TEST_SAMPLE)
+        for mode in (["-q", "--stats"], ["--json", "-x"]) if k % SAMPLE == 0 else ():
+            ref = run(["-j", "1"] + mode + [path])
+            for split in ("decode", "hand"):
+                same(f"{name} {' '.join(mode)} -j 2 UALINK_JOBS_SPLIT={split}", ref,
+                     run(["-j", "2"] + mode + [path], env={"UALINK_JOBS_SPLIT": split}))
         # the block reader frames as libpcap does
         for mode in ([], ["-q", "--stats"], ["--json"]):
             same(f"{name} {' '.join(mode)} -j 1 blocks vs libpcap", run(["-j", "1"] + mode + [path], env={"UALINK_LIBPCAP": "1"}),
