@@ -182,6 +182,9 @@ static uint64_t frame_block(struct par *P, struct batch *b, uint64_t off, size_t
   }
 }
 
+/* Batch seq is one the main thread runs or waits for the one before (under mu). */
+static bool due(const struct par *P, uint64_t seq) { return seq <= P->run_seq + HANDOVER; }
+
 /* blocks: read batch seq's block, frame it after the one before, decode. */
 static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r) {
   uint64_t off = DC_FILE_FIRST + b->seq * (uint64_t)BLOCK;
@@ -193,8 +196,7 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   /* one worker frames and decodes in one pass over a block the main
    * thread is not about to need (else it frames it and hands it over);
    * more workers frame in turn, then decode in parallel */
-  bool due = b->seq <= P->run_seq + HANDOVER; /* the main thread runs or waits for the one before */
-  bool fuse = P->nw == 1 && (P->split == SPLIT_DECODE || (P->split == SPLIT_TIMED && !due));
+  bool fuse = P->nw == 1 && (P->split == SPLIT_DECODE || (P->split == SPLIT_TIMED && !due(P, b->seq)));
   pthread_mutex_unlock(&P->mu);
   b->n = 0;
   b->nfv = b->used = 0;
@@ -213,7 +215,7 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   pthread_mutex_lock(&P->mu);
   P->carry = next;
   P->framed = b->seq + 1;
-  bool give = !fuse && (P->split == SPLIT_HAND || (P->split == SPLIT_TIMED && b->seq <= P->run_seq + HANDOVER));
+  bool give = !fuse && (P->split == SPLIT_HAND || (P->split == SPLIT_TIMED && due(P, b->seq)));
   pthread_cond_broadcast(&P->cv);
   pthread_mutex_unlock(&P->mu);
   if (!fuse && !give) decode_batch(b, r);
