@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """ualink-decode --report: the page for one capture, checked against the
 decoder's own --stats --json and --timeline --json, parsed as XML, and
-rendered in headless Chromium.
+rendered in headless Chromium (with --xhtml, also opened as XHTML there).
 
   report_check.py DECODER GEN OUTDIR (--capture FILE | --scenario NAME | --long)
-                  [--chromium PATH] [--maxrss PATH]
+                  [--chromium PATH [--xhtml]] [--maxrss PATH]
   report_check.py DECODER GEN OUTDIR --scenario-list NAME,NAME,...
 
 --scenario generates a compact capture of that ualink-gen scenario; --long
@@ -367,7 +367,7 @@ def png_check(path, want_size):
     return len(colours), nonbg / max(sampled, 1)
 
 
-def render(chromium, html_path, png_path, outdir):
+def render(chromium, html_path, png_path, outdir, xhtml):
     base = [chromium, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars', '--enable-logging=stderr',
             '--v=0', '--user-data-dir=' + html_path[:-5] + '.chromium']   # one profile per test: they run in parallel
     url = 'file://' + os.path.abspath(html_path)
@@ -375,7 +375,17 @@ def render(chromium, html_path, png_path, outdir):
     check(rc == 0 and os.path.exists(png_path), 'chromium screenshot failed (%d): %s' % (rc, err.decode()[-500:]))
     console = [l for l in err.decode(errors='replace').splitlines() if ':CONSOLE' in l]
     check(not console, 'console messages: %s' % console)
-    # the same bytes as XHTML: Chromium's XML parser reports any error in the DOM
+    if xhtml:
+        render_xhtml(base, html_path)
+    if os.path.exists(png_path):
+        return png_check(png_path, WINDOW)
+    return None
+
+
+def render_xhtml(base, html_path):
+    """The same bytes as XHTML: Chromium's XML parser reports any error in
+    the DOM. Every page is parsed as XML by ElementTree already; this is the
+    browser's parser, on the pages that show every kind of part."""
     xpath = html_path[:-5] + '.xhtml'
     with open(html_path, 'rb') as f, open(xpath, 'wb') as g:
         g.write(f.read())
@@ -385,9 +395,6 @@ def render(chromium, html_path, png_path, outdir):
     check('parsererror' not in dom, 'Chromium\'s XML parser rejects the page')
     console = [l for l in err.decode(errors='replace').splitlines() if ':CONSOLE' in l]
     check(not console, 'console messages (XHTML): %s' % console)
-    if os.path.exists(png_path):
-        return png_check(png_path, WINDOW)
-    return None
 
 
 def report_for(args, capture, name):
@@ -444,6 +451,7 @@ def main():
     ap.add_argument('--long', action='store_true')
     ap.add_argument('--scenario-list')
     ap.add_argument('--chromium')
+    ap.add_argument('--xhtml', action='store_true', help='also open the page as XHTML in Chromium')
     ap.add_argument('--maxrss')
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
@@ -484,7 +492,7 @@ def main():
             check(ns * 480 >= 2000000 * 0.99, 'bins of %s %s do not cover 2 ms' % m.groups())
         print('long: %d records, page %d bytes, peak RSS %d KiB' % (summary['records'], len(html), rss))
         if args.chromium:
-            render(args.chromium, html_path, os.path.join(args.outdir, 'long.png'), args.outdir)
+            render(args.chromium, html_path, os.path.join(args.outdir, 'long.png'), args.outdir, args.xhtml)
     else:
         if args.scenario:
             capture = os.path.join(args.outdir, 'gen-%s.pcap' % args.scenario)
@@ -499,7 +507,7 @@ def main():
         check_page(html_path, html, summary, events, bool(re.search(r'--(frames|dir|rule|severity)|-c', args.args or '')))
         shot = None
         if args.chromium:
-            shot = render(args.chromium, html_path, os.path.join(args.outdir, name + '.png'), args.outdir)
+            shot = render(args.chromium, html_path, os.path.join(args.outdir, name + '.png'), args.outdir, args.xhtml)
         print('%s: %d records, %d events, %d bytes%s' % (name, summary['records'], len(events), len(html),
               ', screenshot %d colours, %.0f%% drawn' % (shot[0], shot[1] * 100) if shot else ''))
 
