@@ -3,6 +3,7 @@
 # usage: tui_e2e.sh TUI CAPTURES_DIR BUILD_DIR
 set -euo pipefail
 TUI=$1 CAP=$2 BUILD=$3
+py=${UAL_PYTHON:-python3}   # ctest gives the interpreter CMake chose
 GEN=$BUILD/cli/gen/ualink-gen
 DECODE=$BUILD/cli/ualink-decode
 SAMPLE=$CAP/traffic.pcap
@@ -137,7 +138,7 @@ keys clear Enter
 # Rates: link-time rates from the capture's timestamps, labelled
 keys "$TUI $SAMPLE" Enter
 keys 3
-span=$("$DECODE" -q --stats --json "$SAMPLE" | python3 -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]; print(d["span_ns"], d["by_kind"]["flit"])')
+span=$("$DECODE" -q --stats --json "$SAMPLE" | "$py" -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]; print(d["span_ns"], d["by_kind"]["flit"])')
 mean=$(echo "$span" | awk '{printf "%.1f/us", $2 / $1 * 1000}')
 check "rates labelled as link time" "Rates in link time (capture timestamps)"
 check "mean flit rate per us of capture time" "$mean"
@@ -148,7 +149,7 @@ keys clear Enter
 # CRC bad on the link state screen equals ualink-decode --stats
 keys "$TUI $CAP/errors.pcap" Enter
 keys 2
-crc=$("$DECODE" -q --stats --json "$CAP/errors.pcap" | python3 -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["dirs"]; print(d["A>B"]["crc"]["bad"], d["B>A"]["crc"]["bad"])')
+crc=$("$DECODE" -q --stats --json "$CAP/errors.pcap" | "$py" -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["dirs"]; print(d["A>B"]["crc"]["bad"], d["B>A"]["crc"]["bad"])')
 check "CRC bad as --stats counts it" "$(echo "$crc" | awk '{printf "CRC bad                  %-22s %s", $1, $2}')"
 keys q
 keys clear Enter

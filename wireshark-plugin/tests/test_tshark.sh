@@ -10,6 +10,7 @@
 set -euo pipefail
 
 what=$1 so=$2 capgen=$3 tshark=$4 src=$5 majmin=$6 decode=${7:-} gen=${8:-}
+py=${UAL_PYTHON:-python3}   # ctest gives the interpreter CMake chose
 
 work=$(mktemp -d /tmp/ualink-ws.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -67,11 +68,11 @@ compare_all() {
 json_opts=(-o ualink.analyze:FALSE)
 compare_json() {
   local pcap=$1 jf args=()
-  mapfile -t jf < <(python3 "$src/tests/compare_json.py" --fields)
+  mapfile -t jf < <("$py" "$src/tests/compare_json.py" --fields)
   for f in "${jf[@]}"; do args+=(-e "$f"); done
   "$decode" --stateless --json "$pcap" > "$work/decode.jsonl" 2> /dev/null || true
   ts -r "$pcap" "${json_opts[@]}" -T fields -E occurrence=a -E 'aggregator=|' -e frame.number "${args[@]}" > "$work/tshark.tsv"
-  python3 "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
+  "$py" "$src/tests/compare_json.py" "$work/decode.jsonl" "$work/tshark.tsv"
 }
 
 # The analysis subtree (ws_capgen state) against tshark: compare_state PCAP
@@ -176,7 +177,7 @@ text)
     "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
     ts -r "$p" -V > "$work/tshark-V.txt"
     check "$(basename "$p"): tshark -V shows every ualink-decode -V row" \
-      python3 "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
+      "$py" "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
   done
   ;;
 gen)
@@ -211,7 +212,7 @@ gen)
     case " $want " in *" $rule "*) both=$((both + 1)) ;; esac
     case " $got " in *" $rule "*) found=$((found + 1)) ;; esac
     # without: the rules ualink-decode finds
-    want=$("$decode" --stateless --json "$p" 2> /dev/null | python3 -c 'import json, sys
+    want=$("$decode" --stateless --json "$p" 2> /dev/null | "$py" -c 'import json, sys
 print(" ".join(sorted({f["rule"] for l in sys.stdin if l.strip() for f in json.loads(l).get("findings", [])})))')
     got=$(expert_rules "$p" "${json_opts[@]}")
     check "--inject $rule: -z expert ${json_opts[*]} lists the rules ualink-decode finds ($want)" test "$got" = "$want"
@@ -402,7 +403,7 @@ pcie)
   "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
   ts -r "$p" -V > "$work/tshark-V.txt"
   check "pcie_flit.pcap: tshark -V shows every ualink-decode -V row" \
-    python3 "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
+    "$py" "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
   ;;
 *)
   echo "unknown test $what" >&2

@@ -10,7 +10,8 @@
 set -euo pipefail
 
 what=$1 xc=$2 gen=$3 decode=$4 tshark=$5 src=$6 majmin=$7 so=${8:-}
-tool="python3 $src/tests/xctool.py"
+py=${UAL_PYTHON:-python3}   # ctest gives the interpreter CMake chose
+tool="$py $src/tests/xctool.py"
 
 work=$(mktemp -d /tmp/ualink-xc.XXXXXX)
 pids=()
@@ -188,7 +189,7 @@ udp)
   check "ualink-decode: the same $(wc -l < "$work/ref.rules") findings as on ualink-gen's file" \
     bash -c "[ -s '$work/ref.rules' ] && cmp -s '$work/ref.rules' '$work/udp.rules'"
   # A busy port: Wireshark shows why.
-  python3 -c 'import socket, sys, time
+  "$py" -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(30)' "$port" &
   pids+=($!)
   for _ in $(seq 50); do $tool bound "$port" && break; sleep 0.1; done
