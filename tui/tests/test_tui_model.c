@@ -391,27 +391,35 @@ static void late_cb(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns) {
   if (lf->m->total == lf->at) tui_model_set_filter(lf->m, lf->f);
 }
 
-/* --filter FILE RING AT FILTER: the frames that match FILTER in a model
- * holding RING records, the filter set after AT records, one a line, for
- * tui_filter.py to compare with ualink-decode -Y. */
-static int print_matches(const char *path, const char *ring, const char *at, const char *text) {
+/* --filter FILE RING AT[,AT...] FILTER: for each AT, the frames that match
+ * FILTER in a fresh model holding RING records, the filter set after AT
+ * records: an "at AT" line, then one frame a line, for tui_filter.py to
+ * compare with ualink-decode -Y. */
+static int print_matches(const char *path, const char *ring, const char *ats, const char *text) {
   static struct tui_model m;
-  if (!tui_model_init_caps(&m, strtoul(ring, NULL, 10), 1u << 16)) return 2;  /* more than any sample holds */
-  struct tui_filter f = {0};
-  char err[256];
-  if (!tui_filter_parse(&f, text, err, sizeof err)) {
-    fprintf(stderr, "%s\n", err);
-    return 2;
+  int rc = 0;
+  for (const char *a = ats; rc == 0 && *a;) {
+    struct tui_filter f = {0};
+    char err[256];
+    if (!tui_filter_parse(&f, text, err, sizeof err)) {
+      fprintf(stderr, "%s\n", err);
+      return 2;
+    }
+    char *end;
+    struct late_filter lf = { &m, strtoull(a, &end, 10), &f };
+    a = *end == ',' ? end + 1 : end;
+    if (!tui_model_init_caps(&m, strtoul(ring, NULL, 10), 1u << 16)) return 2;  /* more than any sample holds */
+    if (!lf.at) tui_model_set_filter(&m, &f);
+    static struct tui_source src;
+    if (!read_file(&m, path, late_cb, &lf, &src)) rc = 2;
+    else if (src.error[0]) rc = 1;
+    printf("at %llu\n", (unsigned long long)lf.at);
+    for (size_t i = 0, n = tui_view_count(&m, true); i < n; i++)
+      printf("%llu\n", (unsigned long long)tui_view_at(&m, true, i)->frame);
+    tui_model_free(&m);
+    tui_filter_free(&f);
   }
-  struct late_filter lf = { &m, strtoull(at, NULL, 10), &f };
-  if (!lf.at) tui_model_set_filter(&m, &f);
-  static struct tui_source src;
-  if (!read_file(&m, path, late_cb, &lf, &src)) return 2;
-  for (size_t i = 0, n = tui_view_count(&m, true); i < n; i++)
-    printf("%llu\n", (unsigned long long)tui_view_at(&m, true, i)->frame);
-  tui_filter_free(&f);
-  tui_model_free(&m);
-  return src.error[0] ? 1 : 0;
+  return rc;
 }
 
 /* A PCIe flit record (kind 5) with the TLP bytes t, sequence number seq. */
