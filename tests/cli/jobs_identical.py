@@ -45,7 +45,8 @@ MODES = [
 ]
 
 # UAL_TEST_SAMPLE=N (the sanitizer build sets it): each input in every N-th
-# mode, rotating, so every mode still meets many inputs at 1/N of the runs.
+# mode, rotating, so every mode still meets many inputs at 1/N of the runs;
+# the same for the other checks of each input.
 SAMPLE = max(1, int(os.environ.get("UAL_TEST_SAMPLE", "1")))
 
 failures = []
@@ -185,11 +186,17 @@ def main():
             for split in ("decode", "hand"):
                 same(f"{name} {' '.join(mode)} -j 2 UALINK_JOBS_SPLIT={split}", ref,
                      run(["-j", "2"] + mode + [path], env={"UALINK_JOBS_SPLIT": split}))
-        # the block reader frames as libpcap does
-        for mode in ([], ["-q", "--stats"], ["--json"]):
+        # the block reader frames as libpcap does (each input in every
+        # SAMPLE-th mode, rotating)
+        for m, mode in enumerate(([], ["-q", "--stats"], ["--json"])):
+            if (m + k) % SAMPLE:
+                continue
             same(f"{name} {' '.join(mode)} -j 1 blocks vs libpcap", run(["-j", "1"] + mode + [path], env={"UALINK_LIBPCAP": "1"}),
                  run(["-j", "1"] + mode + [path]))
-        # a stream: libpcap reads on the main thread, workers decode
+        # a stream: libpcap reads on the main thread, workers decode (every
+        # SAMPLE-th input, not those of the work-sharing check)
+        if (k + 1) % SAMPLE:
+            continue
         ref = run(["-j", "1", "--json", path])
         got = run(["-j", "2", "--json", "-"], stdin=path)
         # messages name the input: "-" instead of the path
