@@ -4,7 +4,7 @@
 #include "ualink/ub/flit.h"
 
 #include <errno.h>
-#include <pcap/pcap.h>
+#include "lpcap.h"
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,19 +45,28 @@ static bool open_file(struct dc_input *in, const char *mode) {
 }
 
 /* "USER5" for 152 (libpcap has no names for the private USER types). */
-static const char *dlt_label(int dlt, char buf[16]) {
+static const char *dlt_label(const struct dc_lpcap *L, int dlt, char buf[16]) {
   if (dlt >= UAL_DLT_USER0 && dlt <= UAL_DLT_USER0 + 15) {
     snprintf(buf, 16, "USER%d", dlt - UAL_DLT_USER0);
     return buf;
   }
-  const char *n = pcap_datalink_val_to_name(dlt);
+  const char *n = L->datalink_val_to_name(dlt);
   return n ? n : "unknown";
 }
 
 static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
   char err[PCAP_ERRBUF_SIZE] = "";
   if (!open_file(in, "rb")) return false;
-  pcap_t *p = pcap_fopen_offline_with_tstamp_precision(in->fp, PCAP_TSTAMP_PRECISION_NANO, err);
+  /* the usual case, a regular pcap file of the expected link type, without libpcap */
+  if (!in->is_stdin && dc_file_open_header(in, fileno(in->fp), o->dlt)) return true;
+  const struct dc_lpcap *L = in->lp = dc_lpcap(err, sizeof err);
+  if (!L) {
+    snprintf(in->msg, sizeof in->msg, "%s: %s", in->name, err);
+    if (!in->is_stdin) fclose(in->fp);
+    in->fp = NULL;
+    return false;
+  }
+  pcap_t *p = L->fopen_offline_with_tstamp_precision(in->fp, PCAP_TSTAMP_PRECISION_NANO, err);
   if (!p) {
     /* libpcap leaves the FILE open on failure */
     if (!in->is_stdin) fclose(in->fp);
@@ -67,7 +76,7 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
     return false;
   }
   in->pcap = p;
-  int dlt = pcap_datalink(p);
+  int dlt = L->datalink(p);
   if (dlt != o->dlt && dc_udp_input_accepts(dlt)) {
     in->udp_lt = dlt;
     in->udp_port = o->udp_port;
@@ -77,11 +86,11 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
     snprintf(in->msg, sizeof in->msg,
              "%s: link type %d (%s) is neither the expected %d (%s) nor a capture of the UDP export (Ethernet, "
              "Linux cooked, raw IP); use --dlt N (147..162) for another USER link type",
-             in->name, dlt, dlt_label(dlt, b1), o->dlt, dlt_label(o->dlt, b2));
+             in->name, dlt, dlt_label(L, dlt, b1), o->dlt, dlt_label(L, o->dlt, b2));
     return false;
   }
   /* captures of the UDP export are unwrapped on libpcap's path */
-  if (in->udp_lt < 0) dc_file_open(in);
+  if (in->udp_lt < 0) dc_file_open(in, L);
   return true;
 }
 
@@ -108,7 +117,7 @@ static void wrap(struct dc_input *in, int dir) {
 static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
   struct pcap_pkthdr *h;
   const u_char *data;
-  int rc = pcap_next_ex(in->pcap, &h, &data);
+  int rc = in->lp->next_ex(in->pcap, &h, &data);
   if (rc == 1) {
     *rec = data;
     *len = h->caplen;
@@ -124,8 +133,8 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
    * of the input, and on a record header it refuses (libpcap 1.10: caplen
    * above 262144 for the USER link types), after which the next record's
    * position is unknown. */
-  snprintf(in->msg, sizeof in->msg, "%s", pcap_geterr(in->pcap));
-  FILE *fp = pcap_file(in->pcap);
+  snprintf(in->msg, sizeof in->msg, "%s", in->lp->geterr(in->pcap));
+  FILE *fp = in->lp->file(in->pcap);
   if (fp && ferror(fp)) return DC_NEXT_ERROR;
   return fp && !feof(fp) ? DC_NEXT_LOST : DC_NEXT_TRUNC;
 }
@@ -222,7 +231,7 @@ enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len
 uint64_t dc_input_pos(const struct dc_input *in) {
   if (in->is_stdin || !in->size) return 0;
   if (in->fb) return dc_file_pos(in);
-  FILE *fp = in->pcap ? pcap_file(in->pcap) : in->fp;
+  FILE *fp = in->pcap ? in->lp->file(in->pcap) : in->fp;
   long p = fp ? ftell(fp) : -1;
   return p > 0 ? (uint64_t)p : 0;
 }
@@ -230,7 +239,7 @@ uint64_t dc_input_pos(const struct dc_input *in) {
 void dc_input_close(struct dc_input *in) {
   dc_file_close(in);
   if (in->pcap) {
-    pcap_close(in->pcap); /* closes the FILE, stdin included */
+    in->lp->close(in->pcap); /* closes the FILE, stdin included */
     in->pcap = NULL;
     in->fp = NULL;
   } else if (in->fp && !in->is_stdin) {

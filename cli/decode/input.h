@@ -1,5 +1,6 @@
-/* Inputs of ualink-decode: pcap/pcapng through libpcap, raw flits (256-byte
- * UALink or 20-byte UB, --raw-kind) and hex text. Raw and hex flits are wrapped into capture records so that
+/* Inputs of ualink-decode: pcap files (input_file.c), other pcap and pcapng
+ * input through libpcap, raw flits (256-byte UALink or 20-byte UB,
+ * --raw-kind) and hex text. Raw and hex flits are wrapped into capture records so that
  * everything decodes through the same path. */
 #ifndef UAL_DC_INPUT_H
 #define UAL_DC_INPUT_H
@@ -21,10 +22,13 @@ enum dc_next {
   DC_NEXT_ERROR     /* read error: msg */
 };
 
+struct dc_lpcap;
+
 struct dc_input {
   const char *name;             /* for messages: the path, or "-" */
   enum dc_input_type type;
-  void *pcap;                   /* pcap_t * */
+  void *pcap;                   /* pcap_t *, when libpcap reads the input */
+  const struct dc_lpcap *lp;    /* and its functions (lpcap.h) */
   struct dc_file *fb;           /* a regular pcap file read in blocks (input_file.c), else NULL */
   FILE *fp;
   bool is_stdin;

@@ -1,8 +1,8 @@
 /* Regular pcap files read in blocks and framed in place (input_file.h).
- * libpcap has already opened the file and checked its header and link
- * type; from the first record on, records are framed here as libpcap 1.10
- * frames them (sf-pcap.c, pcap_next_packet), so every problem reads the
- * same. Why not libpcap: it copies every record out of stdio's buffer, which
+ * A pcap 2.4 header of the expected link type is checked here, as libpcap
+ * 1.10 checks it (sf-pcap.c, pcap_check_header), any other one by libpcap;
+ * from the first record on, records are framed here as libpcap frames them
+ * (pcap_next_packet), so every problem reads the same. Why not libpcap: it copies every record out of stdio's buffer, which
  * the kernel copied into in 4 KiB... 1 MiB steps; here one pread(2) of 1 MiB
  * and the records are used where they lie. Why not mmap: on the development
  * VM the first user-space touch of mapped page-cache pages costs about four
@@ -10,7 +10,7 @@
 #include "input_file.h"
 
 #include <errno.h>
-#include <pcap/pcap.h>
+#include "lpcap.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,33 +36,62 @@ static uint32_t rd32(const uint8_t *p, bool swapped) {
   return swapped ? __builtin_bswap32(v) : v;
 }
 
-bool dc_file_open(struct dc_input *in) {
-  if (in->is_stdin || in->size < DC_FILE_FIRST || !in->pcap || getenv("UALINK_LIBPCAP")) return false;
-  pcap_t *p = in->pcap;
-  /* pcap 2.4 only: older versions may swap caplen and len (libpcap's
-   * lengths_swapped); pcapng is framed by libpcap */
-  if (pcap_major_version(p) != 2 || pcap_minor_version(p) != 4) return false;
-  int fd = fileno(pcap_file(p));
-  uint8_t m[4];
-  if (fd < 0 || pread(fd, m, 4, 0) != 4) return false;
-  bool swapped = pcap_is_swapped(p) != 0;
-  uint32_t magic = rd32(m, swapped);
-  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false; /* a variant (Kuznetzov's) left to libpcap */
+static bool start(struct dc_input *in, int fd, bool swapped, bool nsec, uint32_t snap) {
   struct dc_file *f = malloc(sizeof *f);
   if (!f) return false;
   f->fd = fd;
   f->off = DC_FILE_FIRST;
   f->swapped = swapped;
-  f->nsec = magic == MAGIC_NSEC;
+  f->nsec = nsec;
   f->eof = false;
-  f->snap = (uint32_t)pcap_snapshot(p);
+  f->snap = snap;
   f->at = f->len = 0;
   in->fb = f;
   return true;
 }
 
+static bool backend_off(const struct dc_input *in) {
+  return in->is_stdin || in->size < DC_FILE_FIRST || getenv("UALINK_LIBPCAP");
+}
+
+bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L) {
+  if (backend_off(in) || !in->pcap) return false;
+  pcap_t *p = in->pcap;
+  /* pcap 2.4 only: older versions may swap caplen and len (libpcap's
+   * lengths_swapped); pcapng is framed by libpcap */
+  if (L->major_version(p) != 2 || L->minor_version(p) != 4) return false;
+  int fd = fileno(L->file(p));
+  uint8_t m[4];
+  if (fd < 0 || pread(fd, m, 4, 0) != 4) return false;
+  bool swapped = L->is_swapped(p) != 0;
+  uint32_t magic = rd32(m, swapped);
+  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false; /* a variant (Kuznetzov's) left to libpcap */
+  return start(in, fd, swapped, magic == MAGIC_NSEC, (uint32_t)L->snapshot(p));
+}
+
+bool dc_file_open_header(struct dc_input *in, int fd, int dlt) {
+  uint8_t h[DC_FILE_FIRST];
+  if (backend_off(in) || fd < 0 || pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
+  bool swapped = rd32(h, false) != MAGIC_USEC && rd32(h, false) != MAGIC_NSEC;
+  uint32_t magic = rd32(h, swapped);
+  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false;
+  uint16_t major, minor;
+  memcpy(&major, h + 4, 2);
+  memcpy(&minor, h + 6, 2);
+  if (swapped) {
+    major = __builtin_bswap16(major);
+    minor = __builtin_bswap16(minor);
+  }
+  /* the whole link type field: no FCS length or other bits above the type */
+  if (major != 2 || minor != 4 || rd32(h + 20, swapped) != (uint32_t)dlt) return false;
+  /* libpcap's pcap_adjust_snapshot for the USER types */
+  uint32_t snap = rd32(h + 16, swapped);
+  if (snap == 0 || snap > MAX_SNAP) snap = MAX_SNAP;
+  return start(in, fd, swapped, magic == MAGIC_NSEC, snap);
+}
+
 void dc_file_close(struct dc_input *in) {
-  free(in->fb); /* the descriptor is libpcap's */
+  free(in->fb); /* the descriptor is the input's FILE's */
   in->fb = NULL;
 }
 

@@ -1,7 +1,7 @@
 /* The regular-file backend of the pcap input (input.c): a pcap file is read
  * in large blocks with pread(2) and its records are framed here, in place,
- * with libpcap 1.10's checks and messages; streams, pcapng and old pcap
- * versions stay with libpcap. UALINK_LIBPCAP=1 in the environment turns the
+ * with libpcap 1.10's checks and messages; streams, pcapng, old pcap
+ * versions and other link types stay with libpcap. UALINK_LIBPCAP=1 in the environment turns the
  * backend off (tests compare the two paths). */
 #ifndef UAL_DC_INPUT_FILE_H
 #define UAL_DC_INPUT_FILE_H
@@ -15,9 +15,13 @@
 #define DC_FILE_READ    (256u << 10)           /* bytes per read */
 #define DC_FILE_BLOCK   (DC_FILE_READ + DC_FILE_MAX_REC) /* a read after the tail of the last one */
 
+struct dc_lpcap;
 /* After libpcap accepted the file header: takes the file over when it can
  * (in->fb set). */
-bool dc_file_open(struct dc_input *in);
+bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L);
+/* Without libpcap: takes the file over when its header is a pcap 2.4 one of
+ * link type dlt (in->fb set); any other header is left to libpcap. */
+bool dc_file_open_header(struct dc_input *in, int fd, int dlt);
 void dc_file_close(struct dc_input *in);
 
 /* A framed record: at p + 16, len bytes (cut to the snapshot length), used

@@ -14,7 +14,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <pcap/pcap.h>
+#include "lpcap.h"
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -404,9 +404,12 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_TIMELINE: o->timeline = true; break;
     case OPT_REPORT: o->report = optarg; break;
     case OPT_LIST_RULES: list_rules(); return DC_EXIT_OK;
-    case OPT_VERSION:
-      printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, pcap_lib_version());
+    case OPT_VERSION: {
+      char err[256];
+      const struct dc_lpcap *L = dc_lpcap(err, sizeof err);
+      printf(PROG " %s (libdecode %s, %s)\n", UAL_VERSION_STRING, UAL_VERSION_STRING, L ? L->lib_version() : err);
       return DC_EXIT_OK;
+    }
     case 'Y': case 'T': case 'e': case 'E': case 'G': {
       int frc = dc_fopts_arg(&o->fo, c, optarg);
       if (frc >= 0) return frc;

@@ -2,7 +2,7 @@
 #include "save.h"
 
 #include <errno.h>
-#include <pcap/pcap.h>
+#include "lpcap.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,7 @@
 #define SAVE_SNAPLEN 262144
 
 struct dc_save {
+  const struct dc_lpcap *L;
   pcap_t *pd;
   pcap_dumper_t *dump;
   bool to_stdout;
@@ -22,15 +23,22 @@ struct dc_save *dc_save_open(const char *path, int dlt, char *err, size_t cap) {
     snprintf(err, cap, "%s: out of memory", path);
     return NULL;
   }
-  s->pd = pcap_open_dead_with_tstamp_precision(dlt, SAVE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+  char lerr[256];
+  const struct dc_lpcap *L = s->L = dc_lpcap(lerr, sizeof lerr);
+  if (!L) {
+    snprintf(err, cap, "%s: %s", path, lerr);
+    free(s);
+    return NULL;
+  }
+  s->pd = L->open_dead_with_tstamp_precision(dlt, SAVE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
   s->to_stdout = strcmp(path, "-") == 0;
-  if (s->pd) s->dump = s->to_stdout ? pcap_dump_fopen(s->pd, stdout) : pcap_dump_open(s->pd, path);
+  if (s->pd) s->dump = s->to_stdout ? L->dump_fopen(s->pd, stdout) : L->dump_open(s->pd, path);
   if (!s->dump) {
-    const char *why = s->pd ? pcap_geterr(s->pd) : "pcap_open_dead failed";
+    const char *why = s->pd ? L->geterr(s->pd) : "pcap_open_dead failed";
     size_t n = strlen(path);
     if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2)) why += n + 2; /* libpcap named the file */
     snprintf(err, cap, "%s: %s", path, why);
-    if (s->pd) pcap_close(s->pd);
+    if (s->pd) L->close(s->pd);
     free(s);
     return NULL;
   }
@@ -44,22 +52,22 @@ void dc_save_record(struct dc_save *s, const uint8_t *rec, size_t len, uint32_t 
   h.ts.tv_usec = (suseconds_t)(ts_ns % 1000000000u); /* nanoseconds: the dump is NANO precision */
   h.caplen = (bpf_u_int32)len;
   h.len = (bpf_u_int32)(wire_len > len ? wire_len : len);
-  pcap_dump((u_char *)s->dump, &h, rec);
+  s->L->dump((u_char *)s->dump, &h, rec);
 }
 
 bool dc_save_close(struct dc_save *s) {
   if (!s) return true;
-  FILE *fp = pcap_dump_file(s->dump);
-  bool ok = pcap_dump_flush(s->dump) == 0 && !ferror(fp);
+  FILE *fp = s->L->dump_file(s->dump);
+  bool ok = s->L->dump_flush(s->dump) == 0 && !ferror(fp);
   int e = errno;
   if (s->to_stdout) {
     /* stdout stays open for the rest of the program */
     fflush(fp);
   } else {
-    pcap_dump_close(s->dump);
+    s->L->dump_close(s->dump);
     s->dump = NULL;
   }
-  pcap_close(s->pd);
+  s->L->close(s->pd);
   free(s);
   errno = e;
   return ok;
