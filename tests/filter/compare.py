@@ -5,7 +5,7 @@ UALink plugin.
 On every capture (the samples in captures/, mkcap's PCIe flit capture and
 one generated capture of every ualink-gen scenario): every filter of filters.txt must select the
 same frames, and -T fields with the fields of fields.txt must print the
-same bytes, with each -E option. tshark evaluates all filters in one pass
+same bytes; with each -E option on five of them joined in one file. tshark evaluates all filters in one pass
 per capture through Lua tap listeners (one per filter, the same display
 filter engine as -Y). It runs unprivileged (it ignores plugin folders as
 root) from a fresh world-readable folder holding the plugin and captures.
@@ -144,22 +144,43 @@ def compare_filters(cap, tshark_opts, our_opts, label):
         selected[flt] = selected.get(flt, 0) + len(mine)
 
 
+def compare_fields(cap, eo):
+    a = tshark(['-r', cap, '-T', 'fields'] + fargs + eo)
+    b = ours(['-T', 'fields'] + fargs + eo + [cap])
+    what = '%s: -T fields %s' % (cap, ' '.join(eo))
+    al, bl = a.stdout.decode().splitlines(), b.stdout.decode().splitlines()
+    check(what + ' exit', a.returncode, b.returncode)
+    check(what + ' lines', len(al), len(bl))
+    for x, y in zip(al, bl):
+        if x != y:
+            check(what + ' first different line', x, y)
+            break
+
+
 for cap in caps:
     compare_filters(cap, [], [], '')
     if cap in every_e:   # the plugin without its analyzer is --stateless
         compare_filters(cap, ['-o', 'ualink.analyze:FALSE'], ['--stateless'], ' (stateless)')
-    for eo in eopts if cap in every_e else [[]]:
-        a = tshark(['-r', cap, '-T', 'fields'] + fargs + eo)
-        b = ours(['-T', 'fields'] + fargs + eo + [cap])
-        what = '%s: -T fields %s' % (cap, ' '.join(eo))
-        al, bl = a.stdout.decode().splitlines(), b.stdout.decode().splitlines()
-        check(what + ' exit', a.returncode, b.returncode)
-        check(what + ' lines', len(al), len(bl))
-        for x, y in zip(al, bl):
-            if x != y:
-                check(what + ' first different line', x, y)
-                break
+    compare_fields(cap, [])
     print('%s: %d filters, %d fields compared' % (cap, len(filters), len(fields)))
+
+# Every -E option on the every_e captures joined in one file (one tshark
+# run an option, not one an option and capture): the records one after
+# another, which both decode alike.
+joined = 'every-e-joined.pcap'
+with open(os.path.join(capdir, joined), 'wb') as out:
+    head = None
+    for cap in sorted(every_e):
+        d = open(os.path.join(capdir, cap), 'rb').read()
+        if head is None:
+            head = d[:24]
+            out.write(head)
+        assert d[:24] == head, '%s: another pcap header than %s' % (cap, sorted(every_e)[0])
+        out.write(d[24:])
+os.chmod(os.path.join(capdir, joined), 0o644)
+for eo in eopts:
+    compare_fields(joined, eo)
+print('%s (%s): %d -E option sets compared' % (joined, ' '.join(sorted(every_e)), len(eopts)))
 
 never = [f for f in filters if not selected.get(f)]
 if never:
