@@ -1,10 +1,10 @@
 /* Inputs (input.h). */
 #include "input.h"
 #include "input_file.h"
+#include "lpcap.h"
 #include "ualink/ub/flit.h"
 
 #include <errno.h>
-#include "lpcap.h"
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>

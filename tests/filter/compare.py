@@ -168,16 +168,9 @@ for cap in caps:
 # run an option, not one an option and capture): the records one after
 # another, which both decode alike.
 joined = 'every-e-joined.pcap'
-with open(os.path.join(capdir, joined), 'wb') as out:
-    head = None
-    for cap in sorted(every_e):
-        d = open(os.path.join(capdir, cap), 'rb').read()
-        if head is None:
-            head = d[:24]
-            out.write(head)
-        assert d[:24] == head, '%s: another pcap header than %s' % (cap, sorted(every_e)[0])
-        out.write(d[24:])
-os.chmod(os.path.join(capdir, joined), 0o644)
+subprocess.run([sys.executable, os.path.join(src, 'wireshark-plugin', 'tests', 'join_pcap.py'),
+                os.path.join(capdir, joined)] + [os.path.join(capdir, c) for c in sorted(every_e)],
+               check=True, stdout=subprocess.DEVNULL)
 for eo in eopts:
     compare_fields(joined, eo)
 print('%s (%s): %d -E option sets compared' % (joined, ' '.join(sorted(every_e)), len(eopts)))

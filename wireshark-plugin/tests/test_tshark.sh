@@ -241,26 +241,7 @@ gen)
   # --stateless on that file (both carry the per-direction unpacker state
   # across the joins alike): one tshark run for all rules.
   joined=$work/cap/inject-joined.pcap
-  "$py" - "$joined" "$work"/cap/inject/*.pcap > "$work/joined.map" <<'PY'
-import sys
-out, caps = sys.argv[1], sys.argv[2:]
-head, frame = None, 1
-with open(out, "wb") as o:
-    for c in caps:
-        d = open(c, "rb").read()
-        if head is None:
-            head = d[:24]
-            o.write(head)
-        elif d[:24] != head:
-            sys.exit("%s: its pcap header differs from the first capture's" % c)
-        print(frame, c.rsplit("/", 1)[-1])
-        at = 24
-        while at + 16 <= len(d):
-            at += 16 + int.from_bytes(d[at + 8:at + 12], "little")
-            frame += 1
-        o.write(d[24:])
-PY
-  chmod a+r "$joined"
+  "$py" "$src/tests/join_pcap.py" "$joined" "$work"/cap/inject/*.pcap > "$work/joined.map"
   "$decode" --stateless --json "$joined" > "$work/joined.jsonl" 2> /dev/null || true
   ts -r "$joined" "${json_opts[@]}" -T fields -E occurrence=a -E aggregator=, -e frame.number -e ualink.rule \
     > "$work/joined.tsv"
