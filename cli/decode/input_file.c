@@ -2,11 +2,12 @@
  * A pcap 2.4 header of the expected link type is checked here, as libpcap
  * 1.10 checks it (sf-pcap.c, pcap_check_header), any other one by libpcap;
  * from the first record on, records are framed here as libpcap frames them
- * (pcap_next_packet), so every problem reads the same. Why not libpcap: it copies every record out of stdio's buffer, which
- * the kernel copied into in 4 KiB... 1 MiB steps; here one pread(2) of 1 MiB
- * and the records are used where they lie. Why not mmap: on the development
- * VM the first user-space touch of mapped page-cache pages costs about four
- * times the kernel's copy (bench/README.md). */
+ * (pcap_next_packet), so every problem reads the same. Why not libpcap: it
+ * copies every record out of stdio's buffer, which the kernel copied into
+ * in 4 KiB... 1 MiB steps; here one pread(2) of 1 MiB and the records are
+ * used where they lie. Why not mmap: on the development VM the first
+ * user-space touch of mapped page-cache pages costs about four times the
+ * kernel's copy (bench/README.md). */
 #include "input_file.h"
 
 #include <errno.h>
@@ -16,7 +17,6 @@
 #include <unistd.h>
 
 #define REC_HDR    16u
-#define MAX_SNAP   262144u   /* libpcap's max_snaplen_for_dlt of the USER link types */
 #define MAGIC_USEC 0xa1b2c3d4u
 #define MAGIC_NSEC 0xa1b23c4du
 
@@ -54,40 +54,49 @@ static bool backend_off(const struct dc_input *in) {
   return in->is_stdin || in->size < DC_FILE_FIRST || getenv("UALINK_LIBPCAP");
 }
 
-bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L) {
-  if (backend_off(in) || !in->pcap) return false;
-  pcap_t *p = in->pcap;
-  /* pcap 2.4 only: older versions may swap caplen and len (libpcap's
-   * lengths_swapped); pcapng is framed by libpcap */
-  if (L->major_version(p) != 2 || L->minor_version(p) != 4) return false;
-  int fd = fileno(L->file(p));
-  uint8_t m[4];
-  if (fd < 0 || pread(fd, m, 4, 0) != 4) return false;
-  bool swapped = L->is_swapped(p) != 0;
-  uint32_t magic = rd32(m, swapped);
-  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false; /* a variant (Kuznetzov's) left to libpcap */
-  return start(in, fd, swapped, magic == MAGIC_NSEC, (uint32_t)L->snapshot(p));
-}
+/* The file header at offset 0 of fd, a standard pcap 2.4 one (no variant
+ * such as Kuznetzov's; older versions may swap caplen and len, libpcap's
+ * lengths_swapped): false for any other. */
+struct header {
+  bool swapped, nsec;
+  uint32_t snap, linktype;
+};
 
-bool dc_file_open_header(struct dc_input *in, int fd, int dlt) {
+static bool read_header(int fd, struct header *hd) {
   uint8_t h[DC_FILE_FIRST];
-  if (backend_off(in) || fd < 0 || pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
-  bool swapped = rd32(h, false) != MAGIC_USEC && rd32(h, false) != MAGIC_NSEC;
-  uint32_t magic = rd32(h, swapped);
+  if (fd < 0 || pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
+  hd->swapped = rd32(h, false) != MAGIC_USEC && rd32(h, false) != MAGIC_NSEC;
+  uint32_t magic = rd32(h, hd->swapped);
   if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false;
+  hd->nsec = magic == MAGIC_NSEC;
   uint16_t major, minor;
   memcpy(&major, h + 4, 2);
   memcpy(&minor, h + 6, 2);
-  if (swapped) {
+  if (hd->swapped) {
     major = __builtin_bswap16(major);
     minor = __builtin_bswap16(minor);
   }
+  if (major != 2 || minor != 4) return false;
+  hd->snap = rd32(h + 16, hd->swapped);
+  hd->linktype = rd32(h + 20, hd->swapped);
+  return true;
+}
+
+bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L) {
+  struct header hd;
+  if (backend_off(in) || !in->pcap) return false;
+  int fd = fileno(L->file(in->pcap));
+  if (!read_header(fd, &hd)) return false;
+  return start(in, fd, hd.swapped, hd.nsec, (uint32_t)L->snapshot(in->pcap));
+}
+
+bool dc_file_open_header(struct dc_input *in, int fd, int dlt) {
+  struct header hd;
   /* the whole link type field: no FCS length or other bits above the type */
-  if (major != 2 || minor != 4 || rd32(h + 20, swapped) != (uint32_t)dlt) return false;
+  if (backend_off(in) || !read_header(fd, &hd) || hd.linktype != (uint32_t)dlt) return false;
   /* libpcap's pcap_adjust_snapshot for the USER types */
-  uint32_t snap = rd32(h + 16, swapped);
-  if (snap == 0 || snap > MAX_SNAP) snap = MAX_SNAP;
-  return start(in, fd, swapped, magic == MAGIC_NSEC, snap);
+  uint32_t snap = hd.snap == 0 || hd.snap > DC_PCAP_MAX_SNAP ? DC_PCAP_MAX_SNAP : hd.snap;
+  return start(in, fd, hd.swapped, hd.nsec, snap);
 }
 
 void dc_file_close(struct dc_input *in) {
@@ -108,11 +117,11 @@ int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, boo
     return avail ? trunc_msg(msg, "header", REC_HDR, avail) : DC_NEXT_EOF;
   }
   uint32_t caplen = rd32(p + 8, f->swapped);
-  if (caplen > MAX_SNAP) {
+  if (caplen > DC_PCAP_MAX_SNAP) {
     if (caplen > f->snap)
       snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than snaplen of %d", caplen, (int)f->snap);
     else
-      snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than maximum of %u", caplen, MAX_SNAP);
+      snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than maximum of %u", caplen, DC_PCAP_MAX_SNAP);
     return DC_NEXT_LOST;
   }
   size_t body = avail - REC_HDR;

@@ -11,7 +11,8 @@
 #include "input.h"
 
 #define DC_FILE_REC_HDR 16u
-#define DC_FILE_MAX_REC (16u + 262144u)          /* pcap record header + libpcap's largest caplen */
+#define DC_PCAP_MAX_SNAP 262144u                 /* libpcap's max_snaplen_for_dlt of the USER link types */
+#define DC_FILE_MAX_REC (DC_FILE_REC_HDR + DC_PCAP_MAX_SNAP) /* a pcap record at libpcap's largest caplen */
 #define DC_FILE_READ    (256u << 10)           /* bytes per read */
 #define DC_FILE_BLOCK   (DC_FILE_READ + DC_FILE_MAX_REC) /* a read after the tail of the last one */
 

@@ -33,9 +33,6 @@ static void load(void) {
   SYM(file);
   SYM(close);
   SYM(snapshot);
-  SYM(major_version);
-  SYM(minor_version);
-  SYM(is_swapped);
   SYM(lib_version);
   SYM(open_dead_with_tstamp_precision);
   SYM(dump_open);

@@ -2,13 +2,12 @@
 #include "save.h"
 
 #include <errno.h>
+#include "input_file.h"
 #include "lpcap.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* libpcap's largest record (and the snapshot length it writes for them). */
-#define SAVE_SNAPLEN 262144
 
 struct dc_save {
   const struct dc_lpcap *L;
@@ -30,7 +29,7 @@ struct dc_save *dc_save_open(const char *path, int dlt, char *err, size_t cap) {
     free(s);
     return NULL;
   }
-  s->pd = L->open_dead_with_tstamp_precision(dlt, SAVE_SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
+  s->pd = L->open_dead_with_tstamp_precision(dlt, DC_PCAP_MAX_SNAP, PCAP_TSTAMP_PRECISION_NANO);
   s->to_stdout = strcmp(path, "-") == 0;
   if (s->pd) s->dump = s->to_stdout ? L->dump_fopen(s->pd, stdout) : L->dump_open(s->pd, path);
   if (!s->dump) {
