@@ -722,6 +722,9 @@ int main(int argc, char **argv) {
   }
   /* only the record printers and ualink.tl.data read TL flit bytes */
   c->an.no_tl_bytes = (opts.quiet || opts.timeline || opts.report) && !dc_filter_tl_bytes(c);
+  /* nothing but the analysis reads a flit's bytes after its decode: -j's
+   * main thread leaves FEC-clean ones in the record (pre.h) */
+  c->an.bytes_in_record = opts.quiet && !opts.stateless && !opts.timeline && !c->rep && !c->flt;
   if (opts.chunk_n) {
     char err[400];
     opts.jobs = 1;

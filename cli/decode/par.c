@@ -321,6 +321,7 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
   const uint8_t *buf = b->buf;
   const unsigned char *pre = b->pre;
   const struct ual_finding *fv = b->fv;
+  const bool raw = !c->an.bytes_in_record;
   for (size_t i = 0; i < n; i++) {
     const struct item *it = &items[i];
     const uint8_t *p = buf + it->off;
@@ -329,7 +330,7 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
       more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
     } else {
       bool has = it->at != NO_PRE;
-      if (has) dc_pre_load(&c->res, pre + it->at, fv);
+      if (has) dc_pre_load(&c->res, pre + it->at, fv, raw);
       more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, has);
     }
     if (more) continue;

@@ -52,14 +52,14 @@ size_t dc_pre_store(unsigned char *p, const struct ual_rec_result *r, struct ual
   return (used + DC_PRE_ALIGN - 1) / DC_PRE_ALIGN * DC_PRE_ALIGN;
 }
 
-void dc_pre_load(struct ual_rec_result *r, const unsigned char *p, const struct ual_finding *fv) {
+void dc_pre_load(struct ual_rec_result *r, const unsigned char *p, const struct ual_finding *fv, bool raw) {
   unsigned char *b = (unsigned char *)r;
   struct hdr h;
   memcpy(&h, p, sizeof h);
   const unsigned char *at = p + sizeof h;
   at = get(at, b, 0, BYTES_AT);
-  if (h.raw) memcpy(r->flit.bytes, r->rec.body, sizeof r->flit.bytes);
-  else at = get(at, b, BYTES_AT, BYTES_END);
+  if (!h.raw) at = get(at, b, BYTES_AT, BYTES_END);
+  else if (raw) memcpy(r->flit.bytes, r->rec.body, sizeof r->flit.bytes);
   at = get(at, b, BYTES_END, DC_PRE_UNP_AT);
   if (!h.only) at = get(at, b, DC_PRE_UNP_END, DC_PRE_FIND_AT);
   get(at, b, DC_PRE_FIND_END, sizeof *r);

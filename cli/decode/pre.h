@@ -10,6 +10,7 @@
 #ifndef UAL_DC_PRE_H
 #define UAL_DC_PRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ualink/ualink.h"
@@ -27,8 +28,11 @@
  * findings at fv[f0..]; returns the bytes used, a multiple of DC_PRE_ALIGN. */
 size_t dc_pre_store(unsigned char *p, const struct ual_rec_result *r, struct ual_finding *fv, uint32_t f0);
 /* Gives r back what dc_pre_store kept, with nothing unpacked. A FEC-clean
- * UALink flit's bytes are copied from its record (r->rec.body), which must
- * still be where the decode read it. */
-void dc_pre_load(struct ual_rec_result *r, const unsigned char *p, const struct ual_finding *fv);
+ * UALink flit's bytes are in its record (r->rec.body), which must still be
+ * where the decode read it: copied to r->flit.bytes when raw_bytes, else
+ * left there for an analysis that reads them from the record
+ * (ual_analyzer.bytes_in_record), so that the thread that loads r does not
+ * read the lines another thread's read(2) will write next. */
+void dc_pre_load(struct ual_rec_result *r, const unsigned char *p, const struct ual_finding *fv, bool raw_bytes);
 
 #endif

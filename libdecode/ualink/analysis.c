@@ -72,17 +72,17 @@ static int width_code(unsigned lanes) {
 
 /* ---- delivered flits ---- */
 
-static const uint8_t *alt_sector(const uint8_t *flit, int k) {
-  return flit + ual_sector_byte(ual_segment_map[k].first_sector);
-}
-
 /* Alternate sectors holding UART messages or transport payload. */
-static int uart_sectors(const uint8_t *flit, const struct ual_unpack_out *uo) {
+static int uart_sectors(const struct ual_flit_view *v, const struct ual_unpack_out *uo) {
   int n = 0;
   for (int k = 0; k < UAL_SEGMENTS; k++) {
-    if (uo->alt_role[k] == UAL_ALT_UART_PAYLOAD) n++;
-    else if (uo->alt_role[k] == UAL_ALT_MESSAGE && ual_field_get(UAL_F_MSG_MCLASS, alt_sector(flit, k)) == UAL_MCLASS_UART)
+    if (uo->alt_role[k] == UAL_ALT_UART_PAYLOAD) {
       n++;
+    } else if (uo->alt_role[k] == UAL_ALT_MESSAGE) {
+      uint8_t dw[4];
+      ual_put_le32(dw, v->first_dw[k]);
+      if (ual_field_get(UAL_F_MSG_MCLASS, dw) == UAL_MCLASS_UART) n++;
+    }
   }
   return n;
 }
@@ -123,28 +123,27 @@ static void sync_step(struct ual_analyzer *a, unsigned d, const struct ual_unpac
                  side_name(d), side_name(d ^ 1));
 }
 
-static void deliver(struct ual_analyzer *a, unsigned d, const uint8_t *flit, const struct ual_when *wf, bool own,
-                    struct ual_rec_result *out, struct ual_events *ev) {
+/* flit: its bytes after FEC correction; v: its view (ual_flit_view). */
+static void deliver(struct ual_analyzer *a, unsigned d, const struct ual_flit_view *v, const uint8_t *flit,
+                    const struct ual_when *wf, bool own, struct ual_rec_result *out, struct ual_events *ev) {
   struct ual_findings *f = &out->findings;
   struct ual_unpack_out local, *uo = own ? &out->unp : &local;
-  const uint8_t *bytes = flit;
   if (a->unpack[d].msg_owed) {        /* a request may hide in this flit */
     a->sync[d].hidden = 1;
     a->sync[d].hidden_ts = wf->ts_ns;
     a->sync[d].hidden_flits = a->flits[0] + a->flits[1];
   }
   unsigned need_before = a->unpack[d].uart_need;
-  if (a->no_tl_bytes) ual_unpack_flit_nobytes(&a->unpack[d], bytes, wf->frame, uo, f);
-  else ual_unpack_flit(&a->unpack[d], bytes, wf->frame, uo, f);
+  ual_unpack_flit_viewed(&a->unpack[d], v, flit, !a->no_tl_bytes, wf->frame, uo, f);
   sync_step(a, d, uo, wf, ev, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
-  int usec = alt ? uart_sectors(bytes, uo) : 0;
+  int usec = alt ? uart_sectors(v, uo) : 0;
   ual_dlproto_uart(&a->dp, d, a->unpack[d].uart_need, wf->ts_ns ? wf->ts_ns + (wf->ft_ps + 999u) / 1000u : 0);
   if (own) {
     out->unpacked = true;
     ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);
   }
-  if (alt) ual_uart_flit(&a->ua, d, bytes, need_before, uo, f);
+  if (alt) ual_uart_flit(&a->ua, d, v, need_before, uo, f);
   for (unsigned i = 0; i < uo->n_msg; i++) {
     const struct ual_dl_item *it = &uo->msg[i];
     struct ual_when w = *wf;
@@ -165,6 +164,9 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   struct ual_replay_out ro;
   a->flits[d]++;
   ual_replay_step(&a->rp, d, fi, w, &ro, ev, &out->findings);
+  /* a FEC-clean flit's bytes are its record's body (analysis.h) */
+  const uint8_t *bytes = a->bytes_in_record && fi->fec.status == UAL_FEC_CLEAN ? out->rec.body : fi->bytes;
+  if (ro.held) memcpy(ro.held->flit, bytes, sizeof ro.held->flit);
   bool after_idle = a->after_idle[d];
   a->after_idle[d] = fi->valid && fi->kind == UAL_FK_IDLE;
   if (fi->kind == UAL_FK_NOP && fi->valid) a->after_idle[d] = after_idle;
@@ -188,14 +190,16 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   if (ro.rejoin == 2) a->unpack[d] = a->unpack_kept[d];
   if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
     ual_unpack_init(&a->unpack[d]);
-  deliver(a, d, fi->bytes, w, true, out, ev);
+  deliver(a, d, &fi->view, bytes, w, true, out, ev);
   const struct ual_hold_slot *s;
   while ((s = ual_replay_release(&a->rp, d)) != NULL) {
     struct ual_when hw = *w;
     hw.frame = s->frame;
     hw.ts_ns = s->ts_ns;
     hw.is_new = s->is_new;
-    deliver(a, d, s->flit, &hw, false, out, ev);
+    struct ual_flit_view hv;
+    ual_flit_view(s->flit, &hv);
+    deliver(a, d, &hv, s->flit, &hw, false, out, ev);
   }
 }
 

@@ -214,17 +214,37 @@ enum ual_flit_kind ual_flit_kind_of(const struct ual_fh *fh) {
   return UAL_FK_RESERVED;
 }
 
+void ual_flit_view(const uint8_t *flit, struct ual_flit_view *v) {
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    const struct ual_segment_def *sd = &ual_segs_folded_[k];
+    const uint8_t *p = flit + sd->sh_byte + 1u; /* the segment's sectors follow its header (D2) */
+    v->sh[k] = flit[sd->sh_byte];
+    v->first_dw[k] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    /* from the end: a busy segment's last sector is seldom zero, one load */
+    unsigned z = 0;
+    for (unsigned s = sd->n_sectors; s > 0; s--) {
+      uint32_t w;
+      memcpy(&w, p + UAL_SECTOR_BYTES * (s - 1u), sizeof w);
+      if (w) break;
+      z++;
+    }
+    v->zero_tail[k] = (uint8_t)z;
+  }
+}
+
 void ual_flit_decode(const uint8_t *raw, struct ual_flit_info *fi, struct ual_findings *f) {
   ual_flit_fec_crc(raw, fi);
   ual_fh_decode(fi->bytes, &fi->fh);
   fi->kind = (uint8_t)ual_flit_kind_of(&fi->fh);
 
   memset(fi->sh, 0, sizeof fi->sh);
+  memset(&fi->view, 0, sizeof fi->view);
   memset(&fi->dllp, 0, sizeof fi->dllp);
-  if (fi->kind == UAL_FK_PAYLOAD)
+  if (fi->kind == UAL_FK_PAYLOAD) {
     for (int k = 0; k < UAL_SEGMENTS; k++)
       ual_sh_decode_inline(fi->bytes[ual_segment_map[k].sh_byte], &fi->sh[k]);
-  else if (fi->kind != UAL_FK_RESERVED)
+    ual_flit_view(fi->bytes, &fi->view);
+  } else if (fi->kind != UAL_FK_RESERVED)
     ual_dllp_decode(fi->bytes + UAL_DLLP_OFFSET, &fi->dllp);
 
   ual_flit_fec_crc_findings(fi, f);

@@ -16,6 +16,11 @@ static inline unsigned ual_sector_byte(unsigned s) {
   return ual_segs_folded_[k].sh_byte + 1u + UAL_SECTOR_BYTES * (s - ual_segs_folded_[k].first_sector);
 }
 
+/* A DL message DWord into its four sector bytes, little-endian (D1). */
+static inline void ual_put_le32(uint8_t *p, uint32_t dw) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(dw >> (8 * i));
+}
+
 static inline void ual_sh_decode_inline(uint8_t raw, struct ual_sh *sh) {
   sh->raw = raw;
   sh->alt = (uint8_t)ual_field_get(UAL_F_SH_ALT, &raw);

@@ -21,10 +21,6 @@ static uint32_t sector_dw(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static void put_sector_dw(uint8_t *p, uint32_t dw) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(dw >> (8 * i));
-}
-
 /* The unallocated part of one segment, as flit-wide sector numbers [next, end). */
 struct seg_cursor { unsigned next, end; };
 
@@ -49,7 +45,7 @@ static bool is_transport(uint32_t dw, struct ual_dlmsg *m) {
  * all the packer needs to know of a message (no full decode per DWord). */
 static unsigned transport_payload(uint32_t dw) {
   uint8_t b[4];
-  put_sector_dw(b, dw);
+  ual_put_le32(b, dw);
   if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, b), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, b)) !=
       UAL_MT_UART_TRANSPORT)
     return 0;
@@ -174,8 +170,9 @@ static inline __attribute__((always_inline)) void unpack_tl(struct ual_unpack *u
 
 /* The unallocated sectors are contiguous flit bytes: one scan, and the
  * sector-by-sector count only when something is there. */
-static void check_zero_fill(const uint8_t *flit, const struct seg_cursor *c, int k, struct ual_findings *f) {
-  if (c->next >= c->end) return;
+static void check_zero_fill(const uint8_t *flit, const struct ual_flit_view *v, const struct seg_cursor *c, int k,
+                            struct ual_findings *f) {
+  if (c->end - c->next <= v->zero_tail[k]) return; /* the view knows: no read of the flit */
   const uint8_t *p = flit + ual_sector_byte(c->next);
   size_t len = UAL_SECTOR_BYTES * (size_t)(c->end - c->next);
   uint64_t any = 0, w;
@@ -196,10 +193,13 @@ static void check_zero_fill(const uint8_t *flit, const struct seg_cursor *c, int
                    first, sector_dw(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
 }
 
-/* bytes is a constant in each caller: two copies, one without any copy of TL bytes */
-static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack *u, const uint8_t *flit,
-                                                                uint64_t frame, struct ual_unpack_out *out,
-                                                                struct ual_findings *f, bool bytes) {
+/* bytes is a constant in each caller: two copies, one without any copy of
+ * TL bytes. v is the flit's view: without TL bytes the flit itself is read
+ * only before the stream is synchronized and for a zero-fill finding. */
+static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack *u, const struct ual_flit_view *v,
+                                                                const uint8_t *flit, uint64_t frame,
+                                                                struct ual_unpack_out *out, struct ual_findings *f,
+                                                                bool bytes) {
   out->n_tl = out->n_msg = 0;
   out->tl_started = 0;
   out->partial_sectors = 0;
@@ -208,10 +208,10 @@ static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack 
 
   for (int k = 0; k < UAL_SEGMENTS; k++) {
     struct ual_sh sh;
-    ual_sh_decode_inline(flit[ual_segment_map[k].sh_byte], &sh);
+    ual_sh_decode_inline(v->sh[k], &sh);
     struct seg_cursor c = seg_open(k);
     if (sh.alt) {
-      uint32_t dw = sector_dw(flit + ual_sector_byte(c.next));
+      uint32_t dw = v->first_dw[k];
       if (u->msg_owed) unsynced_alt(u, dw, k, out);
       else unpack_alt(u, dw, k, frame, out, f);
       c.next++;
@@ -239,7 +239,7 @@ static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack 
         unpack_tl(u, flit, &c, out, bytes);
       }
     }
-    check_zero_fill(flit, &c, k, f);
+    check_zero_fill(flit, v, &c, k, f);
   }
   out->tl_owed = (uint8_t)(u->tl_have ? UAL_TL_FLIT_SECTORS - u->tl_have : 0);
   out->uart_open = (int8_t)(u->uart_need ? u->uart_need : -1);
@@ -247,12 +247,22 @@ static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack 
 
 void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame, struct ual_unpack_out *out,
                      struct ual_findings *f) {
-  unpack_flit(u, flit, frame, out, f, true);
+  struct ual_flit_view v;
+  ual_flit_view(flit, &v);
+  unpack_flit(u, &v, flit, frame, out, f, true);
 }
 
 void ual_unpack_flit_nobytes(struct ual_unpack *u, const uint8_t *flit, uint64_t frame, struct ual_unpack_out *out,
                              struct ual_findings *f) {
-  unpack_flit(u, flit, frame, out, f, false);
+  struct ual_flit_view v;
+  ual_flit_view(flit, &v);
+  unpack_flit(u, &v, flit, frame, out, f, false);
+}
+
+void ual_unpack_flit_viewed(struct ual_unpack *u, const struct ual_flit_view *v, const uint8_t *flit, bool tl_bytes,
+                            uint64_t frame, struct ual_unpack_out *out, struct ual_findings *f) {
+  if (tl_bytes) unpack_flit(u, v, flit, frame, out, f, true);
+  else unpack_flit(u, v, flit, frame, out, f, false);
 }
 
 /* ---- packer ---- */
@@ -299,7 +309,7 @@ static void pack_alt(struct ual_pack *p, uint8_t *flit, struct seg_cursor *c) {
   p->msg_count--;
   if (p->uart_left) p->uart_left--;
   else p->uart_left = (uint8_t)transport_payload(dw);
-  put_sector_dw(flit + ual_sector_byte(c->next), dw);
+  ual_put_le32(flit + ual_sector_byte(c->next), dw);
   c->next++;
 }
 

@@ -386,7 +386,7 @@ static void rx_side(struct ual_replay_dir *d, unsigned dir, uint16_t seq, const 
   s->frame = w->frame;
   s->ts_ns = w->ts_ns;
   s->is_new = o->is_new;
-  memcpy(s->flit, fi->bytes, sizeof s->flit);
+  o->held = s; /* its bytes: the caller's to copy, from wherever the flit is */
   d->n_held++;
   d->st.held++;
   o->verdict = UAL_RPV_HELD;

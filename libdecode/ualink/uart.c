@@ -164,7 +164,7 @@ void ual_uart_step(struct ual_uart *u, unsigned dir, const struct ual_dl_item *i
   }
 }
 
-void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsigned need_before,
+void ual_uart_flit(struct ual_uart *u, unsigned dir, const struct ual_flit_view *v, unsigned need_before,
                    const struct ual_unpack_out *uo, struct ual_findings *f) {
   struct ual_uart_dir *me = &u->d[dir & 1];
   unsigned need = need_before;
@@ -174,7 +174,8 @@ void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsign
       if (need) need--;
       break;
     case UAL_ALT_MESSAGE: {
-      const uint8_t *dw = flit + ual_sector_byte(ual_segment_map[k].first_sector);
+      uint8_t dw[4];
+      ual_put_le32(dw, v->first_dw[k]);
       if (ual_msg_classify((unsigned)ual_field_get(UAL_F_MSG_MCLASS, dw), (unsigned)ual_field_get(UAL_F_MSG_MTYPE, dw)) ==
           UAL_MT_UART_TRANSPORT) {
         need = (unsigned)ual_field_get(UAL_F_UTX_LENGTH, dw) + 1u;

@@ -314,6 +314,49 @@ static void test_fec_crc_paths(void) {
   CHECK(valid && inverted && corrected && valid < n);
 }
 
+/* The view (ual_flit_view): segment header bytes, each segment's first
+ * sector and its trailing zero sectors, by hand on built flits, and the
+ * flit decode's own view of a sealed payload flit. */
+static void test_view(void) {
+  uint8_t f[UAL_FLIT_BYTES] = {0};
+  struct ual_flit_view v;
+  ual_flit_view(f, &v);
+  for (int k = 0; k < UAL_SEGMENTS; k++) {
+    CHECK_EQ(v.zero_tail[k], ual_segment_map[k].n_sectors); /* all zero */
+    CHECK_EQ(v.first_dw[k], 0);
+    CHECK_EQ(v.sh[k], 0);
+  }
+  f[2] = 0x79;                                    /* SH0 */
+  f[3] = 0x11; f[4] = 0x22; f[5] = 0x33; f[6] = 0x44; /* sector 0 */
+  f[ual_sector_offset(13) + 2] = 1;               /* segment 0: sectors 14, 15 zero */
+  f[ual_sector_offset(30) + 3] = 0x80;            /* segment 1's last sector */
+  f[ual_sector_offset(31)] = 5;                   /* segment 2: only its first sector */
+  f[193] = 0x0F;                                  /* SH3, segment 3 all zero */
+  ual_flit_view(f, &v);
+  CHECK_EQ(v.sh[0], 0x79);
+  CHECK_EQ(v.first_dw[0], 0x44332211u);
+  CHECK_EQ(v.zero_tail[0], 2);
+  CHECK_EQ(v.zero_tail[1], 0);
+  CHECK_EQ(v.first_dw[2], 5);
+  CHECK_EQ(v.zero_tail[2], 15);
+  CHECK_EQ(v.sh[3], 0x0F);
+  CHECK_EQ(v.zero_tail[3], 12);
+  /* the decode fills it for a payload flit, from the bytes after FEC */
+  struct ual_fh fh = { UAL_USAGE_PAYLOAD, 0, UAL_RC_SEQ, 7 };
+  ual_fh_encode(&fh, f);
+  ual_flit_seal(f);
+  struct ual_flit_info fi;
+  struct ual_findings fs;
+  ual_findings_clear(&fs);
+  ual_flit_decode(f, &fi, &fs);
+  CHECK_EQ(fi.kind, UAL_FK_PAYLOAD);
+  CHECK_MEM(&fi.view, &v, sizeof v);
+  f[ual_sector_offset(40)] ^= 0x10;               /* one bit error: FEC corrects it */
+  ual_flit_decode(f, &fi, &fs);
+  CHECK_EQ(fi.fec.status, UAL_FEC_CORRECTED);
+  CHECK_MEM(&fi.view, &v, sizeof v);
+}
+
 int main(void) {
   test_fh();
   test_sectors();
@@ -321,5 +364,6 @@ int main(void) {
   test_dllp();
   test_classify_and_rules();
   test_fec_crc_paths();
+  test_view();
   return check_done("test_flit");
 }

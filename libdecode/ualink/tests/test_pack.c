@@ -404,6 +404,7 @@ static void test_alt_gap(void) {
   m.data_fc_seq = 0x40;
   uint32_t credit = ual_dlmsg_encode(&m);
   uint8_t tl[UAL_TL_FLIT_BYTES], fl[2][UAL_FLIT_BYTES];
+  struct ual_flit_view view;
   uint64_t s = 77;
   fill_random(&s, tl, sizeof tl);
   struct ual_pack p;
@@ -436,7 +437,8 @@ static void test_alt_gap(void) {
   CHECK_EQ(o.n_tl, 1);                      /* the TL flit is not held up by the gap */
   CHECK_MEM(o.tl[0].data, tl, UAL_TL_FLIT_BYTES);
   ual_findings_clear(&f);
-  ual_uart_flit(&ua, 0, fl[0], 0, &o, &f);
+  ual_flit_view(fl[0], &view);
+  ual_uart_flit(&ua, 0, &view, 0, &o, &f);
   CHECK_EQ(f.n, 1);
   CHECK_EQ(f.v[0].rule, UAL_R_DM_UART_INTERLEAVE);
   CHECK_EQ(f.v[0].segment, 2);
@@ -450,7 +452,8 @@ static void test_alt_gap(void) {
   CHECK_MEM(o.msg[0].payload, tr + 1, 3 * 4);
   CHECK_EQ(o.msg[1].msg.data_fc_seq, 0x40);
   ual_findings_clear(&f);
-  ual_uart_flit(&ua, 0, fl[1], 1, &o, &f);
+  ual_flit_view(fl[1], &view);
+  ual_uart_flit(&ua, 0, &view, 1, &o, &f);
   CHECK_EQ(f.n, 0);                         /* complete: the gaps after it are fine */
 }
 

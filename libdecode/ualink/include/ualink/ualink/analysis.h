@@ -101,6 +101,14 @@ struct ual_analyzer {
    * ev->delivered's): the unpackers then copy no TL flit bytes
    * (ual_unpack_flit_nobytes), a fifth of the analysis of a busy link. */
   bool no_tl_bytes;
+  /* Set after init by a front-end whose results may lack a FEC-clean UALink
+   * flit's bytes (ual_flit_info.bytes left as they were: ualink-decode -j
+   * hands its workers' results over without them): those are read from the
+   * record (ual_rec_result.rec.body), which must be alive during the step.
+   * The analysis reads a flit's view (ual_flit_info.view) and, with
+   * no_tl_bytes, its bytes only before its stream is synchronized, for a
+   * zero-fill finding's text and to hold it for a selective replay. */
+  bool bytes_in_record;
 };
 
 void ual_analyzer_init(struct ual_analyzer *a);

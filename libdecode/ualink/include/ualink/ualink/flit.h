@@ -112,6 +112,20 @@ void ual_dllp_decode(const uint8_t *b4, struct ual_dllp *d);
 void ual_dllp_encode(const struct ual_dllp *d, uint8_t *b4); /* from type and lm_* (or b[] for others) */
 
 /* Everything decodable from one flit alone. */
+/* What the DL stream analysis reads of a payload flit: the segment
+ * headers, each segment's first sector (its alternate sector when
+ * DLAltSector is set) and how many sectors at each segment's end are zero.
+ * The flit decode fills it, so that a -j worker hands over these 24 bytes
+ * and the thread that runs the analysis need not read the flit itself
+ * (the bytes are read only for the text of a zero-fill finding, and for
+ * the TL flits' data when a front-end wants it). */
+struct ual_flit_view {
+  uint32_t first_dw[UAL_SEGMENTS];  /* little-endian (D1) */
+  uint8_t sh[UAL_SEGMENTS];         /* segment header bytes */
+  uint8_t zero_tail[UAL_SEGMENTS];  /* trailing all-zero sectors of each segment */
+};
+void ual_flit_view(const uint8_t *flit, struct ual_flit_view *v);
+
 struct ual_flit_info {
   uint8_t bytes[UAL_FLIT_BYTES];   /* after FEC correction */
   struct ual_fh fh;
@@ -123,6 +137,7 @@ struct ual_flit_info {
   bool crc_inverted;               /* containment poisoning */
   bool valid;                      /* FEC not uncorrectable and CRC ok */
   struct ual_sh sh[UAL_SEGMENTS];  /* payload flits */
+  struct ual_flit_view view;       /* payload flits; zero for the others */
   struct ual_dllp dllp;            /* NOP/IDLE flits */
 };
 

@@ -87,6 +87,10 @@ void ual_unpack_flit(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
  * bytes are copied, staged ones neither: a stream stays with one form). */
 void ual_unpack_flit_nobytes(struct ual_unpack *u, const uint8_t *flit, uint64_t frame,
                              struct ual_unpack_out *out, struct ual_findings *f);
+/* Either of the two, with the flit's view (ual_flit_view) already made, as
+ * the flit decode makes it (ual_flit_info.view). */
+void ual_unpack_flit_viewed(struct ual_unpack *u, const struct ual_flit_view *v, const uint8_t *flit, bool tl_bytes,
+                            uint64_t frame, struct ual_unpack_out *out, struct ual_findings *f);
 /* True when a TL flit or UART transport is partly received. */
 bool ual_unpack_partial(const struct ual_unpack *u);
 

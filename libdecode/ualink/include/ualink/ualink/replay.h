@@ -107,6 +107,7 @@ struct ual_replay_out {
   uint8_t rejoin;                 /* delivered after the replayed copies of a run delivered before:
                                      1 the stream goes on, 2 it goes on from where save kept it */
   uint16_t seq;
+  struct ual_hold_slot *held;     /* HELD: the slot taken, all but its flit bytes filled */
 };
 
 void ual_replay_init(struct ual_replay *r);

@@ -43,7 +43,7 @@ void ual_uart_step(struct ual_uart *u, unsigned dir, const struct ual_dl_item *i
                    struct ual_findings *f);
 /* A delivered flit: transport DWords must fill consecutive segments.
  * need_before = unpacker's uart_need before the flit. */
-void ual_uart_flit(struct ual_uart *u, unsigned dir, const uint8_t *flit, unsigned need_before,
+void ual_uart_flit(struct ual_uart *u, unsigned dir, const struct ual_flit_view *v, unsigned need_before,
                    const struct ual_unpack_out *uo, struct ual_findings *f);
 void ual_uart_tick(struct ual_uart *u, const struct ual_when *w, struct ual_findings *f);
 void ual_uart_forget(struct ual_uart *u, unsigned dir);
