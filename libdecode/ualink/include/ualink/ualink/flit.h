@@ -111,14 +111,14 @@ struct ual_dllp {
 void ual_dllp_decode(const uint8_t *b4, struct ual_dllp *d);
 void ual_dllp_encode(const struct ual_dllp *d, uint8_t *b4); /* from type and lm_* (or b[] for others) */
 
-/* Everything decodable from one flit alone. */
 /* What the DL stream analysis reads of a payload flit: the segment
  * headers, each segment's first sector (its alternate sector when
  * DLAltSector is set) and how many sectors at each segment's end are zero.
  * The flit decode fills it, so that a -j worker hands over these 24 bytes
  * and the thread that runs the analysis need not read the flit itself
- * (the bytes are read only for the text of a zero-fill finding, and for
- * the TL flits' data when a front-end wants it). */
+ * (it reads the bytes only before the stream is synchronized, for a
+ * zero-fill finding's text, to hold the flit for a selective replay, and
+ * for the TL flits' data when a front-end wants it). */
 struct ual_flit_view {
   uint32_t first_dw[UAL_SEGMENTS];  /* little-endian (D1) */
   uint8_t sh[UAL_SEGMENTS];         /* segment header bytes */
@@ -126,6 +126,7 @@ struct ual_flit_view {
 };
 void ual_flit_view(const uint8_t *flit, struct ual_flit_view *v);
 
+/* Everything decodable from one flit alone. */
 struct ual_flit_info {
   uint8_t bytes[UAL_FLIT_BYTES];   /* after FEC correction */
   struct ual_fh fh;
