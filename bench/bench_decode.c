@@ -4,11 +4,15 @@
  * decoder's maximum RSS on the whole file and on its first eighth, to show
  * that memory use does not grow with the file, and how much faster two `-j 1`
  * processes at once get through the file than one: the most any two-thread
- * split can give on this machine. Prints figures; no pass/fail.
+ * split can give on this machine, and how long a cache line takes to go
+ * from one core to another (what -j's hand-over of each record pays).
+ * Prints figures; no pass/fail.
  *
  *   bench_decode DECODER FILE [MB]      (FILE is written when missing or short)
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +207,62 @@ static double run_pair(const char *decoder, const char *path, double *cpu) {
   return now() - t0;
 }
 
+/* Cache-line ping-pong between the first two CPUs this process may run on:
+ * each side waits for the other's store, so a round trip is two transfers
+ * of the line between the cores. */
+#define PINGS 200000
+
+static _Alignas(64) volatile uint64_t ping;
+static volatile int ping_stop;
+
+static bool pin(pthread_t t, int cpu) {
+  cpu_set_t s;
+  CPU_ZERO(&s);
+  CPU_SET(cpu, &s);
+  return pthread_setaffinity_np(t, sizeof s, &s) == 0;
+}
+
+static void *pong(void *arg) {
+  (void)arg;
+  for (uint64_t i = 1; i < 2 * PINGS; i += 2) {
+    while (ping != i)
+      if (ping_stop) return NULL;
+    ping = i + 1;
+  }
+  return NULL;
+}
+
+/* One way, in ns, best of three; 0 when two CPUs cannot be had. */
+static double line_transfer_ns(void) {
+  cpu_set_t all;
+  if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) return 0;
+  int cpu[2], n = 0;
+  for (int i = 0; i < CPU_SETSIZE && n < 2; i++)
+    if (CPU_ISSET(i, &all)) cpu[n++] = i;
+  double best = 0;
+  for (int round = 0; round < 3; round++) {
+    pthread_t t;
+    ping = 0;
+    ping_stop = 0;
+    if (pthread_create(&t, NULL, pong, NULL) != 0) break;
+    /* both pinned, or no ping-pong: on one CPU it would take turns by time slice */
+    bool pinned = pin(t, cpu[1]) && pin(pthread_self(), cpu[0]);
+    double t0 = now();
+    for (uint64_t i = 0; pinned && i < 2 * PINGS; i += 2) {
+      ping = i + 1;
+      while (ping != i + 2) {}
+    }
+    double dt = now() - t0;
+    ping_stop = 1;
+    pthread_join(t, NULL);
+    sched_setaffinity(0, sizeof all, &all);
+    if (!pinned) return 0;
+    double one_way = dt / PINGS / 2 * 1e9;
+    if (!best || one_way < best) best = one_way;
+  }
+  return best;
+}
+
 int main(int argc, char **argv) {
   if (argc < 3 || argc > 4) {
     fprintf(stderr, "usage: bench_decode DECODER FILE [MB]\n");
@@ -271,6 +331,10 @@ int main(int argc, char **argv) {
   printf("CPU of each of the two       %7.2f      (x CPU -j 1 alone: what sharing the machine costs)\n",
          best_pair_cpu / 2 / run[0].cpu);
   printf("-j 2 share of that ceiling  %8.2f      (speed-up -j 2 / ceiling)\n", run[0].wall / run[1].wall / ceiling);
+  double xfer = line_transfer_ns();
+  if (xfer > 0)
+    printf("cache line, core to core    %8.0f ns   (one way, a ping-pong between two pinned threads: what\n"
+           "                                           each line -j 2 hands over between its threads waits)\n", xfer);
   double load[3] = { 0, 0, 0 };
   if (getloadavg(load, 3) > 0)
     printf("load average                %8.2f      (1 min; %ld cores online: wall times above %s)\n", load[0],
