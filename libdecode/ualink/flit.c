@@ -219,7 +219,7 @@ void ual_flit_view(const uint8_t *flit, struct ual_flit_view *v) {
     const struct ual_segment_def *sd = &ual_segs_folded_[k];
     const uint8_t *p = flit + sd->sh_byte + 1u; /* the segment's sectors follow its header (D2) */
     v->sh[k] = flit[sd->sh_byte];
-    v->first_dw[k] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    v->first_dw[k] = ual_get_le32(p);
     /* from the end: a busy segment's last sector is seldom zero, one load */
     unsigned z = 0;
     for (unsigned s = sd->n_sectors; s > 0; s--) {

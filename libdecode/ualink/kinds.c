@@ -6,6 +6,7 @@
 #include "ualink/ualink/dlmsg.h"
 #include "ualink/pcie/dllp.h"
 #include "core/kind.h"
+#include "layout.h"
 
 #define UAL_OS_HDR_BYTES 4u
 
@@ -18,12 +19,8 @@ static void flit_decode(struct ual_rec_result *r) { ual_flit_decode(r->rec.body,
 /* Valid payload flits go through the direction's unpacker. */
 static void flit_stream(struct ual_decoder *d, struct ual_rec_result *r) {
   if (!r->flit.valid || r->flit.kind != UAL_FK_PAYLOAD) return;
-  ual_unpack_flit(&d->unpack[r->dir], r->flit.bytes, r->frame, &r->unp, &r->findings);
+  ual_unpack_flit_viewed(&d->unpack[r->dir], &r->flit.view, r->flit.bytes, true, r->frame, &r->unp, &r->findings);
   r->unpacked = true;
-}
-
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* Whether a walk wants anything of a DL message: a quiet walk for a
@@ -37,7 +34,7 @@ static bool wants_message(const struct ual_tree_builder *w) {
 
 static void message(struct ual_tree_builder *w, unsigned depth, unsigned off) {
   struct ual_dlmsg m;
-  ual_dlmsg_decode(le32(w->rec + off), &m);
+  ual_dlmsg_decode(ual_get_le32(w->rec + off), &m);
   ual_tb_group(w, depth, "DL message", off, 4, "%s (0x%08x)", ual_msg_types[m.type].display, m.dw);
   ual_tb_scope(w, depth + 1, UAL_SC_MSG, off);
   ual_tb_field(w, depth + 1, UAL_F_GEN_MSG_TYPE, off, m.type);
@@ -57,10 +54,10 @@ static void payload_segments(struct ual_tree_builder *w, const struct ual_rec_re
     unsigned off = flit + ual_sector_offset(sd->first_sector);
     unsigned role = r->unpacked ? r->unp.alt_role[k] : UAL_ALT_MESSAGE;
     if (role == UAL_ALT_UART_PAYLOAD)
-      ual_tb_group(w, 2, "UART payload DWord", off, 4, "0x%08x (sector %u)", le32(w->rec + off), sd->first_sector);
+      ual_tb_group(w, 2, "UART payload DWord", off, 4, "0x%08x (sector %u)", ual_get_le32(w->rec + off), sd->first_sector);
     else if (role == UAL_ALT_UNSYNCED) {        /* shown as a message would be, under what is known */
       ual_tb_group(w, 2, "Alternate sector DWord", off, 4, "0x%08x (sector %u): message or UART payload, not yet known",
-                   le32(w->rec + off), sd->first_sector);
+                   ual_get_le32(w->rec + off), sd->first_sector);
       message(w, 3, off);
     } else
       message(w, 2, off);

@@ -16,7 +16,11 @@ static inline unsigned ual_sector_byte(unsigned s) {
   return ual_segs_folded_[k].sh_byte + 1u + UAL_SECTOR_BYTES * (s - ual_segs_folded_[k].first_sector);
 }
 
-/* A DL message DWord into its four sector bytes, little-endian (D1). */
+/* A DL message DWord from / into its four sector bytes, little-endian (D1). */
+static inline uint32_t ual_get_le32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static inline void ual_put_le32(uint8_t *p, uint32_t dw) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)(dw >> (8 * i));
 }

@@ -16,11 +16,6 @@
 #define TL_Q UAL_PACK_TL_QUEUE
 #define MSG_Q UAL_PACK_MSG_QUEUE
 
-/* A DL message DWord over its four sector bytes, little-endian (D1). */
-static uint32_t sector_dw(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* The unallocated part of one segment, as flit-wide sector numbers [next, end). */
 struct seg_cursor { unsigned next, end; };
 
@@ -190,7 +185,7 @@ static void check_zero_fill(const uint8_t *flit, const struct ual_flit_view *v, 
     if (!bad++) first = s;
   }
   ual_findings_add(f, UAL_R_DL_ZERO_FILL, k, "SH%d: unallocated sector S%u is %08xh, not 0 (%u sector%s)", k,
-                   first, sector_dw(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
+                   first, ual_get_le32(flit + ual_sector_byte(first)), bad, bad > 1 ? "s" : "");
 }
 
 /* bytes is a constant in each caller: two copies, one without any copy of
