@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ualink/core/pcapfile.h"
 #include "ualink/core/record.h"
 #include "ualink/core/udp.h"
 
@@ -20,11 +21,6 @@ struct follow {
   bool swapped, nano;
   long pos;
 };
-
-static uint32_t rd32(const uint8_t *p, bool swapped) {
-  uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-  return swapped ? __builtin_bswap32(v) : v;
-}
 
 /* A file of link-layer frames around the UDP export: its records are unwrapped. */
 static bool accept_udp(struct tui_source *s, int linktype) {
@@ -54,47 +50,48 @@ static void deliver(struct tui_source *s, const uint8_t *p, size_t n, uint64_t t
 }
 
 static bool follow_header(struct tui_source *s, struct follow *fw) {
-  uint8_t gh[24];
-  size_t got = fread(gh, 1, 24, fw->f);
-  if (got != 24) {
+  uint8_t gh[UAL_PCAP_FILE_HDR];
+  size_t got = fread(gh, 1, sizeof gh, fw->f);
+  if (got != sizeof gh) {
     snprintf(s->error, sizeof s->error, "%s: %s", s->path, got ? "not a pcap file (too short)" : "empty file");
     return false;
   }
-  uint32_t magic = rd32(gh, false);
-  switch (magic) {
-  case 0xa1b2c3d4: fw->swapped = false; fw->nano = false; break;
-  case 0xa1b23c4d: fw->swapped = false; fw->nano = true; break;
-  case 0xd4c3b2a1: fw->swapped = true; fw->nano = false; break;
-  case 0x4d3cb2a1: fw->swapped = true; fw->nano = true; break;
-  default:
+  struct ual_pcap_file pf;
+  if (!ual_pcap_file_parse(gh, &pf)) {
+    uint32_t magic;
+    memcpy(&magic, gh, sizeof magic);
     snprintf(s->error, sizeof s->error, "%s: -F follows pcap files only (bad magic %08x)", s->path, magic);
     return false;
   }
-  uint32_t dlt = rd32(gh + 20, fw->swapped) & 0x0FFFFFFF;
+  fw->swapped = pf.swapped;
+  fw->nano = pf.nsec;
+  uint32_t dlt = pf.linktype & 0x0FFFFFFF;
   if ((int)dlt != s->dlt && !accept_udp(s, (int)dlt)) {
     snprintf(s->error, sizeof s->error, "%s: link type %u, expected %d (use --dlt) or a capture of the UDP export",
              s->path, dlt, s->dlt);
     return false;
   }
-  fw->pos = 24;
+  fw->pos = UAL_PCAP_FILE_HDR;
   return true;
 }
 
 static void follow_run(struct tui_source *s, struct follow *fw) {
   uint8_t buf[65536];
   while (!s->stop) {
-    uint8_t rh[16];
+    uint8_t rh[UAL_PCAP_REC_HDR];
     fseek(fw->f, fw->pos, SEEK_SET);
-    if (fread(rh, 1, 16, fw->f) != 16) { clearerr(fw->f); usleep(100000); continue; }
-    uint32_t caplen = rd32(rh + 8, fw->swapped);
+    if (fread(rh, 1, sizeof rh, fw->f) != sizeof rh) { clearerr(fw->f); usleep(100000); continue; }
+    struct ual_pcap_rec h;
+    ual_pcap_rec_parse(rh, fw->swapped, &h);
+    uint32_t caplen = h.caplen;
     if (caplen > sizeof buf) {
       snprintf(s->error, sizeof s->error, "%s: record with length %u, giving up", s->path, caplen);
       return;
     }
     if (fread(buf, 1, caplen, fw->f) != caplen) { clearerr(fw->f); usleep(100000); continue; }
-    uint64_t sec = rd32(rh, fw->swapped), frac = rd32(rh + 4, fw->swapped);
+    uint64_t sec = h.sec, frac = h.frac;
     deliver(s, buf, caplen, sec * 1000000000u + (fw->nano ? frac : frac * 1000u));
-    fw->pos += 16 + (long)caplen;
+    fw->pos += UAL_PCAP_REC_HDR + (long)caplen;
   }
 }
 

@@ -16,9 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REC_HDR    16u
-#define MAGIC_USEC 0xa1b2c3d4u
-#define MAGIC_NSEC 0xa1b23c4du
+#define REC_HDR DC_FILE_REC_HDR
 
 struct dc_file {
   int fd;
@@ -29,12 +27,6 @@ struct dc_file {
   size_t at, len;
   uint8_t buf[DC_FILE_BLOCK];
 };
-
-static uint32_t rd32(const uint8_t *p, bool swapped) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return swapped ? __builtin_bswap32(v) : v;
-}
 
 static bool start(struct dc_input *in, int fd, bool swapped, bool nsec, uint32_t snap) {
   struct dc_file *f = malloc(sizeof *f);
@@ -57,33 +49,14 @@ static bool backend_off(const struct dc_input *in) {
 /* The file header at offset 0 of fd, a standard pcap 2.4 one (no variant
  * such as Kuznetzov's; older versions may swap caplen and len, libpcap's
  * lengths_swapped): false for any other. */
-struct header {
-  bool swapped, nsec;
-  uint32_t snap, linktype;
-};
-
-static bool read_header(int fd, struct header *hd) {
+static bool read_header(int fd, struct ual_pcap_file *hd) {
   uint8_t h[DC_FILE_FIRST];
   if (fd < 0 || pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
-  hd->swapped = rd32(h, false) != MAGIC_USEC && rd32(h, false) != MAGIC_NSEC;
-  uint32_t magic = rd32(h, hd->swapped);
-  if (magic != MAGIC_USEC && magic != MAGIC_NSEC) return false;
-  hd->nsec = magic == MAGIC_NSEC;
-  uint16_t major, minor;
-  memcpy(&major, h + 4, 2);
-  memcpy(&minor, h + 6, 2);
-  if (hd->swapped) {
-    major = __builtin_bswap16(major);
-    minor = __builtin_bswap16(minor);
-  }
-  if (major != 2 || minor != 4) return false;
-  hd->snap = rd32(h + 16, hd->swapped);
-  hd->linktype = rd32(h + 20, hd->swapped);
-  return true;
+  return ual_pcap_file_parse(h, hd) && hd->major == 2 && hd->minor == 4;
 }
 
 bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L) {
-  struct header hd;
+  struct ual_pcap_file hd;
   if (backend_off(in) || !in->pcap) return false;
   int fd = fileno(L->file(in->pcap));
   if (!read_header(fd, &hd)) return false;
@@ -91,11 +64,11 @@ bool dc_file_open(struct dc_input *in, const struct dc_lpcap *L) {
 }
 
 bool dc_file_open_header(struct dc_input *in, int fd, int dlt) {
-  struct header hd;
+  struct ual_pcap_file hd;
   /* the whole link type field: no FCS length or other bits above the type */
   if (backend_off(in) || !read_header(fd, &hd) || hd.linktype != (uint32_t)dlt) return false;
   /* libpcap's pcap_adjust_snapshot for the USER types */
-  uint32_t snap = hd.snap == 0 || hd.snap > DC_PCAP_MAX_SNAP ? DC_PCAP_MAX_SNAP : hd.snap;
+  uint32_t snap = hd.snaplen == 0 || hd.snaplen > DC_PCAP_MAX_SNAP ? DC_PCAP_MAX_SNAP : hd.snaplen;
   return start(in, fd, hd.swapped, hd.nsec, snap);
 }
 
@@ -116,7 +89,9 @@ int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, boo
     if (!at_eof) return DC_FILE_MORE;
     return avail ? trunc_msg(msg, "header", REC_HDR, avail) : DC_NEXT_EOF;
   }
-  uint32_t caplen = rd32(p + 8, f->swapped);
+  struct ual_pcap_rec h;
+  ual_pcap_rec_parse(p, f->swapped, &h);
+  uint32_t caplen = h.caplen;
   if (caplen > DC_PCAP_MAX_SNAP) {
     if (caplen > f->snap)
       snprintf(msg, DC_FILE_MSG, "invalid packet capture length %u, bigger than snaplen of %d", caplen, (int)f->snap);
@@ -131,20 +106,20 @@ int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, boo
     if (caplen > f->snap && body < f->snap) return trunc_msg(msg, "captured", f->snap, body);
     return trunc_msg(msg, "captured", caplen, body);
   }
-  int32_t sec = (int32_t)rd32(p, f->swapped);
-  long frac = (int32_t)rd32(p + 4, f->swapped);
+  int32_t sec = (int32_t)h.sec;
+  long frac = (int32_t)h.frac;
   if (!f->nsec) frac *= 1000;
   /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
    * damaged header, counted as no timestamp (0) rather than wrapped */
   fr->ts_ns = sec < 0 ? 0 : (uint64_t)sec * 1000000000u + (uint64_t)frac;
-  fr->wire_len = rd32(p + 12, f->swapped);
+  fr->wire_len = h.len;
   fr->len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
   fr->used = REC_HDR + caplen;
   return DC_NEXT_RECORD;
 }
 
 size_t dc_file_need(const struct dc_input *in, const uint8_t *p, size_t avail) {
-  return avail < REC_HDR ? REC_HDR : REC_HDR + rd32(p + 8, in->fb->swapped);
+  return avail < REC_HDR ? REC_HDR : REC_HDR + ual_pcap_rec_caplen(p, in->fb->swapped);
 }
 
 ssize_t dc_file_pread(const struct dc_input *in, uint8_t *buf, size_t cap, uint64_t off, char msg[DC_FILE_MSG]) {

@@ -9,8 +9,9 @@
 #include <sys/types.h>
 
 #include "input.h"
+#include "ualink/core/pcapfile.h"
 
-#define DC_FILE_REC_HDR 16u
+#define DC_FILE_REC_HDR UAL_PCAP_REC_HDR
 #define DC_PCAP_MAX_SNAP 262144u                 /* libpcap's max_snaplen_for_dlt of the USER link types */
 #define DC_FILE_MAX_REC (DC_FILE_REC_HDR + DC_PCAP_MAX_SNAP) /* a pcap record at libpcap's largest caplen */
 #define DC_FILE_READ    (256u << 10)           /* bytes per read */
@@ -47,7 +48,7 @@ size_t dc_file_need(const struct dc_input *in, const uint8_t *p, size_t avail);
  * bytes read, or -1 on a read error (msg). Any thread may read. */
 ssize_t dc_file_pread(const struct dc_input *in, uint8_t *buf, size_t cap, uint64_t off, char msg[DC_FILE_MSG]);
 /* Offset of the first record. */
-#define DC_FILE_FIRST 24u
+#define DC_FILE_FIRST UAL_PCAP_FILE_HDR
 
 /* dc_input_next and dc_input_pos of the backend. */
 enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct dc_save {
   const struct dc_lpcap *L;
   pcap_t *pd;
