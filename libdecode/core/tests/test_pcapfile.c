@@ -16,22 +16,22 @@ static const uint8_t be_usec[UAL_PCAP_FILE_HDR] = {
   0x10, 0, 0, 1,            /* link type 1 with FCS bits set above bit 27 */
 };
 
-static void test_file(void) {
+/* A pcap 2.4 header with these fields. */
+static void check_file(const uint8_t *h, bool swapped, bool nsec, uint32_t snaplen, uint32_t linktype) {
   struct ual_pcap_file pf;
-  CHECK(ual_pcap_file_parse(le_nsec, &pf));
-  CHECK_EQ(pf.swapped, 0);
-  CHECK_EQ(pf.nsec, 1);
+  CHECK(ual_pcap_file_parse(h, &pf));
+  CHECK_EQ(pf.swapped, swapped);
+  CHECK_EQ(pf.nsec, nsec);
   CHECK_EQ(pf.major, 2);
   CHECK_EQ(pf.minor, 4);
-  CHECK_EQ(pf.snaplen, 262144u);
-  CHECK_EQ(pf.linktype, 147u);
-  CHECK(ual_pcap_file_parse(be_usec, &pf));
-  CHECK_EQ(pf.swapped, 1);
-  CHECK_EQ(pf.nsec, 0);
-  CHECK_EQ(pf.major, 2);
-  CHECK_EQ(pf.minor, 4);
-  CHECK_EQ(pf.snaplen, 65535u);
-  CHECK_EQ(pf.linktype, 0x10000001u);
+  CHECK_EQ(pf.snaplen, snaplen);
+  CHECK_EQ(pf.linktype, linktype);
+}
+
+static void test_file(void) {
+  check_file(le_nsec, false, true, 262144u, 147u);
+  check_file(be_usec, true, false, 65535u, 0x10000001u);
+  struct ual_pcap_file pf;
   uint8_t ng[UAL_PCAP_FILE_HDR] = { 0x0a, 0x0d, 0x0d, 0x0a }; /* a pcapng section header block */
   CHECK(!ual_pcap_file_parse(ng, &pf));
   uint8_t kuz[UAL_PCAP_FILE_HDR] = { 0x34, 0xcd, 0xb2, 0xa1 }; /* Kuznetzov's modified pcap */
