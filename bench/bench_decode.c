@@ -223,8 +223,8 @@ static bool pin(pthread_t t, int cpu) {
 }
 
 static void *pong(void *arg) {
-  (void)arg;
-  for (uint64_t i = 1; i < 2 * PINGS; i += 2) {
+  uint64_t pings = *(const uint64_t *)arg;
+  for (uint64_t i = 1; i < 2 * pings; i += 2) {
     while (ping != i)
       if (ping_stop) return NULL;
     ping = i + 1;
@@ -232,8 +232,8 @@ static void *pong(void *arg) {
   return NULL;
 }
 
-/* One way, in ns, best of three; 0 when two CPUs cannot be had. */
-static double line_transfer_ns(void) {
+/* One way, in ns, best of three runs of `pings`; 0 when two CPUs cannot be had. */
+static double line_transfer_ns(uint64_t pings) {
   cpu_set_t all;
   if (sched_getaffinity(0, sizeof all, &all) != 0 || CPU_COUNT(&all) < 2) return 0;
   int cpu[2], n = 0;
@@ -244,11 +244,11 @@ static double line_transfer_ns(void) {
     pthread_t t;
     ping = 0;
     ping_stop = 0;
-    if (pthread_create(&t, NULL, pong, NULL) != 0) break;
+    if (pthread_create(&t, NULL, pong, &pings) != 0) break;
     /* both pinned, or no ping-pong: on one CPU it would take turns by time slice */
     bool pinned = pin(t, cpu[1]) && pin(pthread_self(), cpu[0]);
     double t0 = now();
-    for (uint64_t i = 0; pinned && i < 2 * PINGS; i += 2) {
+    for (uint64_t i = 0; pinned && i < 2 * pings; i += 2) {
       ping = i + 1;
       while (ping != i + 2) {}
     }
@@ -257,10 +257,46 @@ static double line_transfer_ns(void) {
     pthread_join(t, NULL);
     sched_setaffinity(0, sizeof all, &all);
     if (!pinned) return 0;
-    double one_way = dt / PINGS / 2 * 1e9;
+    double one_way = dt / (double)pings / 2 * 1e9;
     if (!best || one_way < best) best = one_way;
   }
   return best;
+}
+
+/* Where the two vCPUs were during a round's decodes (core-to-core time
+ * just before -j 1 and just after -j 2): a VM's host may move them between
+ * dies, and every line -j 2 hands over pays for the distance. */
+struct round {
+  double near[2];
+  double wall[2]; /* -j 1, -j 2 */
+};
+
+/* Below this, the two CPUs share a die (on the development VM: about 50 ns
+ * on one, 200-600 ns across). */
+#define NEAR_NS 100.0
+
+/* Each round, then the speed-up of the rounds whose cores were near both
+ * times: the figure two cores that share a die give. */
+static void near_cores(const struct round *r, int rounds) {
+  double best[2] = { 1e30, 1e30 };
+  int n = 0;
+  printf("rounds: core to core before / after, -j 1, -j 2, speed-up\n");
+  for (int i = 0; i < rounds; i++) {
+    const double *w = r[i].wall;
+    bool near = r[i].near[0] > 0 && r[i].near[0] < NEAR_NS && r[i].near[1] > 0 && r[i].near[1] < NEAR_NS;
+    printf("  %2d %6.0f / %4.0f ns  %.3f s  %.3f s  %.2f%s\n", i + 1, r[i].near[0], r[i].near[1], w[0], w[1],
+           w[0] / w[1], near ? "  (near)" : "");
+    if (!near) continue;
+    n++;
+    for (int k = 0; k < 2; k++)
+      if (w[k] < best[k]) best[k] = w[k];
+  }
+  if (n)
+    printf("speed-up, cores near        %8.2f      (best -j 1 / best -j 2 of the %d rounds with both times < %.0f ns)\n",
+           best[0] / best[1], n, NEAR_NS);
+  else
+    printf("speed-up, cores near             -      (no round had both times < %.0f ns: the vCPUs were on two dies)\n",
+           NEAR_NS);
 }
 
 int main(int argc, char **argv) {
@@ -289,17 +325,21 @@ int main(int argc, char **argv) {
    * all four alike */
   struct { const char *jobs; double wall, cpu; long rss; } run[2] = { { "1", 1e30, 1e30, 0 }, { "2", 1e30, 1e30, 0 } };
   double best_read = 1e30, best_read_cpu = 1e30, best_pair = 1e30, best_pair_cpu = 1e30;
+  struct round round[ROUNDS];
   for (int i = 0; i < ROUNDS; i++) {
     double t = read_only(path, &records, &cpu);
     if (t < best_read) best_read = t;
     if (cpu < best_read_cpu) best_read_cpu = cpu;
+    round[i].near[0] = line_transfer_ns(PINGS / 10);
     for (int k = 0; k < 2; k++) {
       long r;
       t = run_decoder(decoder, path, run[k].jobs, NULL, &r, &cpu);
+      round[i].wall[k] = t;
       if (t < run[k].wall) run[k].wall = t;
       if (cpu < run[k].cpu) run[k].cpu = cpu;
       if (r > run[k].rss) run[k].rss = r;
     }
+    round[i].near[1] = line_transfer_ns(PINGS / 10);
     t = run_pair(decoder, path, &cpu);
     if (t < best_pair) best_pair = t;
     if (cpu < best_pair_cpu) best_pair_cpu = cpu;
@@ -331,10 +371,12 @@ int main(int argc, char **argv) {
   printf("CPU of each of the two       %7.2f      (x CPU -j 1 alone: what sharing the machine costs)\n",
          best_pair_cpu / 2 / run[0].cpu);
   printf("-j 2 share of that ceiling  %8.2f      (speed-up -j 2 / ceiling)\n", run[0].wall / run[1].wall / ceiling);
-  double xfer = line_transfer_ns();
-  if (xfer > 0)
+  double xfer = line_transfer_ns(PINGS);
+  if (xfer > 0) {
     printf("cache line, core to core    %8.0f ns   (one way, a ping-pong between two pinned threads: what\n"
            "                                           each line -j 2 hands over between its threads waits)\n", xfer);
+    near_cores(round, ROUNDS);
+  }
   double load[3] = { 0, 0, 0 };
   if (getloadavg(load, 3) > 0)
     printf("load average                %8.2f      (1 min; %ld cores online: wall times above %s)\n", load[0],
