@@ -16,11 +16,12 @@ static void row(void *ctx, const struct ual_tree_row *r) { (void)ctx; (void)r; }
 static void on_tlp(void *ctx, const struct ual_pcie_tlp *t) {
   (void)ctx;
   if (t->size.total_dw < 1 || t->hdr_dw > UAL_PCIE_TLP_MAX_HDR_DW || t->start_dw >= UAL_PCIE_FLIT_TLP_DW ||
-      t->end_dw < 1 || t->end_dw > UAL_PCIE_FLIT_TLP_DW)
+      t->end_dw < 1 || t->end_dw > UAL_PCIE_FLIT_TLP_DW || t->prefix_held > UAL_PCIE_TLP_MAX_PREFIX_HELD ||
+      t->prefix_held > t->prefix_dw || t->hdr_dw <= t->prefix_held)
     abort();
   struct ual_pcie_tlp_size s;
-  ual_pcie_tlp_size(t->hdr + 4u * t->prefix_dw, &s);
-  if (s.total_dw != t->size.total_dw || t->size.base_dw != ual_pcie_tlp_type(t->hdr[4u * t->prefix_dw])->base_dw)
+  ual_pcie_tlp_size(ual_pcie_tlp_dw0(t), &s);
+  if (s.total_dw != t->size.total_dw || t->size.base_dw != ual_pcie_tlp_type(ual_pcie_tlp_dw0(t)[0])->base_dw)
     abort();
 }
 

@@ -608,7 +608,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
 static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
   struct tlp_ctx *x = ctx;
   struct ual_findings *f = x->f;
-  const uint8_t *dw0 = t->hdr + 4u * t->prefix_dw;
+  const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   unsigned type = dw0[0], ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0);
   unsigned ts = (unsigned)ual_field_get(UAL_F_PCIE_TLP_TS, dw0);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
@@ -628,11 +628,11 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
     return;
   }
   bool a = ohc & 1, c = ohc & 4;
-  unsigned a_dw = t->prefix_dw + t->size.base_dw, c_dw = a_dw + (ohc & 1) + (ohc >> 1 & 1);
+  unsigned a_dw = t->prefix_held + t->size.base_dw, c_dw = a_dw + (ohc & 1) + (ohc >> 1 & 1);
   struct tlp_view v = { ty, dw0, a && a_dw < t->hdr_dw ? t->hdr + 4u * a_dw : NULL,
                         c && c_dw < t->hdr_dw ? t->hdr + 4u * c_dw : NULL, type,
                         downstream_component(x->l->role[x->d]) };
-  bool whole = t->hdr_dw >= t->prefix_dw + t->size.base_dw + ual_pcie_ohc_dw(ohc);   /* header base and OHC held */
+  bool whole = t->hdr_dw >= t->prefix_held + t->size.base_dw + ual_pcie_ohc_dw(ohc);   /* header base and OHC held */
   if (whole) {
     track(x, &v, cfg_seen(x, &v));
     if (v.up == 1 && ty->fc != UAL_TLP_FC_CPL) req_seg_checks(x, &v);

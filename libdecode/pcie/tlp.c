@@ -58,7 +58,7 @@ void ual_pcie_walk_lose(struct ual_pcie_walk *w) {
 }
 
 static unsigned hdr_need(const struct ual_pcie_tlp *t) {
-  return (unsigned)t->prefix_dw + t->size.base_dw + t->size.ohc_dw;
+  return (unsigned)t->prefix_held + t->size.base_dw + t->size.ohc_dw;
 }
 
 static void keep(struct ual_pcie_tlp *t, const uint8_t *d) {
@@ -83,11 +83,15 @@ static bool walk(struct ual_pcie_walk *w, const uint8_t *tlp, unsigned from, boo
         c->start_dw = (uint8_t)i;
       }
       if (check && !start_ok(d)) return false;
-      keep(c, d);
       if (ual_pcie_tlp_is_prefix(d[0])) {
-        c->prefix_dw++;
+        if (c->prefix_held < UAL_PCIE_TLP_MAX_PREFIX_HELD) {
+          keep(c, d);
+          c->prefix_held++;
+        }
+        if (c->prefix_dw < UINT16_MAX) c->prefix_dw++;
         continue;
       }
+      keep(c, d);
       ual_pcie_tlp_size(d, &c->size);
       w->owed_dw = c->size.total_dw - 1u;
     } else {
@@ -142,7 +146,8 @@ enum ual_pcie_walk_result ual_pcie_walk_flit(struct ual_pcie_walk *w, const uint
 }
 
 int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hdr_bytes) {
-  int dw = (int)t->end_dw - (int)(t->prefix_dw + t->size.total_dw) + (int)(off / 4u);   /* its DW in this flit */
+  unsigned k = off / 4u, from_first = k < t->prefix_held ? k : k - t->prefix_held + t->prefix_dw;
+  int dw = (int)t->end_dw - (int)(t->prefix_dw + t->size.total_dw) + (int)from_first;   /* its DW in this flit */
   return dw < 0 ? -1 : (int)hdr_bytes + 4 * dw + (int)(off % 4u);
 }
 
@@ -168,7 +173,7 @@ static void bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
-  unsigned have = t->hdr_dw > t->prefix_dw ? (t->hdr_dw - t->prefix_dw) * 4u : 0;   /* header bytes from DW0 */
+  unsigned have = t->hdr_dw > t->prefix_held ? (t->hdr_dw - t->prefix_held) * 4u : 0;   /* header bytes from DW0 */
   char id[16];
   int n;
   if (ty->name) n = snprintf(buf, cap, "%s", ty->name);

@@ -174,7 +174,7 @@ def check_pcie_flit(f, w, raw=None):
         if not isinstance(need(t, 'name', wt), str):
             raise Bad(f"{wt}.name: not a string")
         int_key(t, 'type', wt, 1, 255)
-        for k, hi in (('tc', 7), ('ohc', 31), ('ts', 7), ('attr', 7), ('length', 1023), ('prefixes', 16),
+        for k, hi in (('tc', 7), ('ohc', 31), ('ts', 7), ('attr', 7), ('length', 1023), ('prefixes', 65535),
                       ('size_dw', 1024 + 7 + 7 + 5), ('payload_dw', 1024), ('end_dw', 59)):
             int_key(t, k, wt, 0, hi)
         int_key(t, 'start_frame', wt, 1)

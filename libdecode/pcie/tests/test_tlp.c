@@ -171,6 +171,48 @@ static void test_walk_straddle(void) {
   CHECK_EQ(got.t[3].size.total_dw, 1);
 }
 
+/* A run of local prefixes longer than the held header: the walk stays
+ * aligned, the first UAL_PCIE_TLP_MAX_PREFIX_HELD are kept, DW0 follows
+ * them in hdr[], and each kept byte maps to where it is in the flit. */
+static void test_walk_many_prefixes(void) {
+  struct stream s;
+  memset(&s, 0, sizeof s);
+  put_tlp(&s, 0x60, 0, 0, 30, 0x11);      /* MWr64 34 DW: 0..33 */
+  for (unsigned i = 0; i < 40; i++) put_tlp(&s, i % 2 ? 0x8E : 0x8D, 0, 0, 0, 0);   /* 34..73 */
+  put_tlp(&s, 0x40, 0x01, 0, 2, 0x22);    /* MWr32 + OHC-A1 + 2 DW = 6 DW: 74..79 */
+  put_tlp(&s, 0x03, 0, 0, 1, 0x33);       /* MRd32 3 DW: 80..82, NOPs to the end */
+  struct ual_pcie_walk w;
+  ual_pcie_walk_init(&w);
+  w.synced = 1;
+  struct seen got = { 0 };
+  const unsigned F = UAL_PCIE_FLIT_TLP_BYTES;
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b, on_tlp, &got, NULL), UAL_PW_OK);
+  CHECK_EQ(got.n, 1);                       /* the MWr64; the prefixes run into flit 1 */
+  CHECK_EQ(ual_pcie_walk_flit(&w, s.b + F, on_tlp, &got, NULL), UAL_PW_OK);
+  CHECK(got.n >= 3);
+  const struct ual_pcie_tlp *t = &got.t[1];
+  CHECK_EQ(t->prefix_dw, 40);
+  CHECK_EQ(t->prefix_held, UAL_PCIE_TLP_MAX_PREFIX_HELD);
+  CHECK_EQ(t->hdr_dw, UAL_PCIE_TLP_MAX_PREFIX_HELD + 3 + 1);   /* kept prefixes, base, OHC-A1 */
+  CHECK_EQ(t->hdr[0], 0x8D);
+  CHECK_EQ(t->hdr[4], 0x8E);
+  CHECK_EQ(ual_pcie_tlp_dw0(t)[0], 0x40);
+  CHECK_EQ(t->size.total_dw, 6);
+  CHECK_EQ(t->start_flit, 0);
+  CHECK_EQ(t->start_dw, 34);
+  CHECK_EQ(t->end_dw, 80 - 59);
+  /* kept prefixes began in flit 0; DW0 is DW 74 - 59 = 15 of flit 1 */
+  CHECK_EQ(ual_pcie_tlp_byte_at(t, 0, 8), -1);
+  CHECK_EQ(ual_pcie_tlp_byte_at(t, 4u * UAL_PCIE_TLP_MAX_PREFIX_HELD, 8), 8 + 4 * 15);
+  CHECK_EQ(ual_pcie_tlp_byte_at(t, 4u * UAL_PCIE_TLP_MAX_PREFIX_HELD + 13, 8), 8 + 4 * 18 + 1);   /* OHC-A1 */
+  char sum[128];
+  ual_pcie_tlp_summary(t, sum, sizeof sum);
+  CHECK(strstr(sum, "MWr32") == sum);
+  CHECK(strstr(sum, "+40 prefix") != NULL);
+  CHECK_EQ(ual_pcie_tlp_dw0(&got.t[2])[0], 0x03);   /* the walk stayed aligned */
+  CHECK_EQ(got.t[2].start_dw, 80 - 59);
+}
+
 /* A capture that starts inside a TLP: the first flit begins with payload;
  * the walker locks where a walk ends exactly at the flit's end and reports
  * from the flit after the one that confirms the lock. */
@@ -229,6 +271,7 @@ int main(void) {
   test_sizes();
   test_header_rows();
   test_walk_straddle();
+  test_walk_many_prefixes();
   test_walk_sync();
   return check_done("test_tlp");
 }

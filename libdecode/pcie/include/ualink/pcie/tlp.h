@@ -20,6 +20,9 @@
 #define UAL_PCIE_FLIT_TLP_BYTES 236u   /* flit bytes 0-235, 59 DW */
 #define UAL_PCIE_FLIT_TLP_DW    59u
 #define UAL_PCIE_TLP_MAX_HDR_DW 16u    /* prefixes (4) + base (7) + OHC (7), rounded: what the walker keeps */
+/* Local prefixes kept in the held header: a longer run is counted, not
+ * kept, so that DW0 always follows the kept ones in hdr[] */
+#define UAL_PCIE_TLP_MAX_PREFIX_HELD 4u
 
 enum ual_pcie_tlp_fc { UAL_TLP_FC_NONE, UAL_TLP_FC_PR, UAL_TLP_FC_NPR, UAL_TLP_FC_CPL };
 /* Routing / header-base layout. */
@@ -165,8 +168,9 @@ unsigned ual_pcie_ts_dw(unsigned ts);
 
 /* One TLP the walker completed (or the part it saw). */
 struct ual_pcie_tlp {
-  uint8_t prefix_dw;         /* local prefixes before DW0 */
-  uint8_t hdr_dw;            /* DW of hdr[] held: prefixes, base, OHC (at most UAL_PCIE_TLP_MAX_HDR_DW) */
+  uint16_t prefix_dw;        /* local prefixes before DW0 (saturates at 65535) */
+  uint8_t prefix_held;       /* the first of them kept in hdr[] (at most UAL_PCIE_TLP_MAX_PREFIX_HELD) */
+  uint8_t hdr_dw;            /* DW of hdr[] held: kept prefixes, base, OHC (at most UAL_PCIE_TLP_MAX_HDR_DW) */
   uint8_t hdr[UAL_PCIE_TLP_MAX_HDR_DW * 4];   /* from the first prefix (or DW0) on */
   struct ual_pcie_tlp_size size;
   uint16_t start_flit;       /* index of the flit it started in, counted by the caller (ual_pcie_walk.flit) */
@@ -253,8 +257,9 @@ struct ual_pcie_tlp_rec *ual_pcie_tlps_add(struct ual_pcie_tlps *o, const struct
 void ual_pcie_tlps_clear(struct ual_pcie_tlps *o);
 
 /* The record offset (from the record start, hdr_bytes = the record
- * header) of byte off of a TLP's held header (from its first prefix), or
- * -1 when that byte was in an earlier flit. */
+ * header) of byte off of a TLP's held header (from its first prefix; the
+ * prefixes not kept lie between the kept ones and DW0), or -1 when that
+ * byte was in an earlier flit. */
 int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hdr_bytes);
 /* The scope (enum ual_scope) of the OHC-A word of a TLP Type (pcie.md
  * §3.5: A1 memory requests and address-routed / to-RC messages, A2 IO,
@@ -263,7 +268,7 @@ int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hd
 int ual_pcie_ohc_a_scope(unsigned type);
 /* One line for a TLP: "MRd32 len 1 RID 01:00.0 tag 5 addr 0x1000". */
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap);
-/* DW0 of a TLP (after its prefixes) in its held header. */
-static inline const uint8_t *ual_pcie_tlp_dw0(const struct ual_pcie_tlp *t) { return t->hdr + 4u * t->prefix_dw; }
+/* DW0 of a TLP (after its kept prefixes) in its held header. */
+static inline const uint8_t *ual_pcie_tlp_dw0(const struct ual_pcie_tlp *t) { return t->hdr + 4u * t->prefix_held; }
 
 #endif
