@@ -12,13 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage[] =
+static const char usage_head[] =
   "usage: ualink-gen [options] -w FILE|-  [--udp HOST[:PORT]]\n"
-  "Synthesizes two-direction UALink 128G traffic as capture records (pcap, nanosecond\n"
-  "timestamps, LINKTYPE_USER0) or UDP datagrams.\n"
+  "Synthesizes two-direction UALink 128G, PCIe or UB data-link traffic as capture records\n"
+  "(pcap, nanosecond timestamps, LINKTYPE_USER0) or UDP datagrams.\n"
   "\n"
-  "  -s, --scenario NAME     bringup, traffic, uart, negotiation, l1, l0p, errors, all\n"
-  "                          (default traffic, or what the first --inject needs)\n"
+  "  -s, --scenario NAME     one of the scenarios below (--list-scenarios: what each shows);\n"
+  "                          default traffic, or what the first --inject needs\n";
+
+static const char usage[] =
   "  -w, --write FILE        write a pcap file; - writes to standard output\n"
   "      --udp HOST[:PORT]   send each record as one UDP datagram (default port 17762)\n"
   "      --rate-limit N      at most N datagrams per second (default: the capture's own pace)\n"
@@ -171,6 +173,24 @@ static void list_injections(void) {
   }
 }
 
+/* The scenario names, from the tables, wrapped under the -s line. */
+static void help(void) {
+  fputs(usage_head, stdout);
+  const int n = GEN_SC_ALL_COUNT + UB_SC_COUNT;
+  int col = 0;
+  for (int i = 0; i < n; i++) {
+    const char *name = i < GEN_SC_ALL_COUNT ? gen_scenario_name(i) : ub_scenario_name(i - GEN_SC_ALL_COUNT);
+    int w = (int)strlen(name) + (i + 1 < n ? 1 : 0);
+    if (col && col + 1 + w > 88) {
+      putchar('\n');
+      col = 0;
+    }
+    col += printf("%s%s%s", col ? " " : "                          ", name, i + 1 < n ? "," : "");
+  }
+  putchar('\n');
+  fputs(usage, stdout);
+}
+
 static void list_scenarios(void) {
   for (int i = 0; i < GEN_SC_ALL_COUNT; i++) printf("%-12s %s\n", gen_scenario_name(i), gen_scenario_what(i));
   for (int i = 0; i < UB_SC_COUNT; i++) printf("%-12s %s\n", ub_scenario_name(i), ub_scenario_what(i));
@@ -244,7 +264,7 @@ int main(int argc, char **argv) {
         bad("--run-scale", optarg, "is not in (0, 100]");
       break;
     case 'q': quiet = true; break;
-    case 'h': fputs(usage, stdout); return 0;
+    case 'h': help(); return 0;
     case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return 0;
     case ':': /* the option ends its argument: a long one is all of it */
       if (!strncmp(argv[optind - 1], "--", 2)) fprintf(stderr, "ualink-gen: option '%s' needs a value\n", argv[optind - 1]);
