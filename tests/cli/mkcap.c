@@ -562,7 +562,10 @@ static void pcie_flit_traffic(struct cap *c) {
   pcie_flit(c, 1, &b, 0x31, last);
   /* A flits 4-5: 70 local prefixes (more than a TLP's held header keeps)
    * before an MRd32 tag 6 with OHC-A1, across the flit boundary */
-  for (unsigned i = 0; i < 70; i++) tlp_put(&a, (const uint8_t[4]){ (uint8_t)(i % 2 ? 0x8E : 0x8D), 0, 0, (uint8_t)i }, 1);
+  for (unsigned i = 0; i < 70; i++) {
+    const uint8_t prefix[4] = { (uint8_t)(i % 2 ? 0x8E : 0x8D), 0, 0, (uint8_t)i };
+    tlp_put(&a, prefix, 1);
+  }
   tlp_hdr(&a, 0x03, 1, 1, 0x0000, 6, (const uint8_t[8]){ 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x00, 0x0F }, 2);
   pcie_flit(c, 0, &a, 0x31, last);
   pcie_flit(c, 0, &a, 0x31, last);
