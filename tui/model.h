@@ -64,10 +64,12 @@ struct tui_dir_counts {
   uint64_t tl_flits, dl_msgs, naks, os, events;
   uint64_t pcie_dllps, pcie_crc_bad;   /* kind-4 records, those with a bad CRC-16 */
   uint64_t pcie_flits, pcie_tlps;      /* kind-5 records, the TLPs (not NOP) walked in them */
+  uint64_t ub_flits, ub_bcrc_bad;      /* kind-6 records, those whose block failed its BCRC */
+  uint64_t ub_dlldps, ub_dllcbs;       /* the DLLDPs and DLLCBs they completed */
 };
 
 struct tui_rate {
-  uint64_t flits, tl_flits, naks, fec_corrected;
+  uint64_t flits, tl_flits, naks, fec_corrected;   /* flits of every fabric; the rest UALink's */
 };
 
 /* The whole capture in TUI_RATE_BUCKETS buckets of capture time from the

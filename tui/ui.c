@@ -599,14 +599,24 @@ static void stats_draw(struct app *a) {
     mvprintw(3 + k, 2, "%-20s %14" PRIu64 " %14" PRIu64, kinds[k], m->dir[0].flits[k], m->dir[1].flits[k]);
   mvprintw(7, 2, "%-20s %14" PRIu64 " %14" PRIu64, "ordered sets", m->dir[0].os, m->dir[1].os);
   mvprintw(8, 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
-  mvprintw(9, 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", m->dir[0].pcie_dllps, m->dir[1].pcie_dllps);
-  if (m->dir[0].pcie_crc_bad || m->dir[1].pcie_crc_bad)
-    printw(" (%" PRIu64 "/%" PRIu64 ")", m->dir[0].pcie_crc_bad, m->dir[1].pcie_crc_bad);
-  if (m->dir[0].pcie_flits || m->dir[1].pcie_flits)
-    printw("   PCIe flits %" PRIu64 "/%" PRIu64 ", TLPs %" PRIu64 "/%" PRIu64, m->dir[0].pcie_flits,
-           m->dir[1].pcie_flits, m->dir[0].pcie_tlps, m->dir[1].pcie_tlps);
-  mvprintw(10, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
-  mvprintw(11, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+  const struct tui_dir_counts *c = m->dir;
+  int y = 9;
+  /* a row per other fabric the capture has, so that the rates stay on screen */
+  if (c[0].pcie_dllps + c[1].pcie_dllps + c[0].pcie_flits + c[1].pcie_flits) {
+    mvprintw(y++, 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", c[0].pcie_dllps, c[1].pcie_dllps);
+    if (c[0].pcie_crc_bad || c[1].pcie_crc_bad)
+      printw(" (%" PRIu64 "/%" PRIu64 ")", c[0].pcie_crc_bad, c[1].pcie_crc_bad);
+    if (c[0].pcie_flits || c[1].pcie_flits)
+      printw("   PCIe flits %" PRIu64 "/%" PRIu64 ", TLPs %" PRIu64 "/%" PRIu64, c[0].pcie_flits, c[1].pcie_flits,
+             c[0].pcie_tlps, c[1].pcie_tlps);
+  }
+  if (c[0].ub_flits + c[1].ub_flits) {
+    mvprintw(y++, 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB flits", c[0].ub_flits, c[1].ub_flits);
+    printw("   BCRC bad %" PRIu64 "/%" PRIu64 ", DLLDPs %" PRIu64 "/%" PRIu64 ", DLLCBs %" PRIu64 "/%" PRIu64,
+           c[0].ub_bcrc_bad, c[1].ub_bcrc_bad, c[0].ub_dlldps, c[1].ub_dlldps, c[0].ub_dllcbs, c[1].ub_dllcbs);
+  }
+  mvprintw(y++, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
+  mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
 
   static const struct { const char *label; size_t field; } series[] = {
     { "flits", offsetof(struct tui_rate, flits) },
@@ -618,10 +628,9 @@ static void stats_draw(struct app *a) {
   fmt_span(span, sizeof span, tui_model_span_ns(m));
   fmt_span(col, sizeof col, m->link.width_ns);
   attron(A_BOLD);
-  mvprintw(12, 2, "Rates in link time (capture timestamps): %s captured, one column per %s", span, col);
+  mvprintw(y++, 2, "Rates in link time (capture timestamps): %s captured, one column per %s", span, col);
   attroff(A_BOLD);
-  mvprintw(13, 2, "%-16s %12s %12s", "", "mean", "peak");
-  int y = 14;
+  mvprintw(y++, 2, "%-16s %12s %12s", "", "mean", "peak");
   for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) link_spark(y++, m, series[i].field, series[i].label);
   if (arrives_live(a)) {
     y++;

@@ -362,12 +362,15 @@ static int print_counts(const char *path) {
     for (int k = 0; k < 4; k++) printf("%s\"%s\": %llu", k ? ", " : "", usage[k], (unsigned long long)c->flits[k]);
     printf("}, \"crc\": {\"bad\": %llu, \"inverted\": %llu}, \"fec\": {\"corrected\": %llu, "
            "\"uncorrectable\": %llu}, \"naks\": %llu, \"tl_flits\": %llu, \"dl_msgs\": %llu, \"os\": %llu, "
-           "\"event\": %llu, \"pcie_dllps\": %llu, \"pcie_crc_bad\": %llu}",
+           "\"event\": %llu, \"pcie_dllps\": %llu, \"pcie_crc_bad\": %llu, \"pcie_flits\": %llu, \"pcie_tlps\": %llu, "
+           "\"ub\": {\"flits\": %llu, \"bcrc_bad\": %llu, \"dlldps\": %llu, \"dllcbs\": %llu}}",
            (unsigned long long)c->crc_bad, (unsigned long long)c->crc_inverted,
            (unsigned long long)c->fec_corrected, (unsigned long long)c->fec_uncorrectable,
            (unsigned long long)c->naks, (unsigned long long)c->tl_flits, (unsigned long long)c->dl_msgs,
            (unsigned long long)c->os, (unsigned long long)c->events, (unsigned long long)c->pcie_dllps,
-           (unsigned long long)c->pcie_crc_bad);
+           (unsigned long long)c->pcie_crc_bad, (unsigned long long)c->pcie_flits, (unsigned long long)c->pcie_tlps,
+           (unsigned long long)c->ub_flits, (unsigned long long)c->ub_bcrc_bad, (unsigned long long)c->ub_dlldps,
+           (unsigned long long)c->ub_dllcbs);
   }
   printf("}, \"findings_by_rule\": {");
   for (int r = 0, k = 0; r < UAL_R_COUNT; r++)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The TUI's counters (test_tui_model --counts) equal ualink-decode --stats --json
-for every sample capture: the Link State and Statistics screens show what
---stats shows.
+for every sample capture, of every fabric: the Link State and Statistics
+screens show what --stats shows.
 usage: tui_counts.py TEST_TUI_MODEL UALINK_DECODE CAPTURE..."""
 import json
 import subprocess
@@ -42,6 +42,14 @@ for cap in captures:
         p = st.get("pcie", {}).get(d, {"dllps": 0, "crc_bad": 0})
         check(cap, f"{d} PCIe DLLPs", t["pcie_dllps"], p["dllps"])
         check(cap, f"{d} PCIe CRC-16 bad", t["pcie_crc_bad"], p["crc_bad"])
+        pf = st.get("pcie_flit", {}).get(d, {"flits": 0, "tlps": 0})
+        check(cap, f"{d} PCIe flits", t["pcie_flits"], pf["flits"])
+        check(cap, f"{d} PCIe TLPs", t["pcie_tlps"], pf["tlps"])
+        u = s.get("ub", {"flits": 0, "bcrc_bad": 0, "dllcbs": {}})
+        check(cap, f"{d} UB flits", t["ub"]["flits"], u["flits"])
+        check(cap, f"{d} UB BCRC bad", t["ub"]["bcrc_bad"], u["bcrc_bad"])
+        check(cap, f"{d} UB DLLDPs", t["ub"]["dlldps"], sum(v["dlldps"] for k, v in u.items() if k.startswith("vl")))
+        check(cap, f"{d} UB DLLCBs", t["ub"]["dllcbs"], sum(u["dllcbs"].values()))
     print(f"{'ok' if not fails else 'checked'}: {cap}")
 print(f"tui counts: {len(captures)} captures, {fails} differences")
 sys.exit(1 if fails else 0)
