@@ -103,6 +103,7 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
   c->records++;
   m->last_rate = r->rec.h.rate;
   m->last_width = r->rec.h.width;
+  if (r->rec.h.role_a || r->rec.h.role_b) m->roles_pcie = r->rec.h.roles_pcie;
   if (r->rec.h.role_a) m->role_a = r->rec.h.role_a;
   if (r->rec.h.role_b) m->role_b = r->rec.h.role_b;
 

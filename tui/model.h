@@ -112,6 +112,7 @@ struct tui_model {
   struct tui_link_rates link;
   struct tui_wall_rates wall;
   uint8_t last_rate, last_width, role_a, role_b;
+  bool roles_pcie;          /* role_a/role_b in the PCIe encoding (pcie.md [P3]) */
   uint64_t dropped;         /* reported by the source */
   /* The records' times are when they arrived (UDP export), not link time:
    * shown, but the analyzer gets none (no deadline is judged by them) and

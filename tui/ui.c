@@ -442,7 +442,12 @@ static bool detail_key(struct app *a, int ch) {
 
 /* ---- link state ---- */
 
-static const char *role_name(unsigned r) { return ual_value_name(ual_vals_role, r); }
+/* A side's role as the field tree names it, in the encoding the records use. */
+static void role_text(const struct tui_model *m, bool side_b, char *buf, size_t cap) {
+  enum ual_field_id id = m->roles_pcie ? (side_b ? UAL_F_REC_PROLE_B : UAL_F_REC_PROLE_A)
+                                       : (side_b ? UAL_F_REC_ROLE_B : UAL_F_REC_ROLE_A);
+  ual_field_format(id, side_b ? m->role_b : m->role_a, buf, cap);
+}
 
 /* The UB link's state (ub/analysis.h), when the capture has UB flits. */
 static void ub_draw(const struct ual_ub_an *ub, int y) {
@@ -477,7 +482,10 @@ static void link_draw(struct app *a) {
   if (m->last_width) snprintf(lw, sizeof lw, "%u", m->last_width);
   mvprintw(2, 2, "Rate %s   Width x%s", rate ? rate : "?", lw);
   mvprintw(4, 2, "%-24s %-22s %-22s", "", "Side A", "Side B");
-  mvprintw(5, 2, "%-24s %-22s %-22s", "role", role_name(m->role_a), role_name(m->role_b));
+  char ra[40], rb[40];
+  role_text(m, false, ra, sizeof ra);
+  role_text(m, true, rb, sizeof rb);
+  mvprintw(5, 2, "%-24s %-22s %-22s", "role", ra, rb);
   const struct { const char *name; size_t off; } rows[] = {
     { "records", offsetof(struct tui_dir_counts, records) },
     { "TL flits delivered", offsetof(struct tui_dir_counts, tl_flits) },

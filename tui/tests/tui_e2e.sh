@@ -94,6 +94,23 @@ keys q
 check "clean exit restores the terminal" "TUI-EXIT=0"
 keys clear Enter
 
+# Other fabrics: PCIe roles by the PCIe encoding, a row of UB counters
+keys "$TUI $CAP/pcie-flit.pcap" Enter
+check "PCIe capture opens" "pcie-flit.pcap"
+keys 2
+check "PCIe roles named by the PCIe encoding" "Root Port (1)"
+check "the Endpoint side" "Endpoint (4)"
+keys 3
+check "PCIe flits counted" "PCIe flits 86/86"
+keys q
+keys clear Enter
+keys "$TUI $CAP/ub-ber.pcap" Enter
+check "UB capture opens" "ub-ber.pcap"
+keys 3
+check "UB flits counted on the statistics screen" "BCRC bad 2/3"
+keys q
+keys clear Enter
+
 # The / prompt: the old filter is selected, typing replaces it; readline keys
 keys "$TUI $SAMPLE" Enter
 check "prompt test starts" "ualink-tui | Flits | file"
