@@ -134,7 +134,7 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
   } else if (r->rec.h.kind == UAL_REC_UB_FLIT) {
     const struct ual_ub_flit *u = &r->ub;
     c->ub_flits++;
-    if (u->crc_checked && !u->crc_ok) c->ub_bcrc_bad++;
+    if (ual_ub_bcrc_bad(u)) c->ub_bcrc_bad++;
     if (u->unit.kind == UAL_UB_UNIT_DLLDP) c->ub_dlldps++;
     else if (u->unit.kind == UAL_UB_UNIT_DLLCB) c->ub_dllcbs++;
     d.flits = 1;

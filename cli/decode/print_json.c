@@ -237,7 +237,7 @@ static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_
   const struct ual_pcie_tlp *t = &x->t;
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
-  unsigned avail = 4u * (t->hdr_dw - t->prefix_held);
+  unsigned avail = ual_pcie_tlp_dw0_bytes(t);
   bool f = true;
   dc_out_ch(o, '{');
   dc_json_str(o, &f, "name", ty->name ? ty->name : "reserved");

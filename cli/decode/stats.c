@@ -51,7 +51,7 @@ void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t t
   case UAL_REC_UB_FLIT: {
     const struct ual_ub_flit *u = &r->ub;
     d->ub_flits++;
-    if (u->crc_checked && !u->crc_ok) d->ub_bcrc_bad++;
+    if (ual_ub_bcrc_bad(u)) d->ub_bcrc_bad++;
     if (u->unit.kind == UAL_UB_UNIT_DLLDP) {
       d->ub_dlldps[u->unit.vl & 15]++;
       d->ub_bytes[u->unit.vl & 15] += u->unit.payload_len;

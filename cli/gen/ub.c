@@ -435,7 +435,7 @@ static void receive_block(struct ubg *g, unsigned d, const struct ual_ub_flit *u
   unsigned type = lch ? ual_ub_cb_lookup(blk[2]) : UAL_UB_CB_UNKNOWN + 1;
   bool backed = !lch || ual_ub_cb_backed_up((enum ual_ub_cb_type)type);
   (void)fec;
-  if (u->crc_checked && !u->crc_ok) {
+  if (ual_ub_bcrc_bad(u)) {
     truth(g, g->frame, d, UAL_R_UB_BCRC, g->bcrc_inj ? 0 : 2, g->bcrc_inj ? "injected" : "bit error");
     g->bcrc_inj = 0;
     rx_error(g, r, d);

@@ -49,10 +49,9 @@ static void tlp_tree(struct ual_tree_builder *w, unsigned depth, const struct ua
   ual_tb_group(w, depth, "TLP", at, len, "%s%s", sum, first >= 0 ? "" : " (continued)");
   for (unsigned p = 0; p < t->prefix_held; p++)
     ual_tb_field_copy(w, depth + 1, UAL_F_PCIE_TLP_TYPE, t->hdr + 4u * p, 4, where + 4u * p, at);
-  const unsigned d0 = 4u * t->prefix_held;
-  const uint8_t *dw0 = t->hdr + d0;
-  const int *w0 = where + d0;
-  unsigned avail = held - d0;
+  const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
+  const int *w0 = where + (dw0 - t->hdr);
+  unsigned avail = ual_pcie_tlp_dw0_bytes(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
   ual_tb_scope_copy(w, depth + 1, UAL_SC_PCIE_TLP, dw0, avail, w0, at);
   switch (ty->hdr) {

@@ -173,7 +173,7 @@ static void bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
-  unsigned have = t->hdr_dw > t->prefix_held ? (t->hdr_dw - t->prefix_held) * 4u : 0;   /* header bytes from DW0 */
+  unsigned have = ual_pcie_tlp_dw0_bytes(t);
   char id[16];
   int n;
   if (ty->name) n = snprintf(buf, cap, "%s", ty->name);

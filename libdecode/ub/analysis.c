@@ -651,7 +651,7 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
   if (r->ub.skipped) { wr_lost(s); a->crd_exact = 0; }
   if (h->flags & UAL_RF_PHY_ERR) stream_error(a, d, c);
   if (!r->ub.block_end) return;
-  if (r->ub.crc_checked && !r->ub.crc_ok) {
+  if (ual_ub_bcrc_bad(&r->ub)) {
     /* As framed, the block's flits were stored: their content is not
      * known; the framing is confirmed when the next block follows it
      * (skipped == 0), else WrPtr is lost. */

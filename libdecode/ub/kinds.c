@@ -155,7 +155,7 @@ static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
     tmp[0] = 0;
     unit_summary(&t, &u->unit);   /* " | Name ..." */
     ual_text_put(o, "ub%s", t.n > 2 ? tmp + 2 : "");
-    if (u->crc_checked && !u->crc_ok) ual_text_put(o, " BCRC:bad");
+    if (ual_ub_bcrc_bad(u)) ual_text_put(o, " BCRC:bad");
     return;
   }
   switch (u->role) {
@@ -167,7 +167,7 @@ static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
   }
   if (u->hdr_crd) ual_text_put(o, " CRD VL%u", u->hdr_crd_vl);
   if (u->hdr_ack) ual_text_put(o, " ACK");
-  if (u->crc_checked && !u->crc_ok) ual_text_put(o, " BCRC:bad");
+  if (ual_ub_bcrc_bad(u)) ual_text_put(o, " BCRC:bad");
   if (u->unit.kind) unit_summary(o, &u->unit);
 }
 

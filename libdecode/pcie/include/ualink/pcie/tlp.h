@@ -270,5 +270,9 @@ int ual_pcie_ohc_a_scope(unsigned type);
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap);
 /* DW0 of a TLP (after its kept prefixes) in its held header. */
 static inline const uint8_t *ual_pcie_tlp_dw0(const struct ual_pcie_tlp *t) { return t->hdr + 4u * t->prefix_held; }
+/* The bytes of the held header from DW0 on (the base and OHC words kept). */
+static inline unsigned ual_pcie_tlp_dw0_bytes(const struct ual_pcie_tlp *t) {
+  return t->hdr_dw > t->prefix_held ? 4u * (t->hdr_dw - t->prefix_held) : 0;
+}
 
 #endif

@@ -144,6 +144,9 @@ struct ual_ub_flit {
   const uint8_t *payload;       /* DLLDP payload (valid until the next record), or NULL */
 };
 
+/* The flit ends a block whose BCRC was checked and failed (UB-BCRC). */
+static inline bool ual_ub_bcrc_bad(const struct ual_ub_flit *u) { return u->crc_checked && !u->crc_ok; }
+
 /* Receiver of one direction: block boundaries, BCRC, DLLDP reassembly. */
 struct ual_ub_rx {
   uint8_t mode;                 /* enum ual_ub_mode in force, UNKNOWN until known */
