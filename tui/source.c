@@ -49,10 +49,15 @@ static void deliver(struct tui_source *s, const uint8_t *p, size_t n, uint64_t t
   s->cb(s->ctx, p, n, ts_ns);
 }
 
-static bool follow_header(struct tui_source *s, struct follow *fw) {
+/* Reads the file header. With wait, a file shorter than the header is not
+ * an error: -F waits for the writer as tail -F would (false, error empty). */
+static bool follow_header(struct tui_source *s, struct follow *fw, bool wait) {
   uint8_t gh[UAL_PCAP_FILE_HDR];
+  fseek(fw->f, 0, SEEK_SET);
   size_t got = fread(gh, 1, sizeof gh, fw->f);
   if (got != sizeof gh) {
+    clearerr(fw->f);
+    if (wait) return false;
     snprintf(s->error, sizeof s->error, "%s: %s", s->path, got ? "not a pcap file (too short)" : "empty file");
     return false;
   }
@@ -72,11 +77,17 @@ static bool follow_header(struct tui_source *s, struct follow *fw) {
     return false;
   }
   fw->pos = UAL_PCAP_FILE_HDR;
+  s->header_pending = false;
   return true;
 }
 
 static void follow_run(struct tui_source *s, struct follow *fw) {
   uint8_t buf[65536];
+  while (s->header_pending && !s->stop) {
+    if (follow_header(s, fw, true)) break;
+    if (s->error[0]) return;
+    usleep(100000);
+  }
   while (!s->stop) {
     uint8_t rh[UAL_PCAP_REC_HDR];
     fseek(fw->f, fw->pos, SEEK_SET);
@@ -188,7 +199,9 @@ bool tui_source_open(struct tui_source *s) {
       free(fw);
       return false;
     }
-    if (!follow_header(s, fw)) { fclose(fw->f); free(fw); return false; }
+    /* a file still without its header is waited for (follow_run) */
+    s->header_pending = true;
+    if (!follow_header(s, fw, true) && s->error[0]) { fclose(fw->f); free(fw); return false; }
     s->impl = fw;
     return true;
   }

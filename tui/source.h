@@ -28,6 +28,7 @@ struct tui_source {
   /* state, written by the source thread */
   volatile bool stop;
   volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
+  volatile bool header_pending; /* FOLLOW: the file does not have its pcap header yet */
   volatile uint64_t kernel_drops;
   uint64_t live_start_ns;       /* live: datagrams stamped before this are not delivered */
   /* Datagrams the kernel dropped since the last record of a direction: its

@@ -81,6 +81,7 @@ static void on_record(void *ctx, const uint8_t *rec, size_t len, uint64_t ts) {
   struct app *a = ctx;
   uint64_t wall = arrives_live(a) ? mono_ns() : 0;
   pthread_mutex_lock(&a->lock);
+  if (!a->model.total) a->model.arrival_times = a->src.udp;  /* -F learns it from a header read late */
   tui_model_add(&a->model, rec, len, ts, wall);
   a->last_rec_s = wall / 1000000000u;
   pthread_mutex_unlock(&a->lock);
@@ -209,6 +210,8 @@ static void empty_reason(struct app *a, char *buf, size_t cap) {
   else if (a->src.kind == TUI_SRC_LIVE)
     snprintf(buf, cap, "listening on %s for UDP port %d: nothing received for %" PRIu64
              " s (is ualink-gen --udp sending to that port?)", a->src.path, a->src.port, waited);
+  else if (a->src.kind == TUI_SRC_FOLLOW && a->src.header_pending)
+    snprintf(buf, cap, "following %s: waiting for its pcap header (%" PRIu64 " s)", name, waited);
   else if (a->src.kind == TUI_SRC_FOLLOW)
     snprintf(buf, cap, "following %s: no records yet (%" PRIu64 " s)", name, waited);
   else

@@ -184,6 +184,21 @@ check "stdin without records says so" "stdin holds no records" 5
 keys q
 keys clear Enter
 
+# -F on a file that has no pcap header yet waits for it, as tail -F would
+: > "$TMPD/later.pcap"
+keys "$TUI -F $TMPD/later.pcap; echo FOLLOW-EXIT=\$?" Enter
+check "-F waits for the pcap header" "following $TMPD/later.pcap: waiting for its pcap header" 5
+head -c 10 "$SAMPLE" > "$TMPD/later.pcap"
+sleep 0.5
+check "-F still waits with part of the header" "waiting for its pcap header" 5
+cat "$SAMPLE" > "$TMPD/later.pcap"
+check "-F reads the records once the header is there" "A>B" 10
+want=$("$DECODE" "$SAMPLE" | wc -l)
+check "-F counts every record" "$want records" 10
+keys q
+check "exit after -F" "FOLLOW-EXIT=0"
+keys clear Enter
+
 # A stream on stdin
 keys "$GEN --scenario traffic -c 2000 --seed 3 -w - | $TUI -; echo PIPE-EXIT=\$?" Enter
 check "pcap stream on stdin" "ualink-tui | Flits | stdin" 10
