@@ -59,6 +59,7 @@ struct dc_opts {
 #define DC_EXIT_OK     0
 #define DC_EXIT_STRICT 1
 #define DC_EXIT_USAGE  2
+#define DC_EXIT_SIGNAL 128 /* + the number of the signal that interrupted */
 
 struct dc_ctx {
   const struct dc_opts *o;
@@ -86,6 +87,7 @@ struct dc_ctx {
   bool read_error;             /* the input ended on a read error */
   bool ended;                  /* the input was read to its real end */
   bool sel_stop;               /* -c or --frames stopped reading: ended if nothing follows */
+  bool interrupted;            /* SIGINT or SIGTERM stopped reading */
   bool warm;                   /* --chunk's warm-up: problems are not reported */
   struct progress *pg;
 };

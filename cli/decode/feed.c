@@ -56,7 +56,7 @@ static void *reader(void *arg) {
     memcpy(c->buf + c->used + sizeof it, body, len);
     c->used += item_size(len);
     /* the same ends as the caller's loop: no record comes after these */
-    if (nx == DC_NEXT_EOF || nx == DC_NEXT_TRUNC || nx == DC_NEXT_LOST || nx == DC_NEXT_ERROR) {
+    if (nx == DC_NEXT_EOF || nx == DC_NEXT_TRUNC || nx == DC_NEXT_LOST || nx == DC_NEXT_ERROR || nx == DC_NEXT_INTR) {
       publish(f, c);
       break;
     }

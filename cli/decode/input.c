@@ -219,13 +219,22 @@ static enum dc_next next_hex(struct dc_input *in, const uint8_t **rec, size_t *l
   }
 }
 
-enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+volatile sig_atomic_t dc_interrupted;
+
+static enum dc_next next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
   switch (in->type) {
   case DC_IN_PCAP: return in->fb ? dc_file_next(in, rec, len, ts_ns) : next_pcap(in, rec, len, ts_ns);
   case DC_IN_RAW: return next_raw(in, rec, len, ts_ns);
   case DC_IN_HEX: return next_hex(in, rec, len, ts_ns);
   }
   return DC_NEXT_EOF;
+}
+
+enum dc_next dc_input_next(struct dc_input *in, const uint8_t **rec, size_t *len, uint64_t *ts_ns) {
+  if (dc_interrupted) return DC_NEXT_INTR;
+  enum dc_next nx = next(in, rec, len, ts_ns);
+  /* the signal cut the read short (EINTR), or raced with the end */
+  return nx != DC_NEXT_RECORD && nx != DC_NEXT_SKIP && dc_interrupted ? DC_NEXT_INTR : nx;
 }
 
 uint64_t dc_input_pos(const struct dc_input *in) {

@@ -5,6 +5,7 @@
 #ifndef UAL_DC_INPUT_H
 #define UAL_DC_INPUT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,8 +20,14 @@ enum dc_next {
   DC_NEXT_LOST,     /* pcap: a record header libpcap refuses; the rest cannot be framed (msg) */
   DC_NEXT_BADLINE,  /* hex: an unusable line (msg), go on reading */
   DC_NEXT_SKIP,     /* a UDP capture's frame that holds no record: counts as a frame, go on */
-  DC_NEXT_ERROR     /* read error: msg */
+  DC_NEXT_ERROR,    /* read error: msg */
+  DC_NEXT_INTR      /* dc_interrupted is set: reading stops, as at an end that is not the input's */
 };
+
+/* The number of the signal (SIGINT, SIGTERM) that asks reading to stop, else
+ * 0; main.c's handler sets it. A read the signal cut short ends as
+ * DC_NEXT_INTR, not as a read error. */
+extern volatile sig_atomic_t dc_interrupted;
 
 struct dc_lpcap;
 

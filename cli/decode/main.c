@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include "lpcap.h"
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -112,8 +113,26 @@ static void usage(FILE *fp) {
         "  1  --strict and a selected record has an error finding, or a record was malformed\n"
         "     or truncated, or the pcap framing was lost\n"
         "  2  usage error, or the input could not be opened or read (missing file, not\n"
-        "     pcap/pcapng, wrong link type, read error)\n",
+        "     pcap/pcapng, wrong link type, read error)\n"
+        "  130, 143  interrupted by SIGINT or SIGTERM (128 + the signal's number); the output,\n"
+        "     --stats, --report and -w are complete for the records read before it\n",
         fp);
+}
+
+/* SIGINT or SIGTERM: reading stops (input.h, dc_interrupted) and the run
+ * ends as when -c stops it, without the end-of-capture checks. No
+ * SA_RESTART, so that a read blocked on a pipe returns; SA_RESETHAND: a
+ * second signal ends the program at once. */
+static void on_signal(int sig) { dc_interrupted = sig; }
+
+static void catch_interrupts(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }
 
 /* Every problem with the command line is one line; all are reported, then
@@ -648,6 +667,7 @@ bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *
     report(c, c->frame + 1, msg, NULL, true);
     c->read_error = true;
     return false;
+  case DC_NEXT_INTR: c->interrupted = true; return false;
   case DC_NEXT_SKIP:
     c->frame++; /* frames keep the capture's numbers */
     c->skipped++;
@@ -754,6 +774,7 @@ int main(int argc, char **argv) {
   if (in->udp_lt >= 0) opts.jobs = 1;
   /* c->ended: the input was read to its real end: only then are the
    * end-of-capture checks made. Selection (-c, --frames) stops reading early. */
+  catch_interrupts();
   if (opts.jobs > 1) {
     if (!dc_par_run(c, in)) {
       fprintf(stderr, PROG ": out of memory or no threads for -j %u\n", opts.jobs);
@@ -781,6 +802,9 @@ int main(int argc, char **argv) {
   if (opts.chunk_n) dc_chunk_done(&ch, c); /* a part with no records of its own may hold the end */
   if (c->read_error) exit_code = DC_EXIT_USAGE;
   if (c->progress_line) fputs("\r\033[K", stderr);
+  if (c->interrupted)
+    fprintf(stderr, PROG ": %s: interrupted (%s) after %llu record%s: no end-of-capture checks\n", opts.path,
+            dc_interrupted == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)c->frame, c->frame == 1 ? "" : "s");
 
   struct ual_analysis_summary sum;
   if (!opts.stateless) {
@@ -837,6 +861,7 @@ int main(int argc, char **argv) {
             opts.path, (unsigned long long)c->skipped, c->skipped == 1 ? "" : "s", opts.udp_port);
   if (c->reports > MAX_REPORTS)
     fprintf(stderr, PROG ": %s: %llu problems in all\n", opts.path, (unsigned long long)c->problems);
+  if (exit_code == DC_EXIT_OK && c->interrupted) exit_code = DC_EXIT_SIGNAL + dc_interrupted;
   if (exit_code == DC_EXIT_OK && opts.strict && (c->error_finding || c->problems)) exit_code = DC_EXIT_STRICT;
 
 done:

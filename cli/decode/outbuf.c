@@ -1,8 +1,22 @@
 /* Buffered output (outbuf.h). */
 #include "outbuf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+
+/* A SIGINT while stdout is blocked (main.c installs its handler without
+ * SA_RESTART) makes write(2) fail with EINTR: the rest is written then. */
+static bool put(FILE *fp, const void *p, size_t k) {
+  size_t done = 0;
+  for (;;) {
+    errno = 0;
+    done += fwrite((const char *)p + done, 1, k - done, fp);
+    if (done == k) return true;
+    if (errno != EINTR) return false;
+    clearerr(fp);
+  }
+}
 
 bool dc_out_init(struct dc_out *o, FILE *fp, size_t cap) {
   o->buf = malloc(cap);
@@ -22,7 +36,7 @@ void dc_out_free(struct dc_out *o) {
 }
 
 void dc_out_flush(struct dc_out *o) {
-  if (o->n && !o->failed && fwrite(o->buf, 1, o->n, o->fp) != o->n) o->failed = true;
+  if (o->n && !o->failed && !put(o->fp, o->buf, o->n)) o->failed = true;
   o->written += o->n;
   o->n = 0;
 }
@@ -31,7 +45,7 @@ void dc_out_mem(struct dc_out *o, const void *p, size_t k) {
   if (o->n + k > o->cap) {
     dc_out_flush(o);
     if (k > o->cap) {
-      if (!o->failed && fwrite(p, 1, k, o->fp) != k) o->failed = true;
+      if (!o->failed && !put(o->fp, p, k)) o->failed = true;
       o->written += k;
       return;
     }

@@ -204,6 +204,8 @@ static void fill_block(struct par *P, struct batch *b, struct ual_rec_result *r)
   uint64_t next = UINT64_MAX;
   if (start == UINT64_MAX) {
     b->end = DC_NEXT_EOF; /* past the end: the main thread stopped before this one */
+  } else if (dc_interrupted) {
+    b->end = DC_NEXT_INTR; /* the blocks before are decoded, not this one */
   } else if (got < 0) {
     b->end = DC_NEXT_ERROR;
     memcpy(b->msg, msg, sizeof msg);
