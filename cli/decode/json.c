@@ -70,3 +70,13 @@ void dc_json_dw(struct dc_out *o, uint32_t v) {
   dc_out_hexu(o, v, 8);
   dc_out_ch(o, '"');
 }
+
+void dc_json_secs(struct dc_out *o, bool *first, const char *k, uint64_t ts_ns) {
+  dc_json_key(o, first, k);
+  dc_out_fmt(o, "\"%llu.%09u\"", (unsigned long long)(ts_ns / 1000000000u), (unsigned)(ts_ns % 1000000000u));
+}
+
+void dc_json_time(struct dc_out *o, bool *first, uint64_t ts_ns, uint64_t from) {
+  dc_json_secs(o, first, "ts", ts_ns);
+  dc_json_i64(o, first, "rel_ns", ts_ns && from ? (int64_t)(ts_ns - from) : 0);
+}

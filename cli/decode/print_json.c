@@ -409,6 +409,7 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_out_ch(o, '{');
   dc_json_u64(o, &f, "frame", r->frame);
   dc_json_u64(o, &f, "ts_ns", ts_ns);
+  dc_json_time(o, &f, ts_ns, c->tref.first);
   dc_json_str(o, &f, "dir", dir_name[r->dir & 1]);
   dc_json_key(o, &f, "link");
   if (len >= UAL_REC_HDR_BYTES && r->rec.h.link != 255) dc_out_u64(o, r->rec.h.link);

@@ -361,6 +361,8 @@ void dc_stats_json(const struct dc_stats *s, struct dc_out *o, const struct ual_
   dc_out_ch(o, '}');
   dc_json_u64(o, &f, "ts_first_ns", first);
   dc_json_u64(o, &f, "ts_last_ns", last);
+  dc_json_secs(o, &f, "ts_first", first);
+  dc_json_secs(o, &f, "ts_last", last);
   dc_json_u64(o, &f, "span_ns", last - first);
   dc_json_key(o, &f, "dirs");
   dc_out_ch(o, '{');

@@ -20,6 +20,7 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
       dc_json_str(o, &f, "kind", "timeline");
       dc_json_u64(o, &f, "frame", e->frame);
       dc_json_u64(o, &f, "ts_ns", e->ts_ns);
+      dc_json_time(o, &f, e->ts_ns, c->tref.first);
       dc_json_str(o, &f, "event", ual_tev_kind_name(e->kind));
       dc_json_str(o, &f, "partner", partner_name(e->partner));
       dc_json_i64(o, &f, "value", e->value);

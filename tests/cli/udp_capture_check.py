@@ -37,7 +37,7 @@ def content(objs):
     for o in objs:
         if o.get("kind") == "summary":
             continue
-        o = {k: v for k, v in o.items() if k not in ("frame", "ts_ns")}
+        o = {k: v for k, v in o.items() if k not in ("frame", "ts_ns", "ts", "rel_ns")}
         # AN-SYNC's text names frames, which differ between the two captures
         o["findings"] = [{k: v for k, v in f.items() if not (f["rule"] == "AN-SYNC" and k == "msg")}
                          for f in o.get("findings", [])]

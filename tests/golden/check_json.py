@@ -295,6 +295,21 @@ def check_record(r, w):
         int_key(e, 'value', w + '.event', 0, 0xffffffff)
 
 
+def secs(ts_ns):
+    """ts_ns as the decimal string of seconds "ts" carries."""
+    return '%d.%09d' % divmod(ts_ns, 10**9)
+
+
+def check_time(r, w, first):
+    """"ts" says ts_ns exactly; "rel_ns" is the time since the first record
+    with a time (0 without a time)."""
+    if not isinstance(need(r, 'ts', w), str) or r['ts'] != secs(r['ts_ns']):
+        raise Bad(f"{w}.ts: {r['ts']!r} is not ts_ns {r['ts_ns']} in seconds")
+    rel = r['ts_ns'] - first if r['ts_ns'] and first else 0
+    if not isinstance(need(r, 'rel_ns', w), int) or r['rel_ns'] != rel:
+        raise Bad(f"{w}.rel_ns: {r['rel_ns']!r}, not {rel}")
+
+
 def check_summary(s, records):
     w = 'summary'
     int_key(s, 'records', w, 0)
@@ -314,6 +329,9 @@ def check_summary(s, records):
             int_key(dd['dl_msgs'], m, wd + '.dl_msgs', 0)
     if total != records:
         raise Bad(f"summary: per-direction records add up to {total}, not {records}")
+    for k in ('first', 'last'):
+        if need(s, 'ts_' + k, w) != secs(int_key(s, f'ts_{k}_ns', w, 0)):
+            raise Bad(f"summary.ts_{k}: {s['ts_' + k]!r} is not ts_{k}_ns in seconds")
     need(s, 'findings_by_rule', w)
     need(s, 'by_kind', w)
     if 'pcie' in s:
@@ -339,10 +357,13 @@ def main():
     if not lines:
         sys.exit(f"{capture}: no output")
     frames = []
+    first = 0
     try:
         for n, line in enumerate(lines[:-1], 1):
             r = json.loads(line)
             check_record(r, f"line {n} (frame {r.get('frame')})")
+            first = first or r['ts_ns']
+            check_time(r, f"line {n} (frame {r.get('frame')})", first)
             frames.append(r['frame'])
         s = json.loads(lines[-1])
         if s.get('kind') != 'summary':

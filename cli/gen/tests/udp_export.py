@@ -86,7 +86,7 @@ def decoded(dec, path, args=()):
     out = []
     for line in p.stdout.splitlines():
         o = json.loads(line)
-        for k in ("frame", "ts_ns"):
+        for k in ("frame", "ts_ns", "ts", "rel_ns"):
             o.pop(k, None)
         for t in o.get("flit", {}).get("tl_flits", []) + o.get("flit", {}).get("dl_msgs", []):
             t.pop("start_frame", None)
