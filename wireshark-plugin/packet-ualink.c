@@ -65,7 +65,7 @@ static expert_field ei_malformed = EI_INIT;
 static expert_field ei_hdr_reserved = EI_INIT;
 static expert_field ei_dropped = EI_INIT;
 
-static gboolean uw_analyze = TRUE;
+static uw_bool uw_analyze = TRUE;
 
 /* ------------------------------------------------------------------ */
 /* Registration tables generated from libdecode */
@@ -539,7 +539,7 @@ static gboolean uw_plausible(tvbuff_t *tvb) {
   return rec.h.link <= 3 || rec.h.link == 255;
 }
 
-static gboolean dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
+static uw_bool dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
   if (!uw_plausible(tvb)) return FALSE;
   dissect_ualink(tvb, pinfo, tree, data);
   return TRUE;

@@ -7,6 +7,15 @@
 
 #include "ualink/core/decode.h"
 
+/* Wireshark 4.2 declares boolean preferences and heuristic dissectors with
+ * C bool (4.0: gboolean); GCC 14 rejects the other one's pointer. */
+#if WIRESHARK_VERSION_MAJOR > 4 || (WIRESHARK_VERSION_MAJOR == 4 && WIRESHARK_VERSION_MINOR >= 2)
+#define UAL_WS_BOOL_API 1
+typedef bool uw_bool;
+#else
+typedef gboolean uw_bool;
+#endif
+
 /* Name of the tap; its data is the struct ual_rec_result of the record,
  * allocated in the packet scope. */
 #define UAL_WS_TAP "ualink"

@@ -30,6 +30,9 @@
 #ifndef UAL_EXTCAP_TO_BINDIR
 #define UAL_EXTCAP_TO_BINDIR "../bin"
 #endif
+#ifndef UAL_EXTCAP_TO_DOC
+#define UAL_EXTCAP_TO_DOC "../share/ualink-tools/wireshark/README-wireshark.md"
+#endif
 
 #define SNAPLEN 65535
 #define GEN_STOP_WAIT_MS 5000   /* after the reader left: time the generator gets to write its truth */
@@ -405,7 +408,24 @@ static const char usage[] =
   "every category given: a, b (direction); flit, os, event (kind); link N.\n"
   "  --extcap-version   the version; --help this text\n";
 
+/* The help page of the install this program belongs to (found from where it
+ * runs, so any --prefix is right), else the one of the source tree. */
+static const char *help_url(char *buf, size_t cap) {
+  char self[PATH_MAX], doc[PATH_MAX + 64], real[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) return UAL_EXTCAP_HELP_URL;
+  self[n] = 0;
+  char *slash = strrchr(self, '/');
+  if (!slash) return UAL_EXTCAP_HELP_URL;
+  *slash = 0;
+  if ((size_t)snprintf(doc, sizeof doc, "%s/%s", self, UAL_EXTCAP_TO_DOC) >= sizeof doc || !realpath(doc, real))
+    return UAL_EXTCAP_HELP_URL;
+  if ((size_t)snprintf(buf, cap, "file://%s", real) >= cap) return UAL_EXTCAP_HELP_URL;
+  return buf;
+}
+
 int main(int argc, char **argv) {
+  char url[PATH_MAX + 16];
   struct xc_conf c;
   char err[512];
   if (xc_parse(&c, argc, argv, err, sizeof err) != 0) {
@@ -415,7 +435,7 @@ int main(int argc, char **argv) {
   switch (c.mode) {
   case XM_HELP: fputs(usage, stdout); return 0;
   case XM_VERSION: printf("ualink-extcap %s\n", UAL_VERSION_STRING); return 0;
-  case XM_INTERFACES: xc_print_interfaces(stdout, UAL_EXTCAP_HELP_URL); return 0;
+  case XM_INTERFACES: xc_print_interfaces(stdout, help_url(url, sizeof url)); return 0;
   case XM_DLTS: xc_print_dlts(stdout, c.iface); return 0;
   case XM_CONFIG: return print_config(&c);
   case XM_FILTER:

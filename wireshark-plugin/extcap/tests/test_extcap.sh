@@ -28,8 +28,10 @@ case $majmin in
   3.* | 4.0) xdir=$work/home/.config/wireshark/extcap ;;
   *) xdir=$work/home/.local/lib/wireshark/extcap ;;
 esac
-mkdir -p "$xdir" "$work/bin" "$work/plugins/$majmin/epan" "$work/out"
-cp "$xc" "$xdir/ualink-extcap"
+mkdir -p "$xdir" "$work/bin" "$work/libexec/ualink-tools" "$work/plugins/$majmin/epan" "$work/out"
+# the installed layout (prefix $work): the program in libexec, linked from the extcap folder
+cp "$xc" "$work/libexec/ualink-tools/ualink-extcap"
+ln -s "$work/libexec/ualink-tools/ualink-extcap" "$xdir/ualink-extcap"
 cp "$gen" "$work/bin/ualink-gen"
 if [ -n "$so" ]; then cp "$so" "$work/plugins/$majmin/epan/ualink.so"; fi
 chmod -R a+rX "$work"
