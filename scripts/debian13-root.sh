@@ -4,11 +4,12 @@
 #   scripts/debian13-root.sh DIR prepare   make DIR once, copy the checkout into
 #                                          DIR/src, install what deps.sh lists
 #   scripts/debian13-root.sh DIR run CMD…  run CMD in DIR/src inside the root
+#   scripts/debian13-root.sh DIR umount    undo the mounts of a run cut short
 # The mirror is the one this machine's apt uses (debootstrap's own default
 # when apt names none).
 set -euo pipefail
-root=${1:?usage: debian13-root.sh DIR prepare|run CMD...}
-what=${2:?usage: debian13-root.sh DIR prepare|run CMD...}
+root=${1:?usage: debian13-root.sh DIR prepare|run CMD...|umount}
+what=${2:?usage: debian13-root.sh DIR prepare|run CMD...|umount}
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -48,5 +49,10 @@ case "$what" in
   run)
     bind
     inside bash -c 'cd /src && "$@"' _ "$@" ;;
-  *) echo "usage: debian13-root.sh DIR prepare|run CMD..." >&2; exit 2 ;;
+  umount)
+    # the mount points below DIR, deepest first
+    root=$(realpath -m "$root")
+    awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r |
+      while read -r m; do umount -l "$m" 2>/dev/null || true; done ;;
+  *) echo "usage: debian13-root.sh DIR prepare|run CMD...|umount" >&2; exit 2 ;;
 esac

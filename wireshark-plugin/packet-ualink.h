@@ -9,8 +9,9 @@
 
 /* Wireshark 4.2 declares boolean preferences and heuristic dissectors with
  * C bool (4.0: gboolean); GCC 14 rejects the other one's pointer. */
-#if WIRESHARK_VERSION_MAJOR > 4 || (WIRESHARK_VERSION_MAJOR == 4 && WIRESHARK_VERSION_MINOR >= 2)
-#define UAL_WS_BOOL_API 1
+#define UAL_WS_AT_LEAST(maj, min) \
+  (WIRESHARK_VERSION_MAJOR > (maj) || (WIRESHARK_VERSION_MAJOR == (maj) && WIRESHARK_VERSION_MINOR >= (min)))
+#if UAL_WS_AT_LEAST(4, 2)
 typedef bool uw_bool;
 #else
 typedef gboolean uw_bool;
