@@ -16,7 +16,9 @@ import os, shutil, subprocess, sys, tempfile
 build, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 decode = os.path.join(build, 'cli', 'ualink-decode')
 gen = os.path.join(build, 'cli', 'gen', 'ualink-gen')
-plugin = os.path.join(build, 'plugins', '4.0', 'epan', 'ualink.so')
+# the Wireshark major.minor the plugin was built for (4.0, 4.4)
+majmin = os.listdir(os.path.join(build, 'plugins'))[0]
+plugin = os.path.join(build, 'plugins', majmin, 'epan', 'ualink.so')
 
 
 def lines(path):
@@ -28,10 +30,10 @@ fields = ' '.join(lines(os.path.join(src, 'tests', 'filter', 'fields.txt'))).spl
 
 tmp = tempfile.mkdtemp(prefix='ual-filter-')
 plugdir, capdir, luadir = (os.path.join(tmp, d) for d in ('plugins', 'caps', 'lua'))
-os.makedirs(os.path.join(plugdir, '4.0', 'epan'))
+os.makedirs(os.path.join(plugdir, majmin, 'epan'))
 os.makedirs(capdir)
 os.makedirs(luadir)
-shutil.copy(plugin, os.path.join(plugdir, '4.0', 'epan', 'ualink.so'))
+shutil.copy(plugin, os.path.join(plugdir, majmin, 'epan', 'ualink.so'))
 caps = []
 for name in sorted(os.listdir(os.path.join(src, 'captures'))):
     if name.endswith('.pcap'):

@@ -96,13 +96,13 @@ plugin)
   ts -G plugins > "$work/plugins.txt"
   check "plugin listed by tshark -G plugins" grep -qE '^ualink\.so[[:space:]]+0\.1\.0[[:space:]]+dissector' "$work/plugins.txt"
   ts -G protocols > "$work/protocols.txt"
-  check "protocol ualink registered" grep -qP '^UALink 128G DL/PL\tUALink\tualink$' "$work/protocols.txt"
+  check "protocol ualink registered" grep -qP '^UALink 128G DL/PL\tUALink\tualink(\t|$)' "$work/protocols.txt"
   ts -G dissector-tables > /dev/null
   ts -G decodes > "$work/decodes.txt"
   check "registered on wtap_encap USER0 and udp.port 17762" \
     bash -c "grep -qP '^wtap_encap\t45\tualink$' '$work/decodes.txt' && grep -qP '^udp.port\t17762\tualink$' '$work/decodes.txt'"
   ts -G heuristic-decodes > "$work/heur.txt"
-  check "UDP heuristic registered and enabled" grep -qP '^udp\tualink\tT$' "$work/heur.txt"
+  check "UDP heuristic registered and enabled" grep -qP '^udp\tualink\tT(\t|$)' "$work/heur.txt"
   ;;
 fields)
   ts -G fields > "$work/fields.txt"

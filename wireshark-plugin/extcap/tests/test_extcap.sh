@@ -104,7 +104,7 @@ protocol)
   done
   rc=0
   ts -i ualink-generator "${genopt[@]}" -f 'bogus' -a duration:5 -w "$work/out/x.pcapng" > /dev/null 2> "$work/f.err" || rc=$?
-  check "tshark shows a bad capture filter's message" bash -c "[ $rc -ne 0 ] && grep -q \"Error by extcap pipe: ualink-extcap: capture filter: unknown term 'bogus'\" '$work/f.err'"
+  check "tshark shows a bad capture filter's message" bash -c "[ $rc -ne 0 ] && grep -qE \"Error (by|from) extcap pipe: ualink-extcap: capture filter: unknown term 'bogus'\" '$work/f.err'"
   rc=0
   ts -i ualink-generator -o "extcap.ualink_generator.generator:$work/bin/none" -a duration:5 -w "$work/out/x.pcapng" > /dev/null 2> "$work/g.err" || rc=$?
   rc=0
@@ -198,7 +198,7 @@ s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(s
   rc=0
   ts -i ualink-udp -o "extcap.ualink_udp.port:$port" -a duration:5 -w "$work/out/busy.pcapng" > /dev/null 2> "$work/busy.err" || rc=$?
   check "busy port: tshark fails with the extcap's message" \
-    bash -c "[ $rc -ne 0 ] && grep -q 'Error by extcap pipe: ualink-extcap: cannot listen on UDP 127.0.0.1 port $port: Address already in use' '$work/busy.err'"
+    bash -c "[ $rc -ne 0 ] && grep -qE 'Error (by|from) extcap pipe: ualink-extcap: cannot listen on UDP 127.0.0.1 port $port: Address already in use' '$work/busy.err'"
   rc=0
   "$X" --extcap-interface ualink-udp --capture --fifo "$work/nofifo" --port "$port" 2> "$work/busy2.err" || rc=$?
   check "busy port: exit $rc, message on stderr, no fifo opened" \
