@@ -256,7 +256,7 @@ static void source_read(struct tui_source *s) {
     int rc = pcap_next_ex(p, &h, &data);
     if (rc == 1) {
       frame++;
-      deliver(s, data, h->caplen, (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec);
+      deliver(s, data, h->caplen, ual_pcap_tv_sec(h->ts.tv_sec) * 1000000000u + (uint64_t)h->ts.tv_usec);
     } else if (rc == PCAP_ERROR_BREAK) {
       break;
     } else if (rc < 0) {

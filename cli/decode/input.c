@@ -122,9 +122,7 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
     *rec = data;
     *len = h->caplen;
     in->wire_len = h->len;
-    /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
-     * damaged header, counted as no timestamp (0) rather than wrapped */
-    *ts_ns = h->ts.tv_sec < 0 ? 0 : (uint64_t)h->ts.tv_sec * 1000000000u + (uint64_t)h->ts.tv_usec;
+    *ts_ns = ual_pcap_tv_sec(h->ts.tv_sec) * 1000000000u + (uint64_t)h->ts.tv_usec;
     if (in->udp_lt >= 0 && !dc_udp_unwrap(in, rec, len, &in->wire_len)) return DC_NEXT_SKIP;
     return DC_NEXT_RECORD;
   }

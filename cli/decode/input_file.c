@@ -106,12 +106,9 @@ int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, boo
     if (caplen > f->snap && body < f->snap) return trunc_msg(msg, "captured", f->snap, body);
     return trunc_msg(msg, "captured", caplen, body);
   }
-  int32_t sec = (int32_t)h.sec;
-  long frac = (int32_t)h.frac;
+  uint64_t frac = h.frac;
   if (!f->nsec) frac *= 1000;
-  /* libpcap reads the seconds as signed 32 bits; a time before 1970 is a
-   * damaged header, counted as no timestamp (0) rather than wrapped */
-  fr->ts_ns = sec < 0 ? 0 : (uint64_t)sec * 1000000000u + (uint64_t)frac;
+  fr->ts_ns = (uint64_t)h.sec * 1000000000u + frac;
   fr->wire_len = h.len;
   fr->len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
   fr->used = REC_HDR + caplen;

@@ -430,8 +430,9 @@ static void reserved_header(struct cap *c) {
   cap_flit(c, 1, f);
 }
 
-/* An IDLE flit between two whose pcap time is before 1970 (negative seconds):
- * the decoder counts those as without timestamp. */
+/* An IDLE flit between two whose pcap seconds have the top bit set (written
+ * as -5 and -7): the field is unsigned, so they are in 2106, whichever
+ * libpcap version reads them. */
 static void negative_time(struct cap *c) {
   uint8_t f[UAL_FLIT_BYTES], rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
   ual_flit_build_idle(f);

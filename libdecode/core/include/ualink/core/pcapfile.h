@@ -30,12 +30,19 @@ struct ual_pcap_file {
 bool ual_pcap_file_parse(const uint8_t h[UAL_PCAP_FILE_HDR], struct ual_pcap_file *pf);
 
 struct ual_pcap_rec {
-  uint32_t sec;           /* as written (libpcap reads it as signed) */
+  uint32_t sec;           /* unsigned, as the format defines it */
   uint32_t frac;          /* microseconds or nanoseconds (ual_pcap_file.nsec) */
   uint32_t caplen, len;
 };
 
 void ual_pcap_rec_parse(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped, struct ual_pcap_rec *r);
+/* The seconds of a record libpcap handed on: the file's field is unsigned
+ * 32 bits, which libpcap 1.10.5 (Debian 13) keeps and 1.10.3 (Debian 12)
+ * sign-extends into tv_sec, so both read the same time. */
+static inline uint64_t ual_pcap_tv_sec(int64_t tv_sec) {
+  return tv_sec < 0 ? (uint64_t)(uint32_t)tv_sec : (uint64_t)tv_sec;
+}
+
 /* Only the record's captured length, for framing ahead. */
 uint32_t ual_pcap_rec_caplen(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped);
 
