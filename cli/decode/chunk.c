@@ -93,7 +93,7 @@ static void boundary_state(const struct dc_ctx *c, bool other, char *buf, size_t
   int n = snprintf(buf, cap, "{\"text\":\"%s\",\"sync\":[", text);
   for (int d = 0; d < 2 && n > 0 && (size_t)n < cap; d++)
     n += snprintf(buf + n, cap - (size_t)n, "%s[%d,%d,%d,%d,%d]", d ? "," : "", ual_unpack_synced(&c->an.unpack[d]),
-                  c->an.sync[d].reported, c->an.sync[d].flits > 0, c->an.after_idle[d], c->an.fresh[d]);
+                  c->an.sync[d].reported, c->an.sync[d].flits > 0, c->an.rp.d[d].after_idle, c->an.fresh[d]);
   if (n > 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "],\"other_fabric\":%s}", other ? "true" : "false");
 }
 

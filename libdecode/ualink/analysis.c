@@ -167,9 +167,6 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
   /* a FEC-clean flit's bytes are its record's body (analysis.h) */
   const uint8_t *bytes = a->bytes_in_record && fi->fec.status == UAL_FEC_CLEAN ? out->rec.body : fi->bytes;
   if (ro.held) memcpy(ro.held->flit, bytes, sizeof ro.held->flit);
-  bool after_idle = a->after_idle[d];
-  a->after_idle[d] = fi->valid && fi->kind == UAL_FK_IDLE;
-  if (fi->kind == UAL_FK_NOP && fi->valid) a->after_idle[d] = after_idle;
   if (fi->kind != UAL_FK_PAYLOAD || !fi->valid || !ro.placed) return;
   a->seen_payload[d] = 1;
   w->is_new = ro.is_new;
@@ -177,9 +174,6 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
     if (ro.is_new && ro.verdict != UAL_RPV_DROPPED) ual_dlproto_flit(&a->dp, d, fi, -1, w, &out->findings);
     return;
   }
-  /* IDLE flits then explicit sequence number 1: the link's numbering
-   * starts (the sequence-number handshake after link-up), nothing is
-   * carried over into the flit. */
   if (ro.resync) {
     /* a run delivered before TL flit boundaries were known gave no TL
      * flits: its replayed copies are delivered again, in step */
@@ -188,8 +182,8 @@ static void flit_step(struct ual_analyzer *a, struct ual_rec_result *out, struct
     ual_unpack_init_midstream(&a->unpack[d]);
   }
   if (ro.rejoin == 2) a->unpack[d] = a->unpack_kept[d];
-  if (after_idle && fi->fh.replay_cmd == UAL_RC_SEQ && fi->fh.seq == 1 && !ual_unpack_synced(&a->unpack[d]))
-    ual_unpack_init(&a->unpack[d]);
+  /* the link's numbering starts: nothing is carried over into the flit */
+  if (ro.handshake && !ual_unpack_synced(&a->unpack[d])) ual_unpack_init(&a->unpack[d]);
   deliver(a, d, &fi->view, bytes, w, true, out, ev);
   const struct ual_hold_slot *s;
   while ((s = ual_replay_release(&a->rp, d)) != NULL) {

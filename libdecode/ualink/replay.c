@@ -74,19 +74,21 @@ void ual_replay_reset(struct ual_replay *r, unsigned dir) { dir_clear(&r->d[dir 
 /* After link-up both transmitters number from 1 and nothing is
  * acknowledged (NEXT_TX_SEQ = 1, ACKD_SEQ = 0): an Ack is then judged
  * against what was really sent, not learned. */
-void ual_replay_link_up(struct ual_replay *r) {
-  for (unsigned i = 0; i < 2; i++) {
-    struct ual_replay_dir *d = &r->d[i];
-    if (d->tx_known || d->ack_known) continue;   /* numbering already running */
-    d->tx_known = 2;
-    d->tx_max = 0;
-    d->ack_known = 1;
-    d->acked = 0;
-    if (!d->exp_known) {
-      d->exp_known = 2;
-      d->next_exp = 1;
-    }
+static void numbering_start(struct ual_replay_dir *d) {
+  if (d->tx_known || d->ack_known) return;   /* numbering already running */
+  d->tx_known = 2;
+  d->tx_max = 0;
+  d->ack_known = 1;
+  d->acked = 0;
+  if (!d->exp_known) {
+    d->exp_known = 2;
+    d->next_exp = 1;
   }
+}
+
+void ual_replay_link_up(struct ual_replay *r) {
+  numbering_start(&r->d[0]);
+  numbering_start(&r->d[1]);
 }
 
 /* A receiver's expected number learned from the first flit seen is
@@ -496,6 +498,8 @@ void ual_replay_step(struct ual_replay *r, unsigned dir, const struct ual_flit_i
   memset(o, 0, sizeof *o);
   me->flits++;
   timer(me, dir, w, f);
+  bool after_idle = me->after_idle;
+  me->after_idle = fi->valid && (fi->kind == UAL_FK_IDLE || (fi->kind == UAL_FK_NOP && after_idle));
   if (!fi->valid) {
     invalid_flit(me, fi, w, o);
     return;
@@ -530,6 +534,12 @@ void ual_replay_step(struct ual_replay *r, unsigned dir, const struct ual_flit_i
     return;
   }
 
+  /* IDLE flits, then explicit 1: the sequence-number handshake after a
+   * link-up, so what the partner Acks is judged from here */
+  if (after_idle && fh->replay_cmd == UAL_RC_SEQ && fh->seq == 1) {
+    o->handshake = 1;
+    numbering_start(me);
+  }
   uint16_t seq = 0;
   bool placed = place(me, fh, &seq);
   me->prev_bad = 0;

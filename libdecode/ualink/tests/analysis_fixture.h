@@ -315,8 +315,20 @@ static inline void fx_ts(struct fx *x, unsigned dir, unsigned ts2, unsigned link
   fx_ts_eq(x, dir, ts2, link, lane, mts, training_control, 0);
 }
 
-/* Detect, Polling, Configuration (with Modified TS when mts), IDLE flits,
- * then the first NOP flits: L0 at 2.5 GT/s with the DL in its reset state. */
+/* IDLE flits, then the first NOP flits: the next payload flits begin the
+ * sequence-number handshake, numbered from 1 with empty packers. */
+static inline void fx_handshake(struct fx *x) {
+  for (int i = 0; i < 4; i++)
+    for (unsigned d = 0; d < 2; d++) fx_idle(x, d);
+  for (unsigned d = 0; d < 2; d++) fx_nop(x, d, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+  for (unsigned d = 0; d < 2; d++) {
+    ual_pack_init(&x->pack[d]);
+    x->next_seq[d] = 1;
+  }
+}
+
+/* Detect, Polling, Configuration (with Modified TS when mts), then the
+ * handshake: L0 at 2.5 GT/s with the DL in its reset state. */
 static inline void fx_train(struct fx *x, bool mts) {
   x->rate = 1;
   for (unsigned d = 0; d < 2; d++) fx_event(x, d, UAL_EV_RX_DETECT, 0);
@@ -325,13 +337,7 @@ static inline void fx_train(struct fx *x, bool mts) {
   for (unsigned d = 0; d < 2; d++) fx_ts(x, d, 0, 0, 255, false, 0);
   for (unsigned d = 0; d < 2; d++) fx_ts(x, d, 0, 0, 0, mts, 0);
   for (unsigned d = 0; d < 2; d++) fx_ts(x, d, 1, 0, 0, mts, 0);
-  for (int i = 0; i < 4; i++)
-    for (unsigned d = 0; d < 2; d++) fx_idle(x, d);
-  for (unsigned d = 0; d < 2; d++) fx_nop(x, d, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
-  for (unsigned d = 0; d < 2; d++) {
-    ual_pack_init(&x->pack[d]);
-    x->next_seq[d] = 1;
-  }
+  fx_handshake(x);
 }
 
 /* ---- DL messages ---- */

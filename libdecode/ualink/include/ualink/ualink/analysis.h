@@ -83,7 +83,6 @@ struct ual_analyzer {
   struct ual_unpack unpack[2];   /* the delivered stream of each direction */
   struct ual_unpack unpack_kept[2]; /* the stream before a replay from before the flits delivered (replay.h save) */
   struct ual_sync sync[2];
-  uint8_t after_idle[2];         /* the direction's last flit was an IDLE flit (NOP flits aside) */
   uint8_t fresh[2];              /* the direction's DL state is known from a reset */
   uint8_t seen_payload[2];       /* payload flits since that reset */
   uint64_t records, flits[2];

@@ -82,6 +82,7 @@ struct ual_replay_dir {
   uint8_t discard;                /* a go-back-N Nak is out: flits ahead are discarded */
   /* explicit sequence number groups: run length, -1 = boundary unknown */
   int16_t run;
+  uint8_t after_idle;             /* the last valid flit was an IDLE flit (NOP flits aside) */
   /* containment (DL-AFTER-CONTAIN) */
   uint8_t contained, contain_known, contain_flagged;
   uint16_t contain_seq;
@@ -106,6 +107,7 @@ struct ual_replay_out {
   uint8_t save;                   /* with resync: keep the stream as it stood, rejoin returns to it */
   uint8_t rejoin;                 /* delivered after the replayed copies of a run delivered before:
                                      1 the stream goes on, 2 it goes on from where save kept it */
+  uint8_t handshake;              /* explicit 1 after IDLE flits: the link's numbering starts */
   uint16_t seq;
   struct ual_hold_slot *held;     /* HELD: the slot taken, all but its flit bytes filled */
 };
