@@ -77,7 +77,8 @@ void ual_tb_fixed(struct ual_tree_builder *w, unsigned depth, const struct ual_f
  * reads it: false when the field runs past the record. */
 bool ual_tree_wire(enum ual_field_id id, const uint8_t *rec, size_t len, unsigned base, uint64_t *v);
 /* Whether the tree shows record header field id (scope REC or
- * REC_PCIE_ROLES) for a record of at least UAL_REC_HDR_BYTES with header h. */
+ * REC_PCIE_ROLES, or the kind's hdr_scope) for a record of at least
+ * UAL_REC_HDR_BYTES with header h. */
 bool ual_tree_rec_shows(const struct ual_rec_hdr *h, enum ual_field_id id);
 
 /* Rows both flit kinds (UALink 1, PCIe 5) show: the "CRC and FEC" group of
@@ -124,6 +125,10 @@ struct ual_kind {
   /* The lists of fixed rows its tree shows (ual_tb_fixed), NULL-terminated;
    * NULL: none. */
   const struct ual_fixed_rows *const *fixed;
+  /* A scope of rows for the record header bits the kind gives a meaning
+   * to (base: record byte 0): the tree shows them in place of the record
+   * rows whose bits they cover. 0 (UAL_SC_REC): none. */
+  enum ual_scope hdr_scope;
 };
 
 /* Where kind shows field id as a fixed row (NULL: not one). */

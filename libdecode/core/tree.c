@@ -90,11 +90,37 @@ const struct ual_fixed_row *ual_kind_fixed_row(const struct ual_kind *k, enum ua
   return NULL;
 }
 
+/* The header scope of h's kind, UAL_SC_REC when none. */
+static enum ual_scope hdr_scope(const struct ual_rec_hdr *h) {
+  const struct ual_kind *k = ual_kind_of(h->kind);
+  return k ? k->hdr_scope : UAL_SC_REC;
+}
+
+/* Whether a row of the kind's header scope covers bits of record row id. */
+static bool hdr_replaced(enum ual_scope hs, enum ual_field_id id) {
+  if (hs == UAL_SC_REC) return false;
+  enum ual_field_id first;
+  size_t n = ual_scope_span(hs, &first);
+  for (size_t i = 0; i < n; i++) {
+    const struct ual_field *x = &ual_fields[first + i], *y = &ual_fields[id];
+    if (x->offset == y->offset && x->size == y->size && (ual_field_mask(first + i) & ual_field_mask(id))) return true;
+  }
+  return false;
+}
+
+/* The roles byte in the PCIe encoding, unless the kind reads that byte its own way. */
+static bool pcie_roles(const struct ual_rec_hdr *h, enum ual_scope hs) {
+  return h->roles_pcie && !hdr_replaced(hs, UAL_F_REC_ROLES_RSVD);
+}
+
 bool ual_tree_rec_shows(const struct ual_rec_hdr *h, enum ual_field_id id) {
-  if (ual_fields[id].scope == UAL_SC_REC_PCIE_ROLES) return h->roles_pcie;
+  enum ual_scope sc = ual_fields[id].scope, hs = hdr_scope(h);
+  bool pcie = pcie_roles(h, hs);
+  if (sc == UAL_SC_REC_PCIE_ROLES) return pcie;
+  if (hs != UAL_SC_REC && sc == hs) return true;
   /* the roles byte in the PCIe encoding replaces the UALink role rows */
-  return ual_fields[id].scope == UAL_SC_REC &&
-         !(h->roles_pcie && (id == UAL_F_REC_ROLE_A || id == UAL_F_REC_ROLE_B || id == UAL_F_REC_ROLES_RSVD));
+  return sc == UAL_SC_REC && !hdr_replaced(hs, id) &&
+         !(pcie && (id == UAL_F_REC_ROLE_A || id == UAL_F_REC_ROLE_B || id == UAL_F_REC_ROLES_RSVD));
 }
 
 void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, const uint8_t *bytes,
@@ -152,13 +178,23 @@ static void tree_walk(struct ual_tree_builder *w, const struct ual_rec_result *r
   }
   ual_tb_group(w, 0, "Record header", 0, UAL_REC_HDR_BYTES, "v%u kind %u %s", r->rec.h.version, r->rec.h.kind,
                r->dir ? "B>A" : "A>B");
-  if (r->rec.h.roles_pcie) {
-    enum ual_field_id first;
-    size_t n = ual_scope_span(UAL_SC_REC, &first);
+  enum ual_scope hs = hdr_scope(&r->rec.h);
+  bool pcie = pcie_roles(&r->rec.h, hs);
+  if (pcie || hs != UAL_SC_REC) {
+    /* each bit once, in record order: the kind's rows where they cover record rows */
+    enum ual_field_id first, hfirst = 0;
+    size_t n = ual_scope_span(UAL_SC_REC, &first), hn = hs != UAL_SC_REC ? ual_scope_span(hs, &hfirst) : 0, hi = 0;
     for (size_t i = 0; i < n; i++) {
       enum ual_field_id id = (enum ual_field_id)(first + i);
-      if (id == UAL_F_REC_ROLE_A) ual_tb_scope(w, 1, UAL_SC_REC_PCIE_ROLES, 0);
-      if (ual_tree_rec_shows(&r->rec.h, id)) ual_tb_field(w, 1, id, 0, ual_field_get(id, w->rec));
+      if (id == UAL_F_REC_ROLE_A && pcie) ual_tb_scope(w, 1, UAL_SC_REC_PCIE_ROLES, 0);
+      if (ual_tree_rec_shows(&r->rec.h, id)) {
+        ual_tb_field(w, 1, id, 0, ual_field_get(id, w->rec));
+        continue;
+      }
+      for (; hi < hn && ual_fields[hfirst + hi].offset <= ual_fields[id].offset; hi++) {
+        enum ual_field_id x = (enum ual_field_id)(hfirst + hi);
+        ual_tb_field(w, 1, x, 0, ual_field_get(x, w->rec));
+      }
     }
   } else {
     ual_tb_scope(w, 1, UAL_SC_REC, 0);

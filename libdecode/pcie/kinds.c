@@ -59,5 +59,5 @@ static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_pcie_dllp = {
-  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL, dllp_kind_fixed,
+  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL, dllp_kind_fixed, UAL_SC_REC,
 };

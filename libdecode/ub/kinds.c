@@ -58,10 +58,6 @@ static void ub_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) 
   const unsigned flit = UAL_REC_HDR_BYTES;
   ual_tb_group(w, 0, "UB flit", flit, UAL_UB_FLIT_BYTES, "%s, flit %u of %u", role_name(u->role),
                u->flit_in_block + 1u, u->block_flits);
-  /* what the record header means for kind 6 */
-  ual_tb_field(w, 1, UAL_F_UB_GEN_HINT, 7, ual_ub_rec_mode_hint(&r->rec.h));
-  ual_tb_field(w, 1, UAL_F_UB_GEN_PRIMARY, 6, ual_ub_rec_primary(&r->rec.h));
-  ual_tb_field(w, 1, UAL_F_UB_GEN_FEC_CORR, 2, (r->rec.h.rsvd_flags & (UAL_UB_RF_FEC_CORRECTED >> 3)) != 0);
   ual_tb_field(w, 1, UAL_F_UB_GEN_MODE, flit, u->mode);
   ual_tb_field(w, 1, UAL_F_UB_GEN_ROLE, flit, u->role);
   switch (u->role) {
@@ -173,4 +169,5 @@ static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
 
 const struct ual_kind ual_kind_ub_flit = {
   "UB flit", "ub", ub_body_ok, ub_decode, ub_stream, ub_tree, ub_summary, ub_hdr_reserved, ub_bad_len, NULL,
+  UAL_SC_UB_REC,
 };

@@ -2,11 +2,12 @@
 #include "check.h"
 #include "ualink/core/fields.h"
 #include "ualink/ualink/dlmsg.h"
+#include "core/kind.h"
 
 /* Bytes each scope spans from its base. */
 static unsigned scope_bytes(unsigned sc) {
   switch (sc) {
-  case UAL_SC_REC: case UAL_SC_REC_PCIE_ROLES: return 8;
+  case UAL_SC_REC: case UAL_SC_REC_PCIE_ROLES: case UAL_SC_UB_REC: return 8;
   case UAL_SC_FH: return 2;
   case UAL_SC_FLIT: return 256;
   case UAL_SC_SH: return 1;
@@ -72,7 +73,7 @@ static void test_table_shape(void) {
     CHECK(fd->name && fd->name[0]);
     /* under the plugin's protocols: "ualink", "pcie" for the PCIe scopes, "ub" for UB's (core/fabrics.h) */
     bool pcie_scope = fd->scope >= UAL_SC_PCIE_BODY && fd->scope <= UAL_SC_PCIE_GEN;
-    bool ub_scope = fd->scope >= UAL_SC_UB_LPH && fd->scope <= UAL_SC_UB_GEN;
+    bool ub_scope = fd->scope >= UAL_SC_UB_REC && fd->scope <= UAL_SC_UB_GEN;
     const char *proto = pcie_scope ? "pcie." : ub_scope ? "ub." : "ualink.";
     CHECK(fd->abbrev && strncmp(fd->abbrev, proto, strlen(proto)) == 0 && fd->abbrev[strlen(proto)]);
     CHECK(fd->section && fd->section[0]);
@@ -186,9 +187,48 @@ static void test_spec_positions(void) {
   CHECK_STR(ual_fields[UAL_F_UB_LPH_VL].abbrev, "ub.lph.vl");
 }
 
+/* The record header rows the tree shows for a kind (its hdr_scope in
+ * place of the record rows it covers, the PCIe roles encoding in place of
+ * the role rows): every one of the 64 header bits exactly once. */
+static void test_header_rows(void) {
+  for (unsigned kind = 0; kind < 256; kind++) {
+    const struct ual_kind *k = ual_kind_of(kind);
+    if (!k) continue;
+    for (unsigned pcie = 0; pcie < 2; pcie++) {
+      struct ual_rec_hdr h = { .version = 1, .kind = (uint8_t)kind, .roles_pcie = (uint8_t)pcie };
+      uint8_t bits[64] = {0};
+      int overlaps = 0;
+      unsigned covered = 0;
+      for (int i = 0; i < UAL_F_COUNT; i++) {
+        if (!ual_tree_rec_shows(&h, (enum ual_field_id)i)) continue;
+        CHECK(ual_fields[i].offset + ual_fields[i].size <= 8);
+        overlaps += mark_bits(i, bits, 64);
+      }
+      for (unsigned b = 0; b < 64; b++) covered += bits[b];
+      if (overlaps || covered != 64)
+        fprintf(stderr, "kind %u%s: header rows overlap in %d bits, cover %u of 64\n", kind, pcie ? " (PCIe roles)" : "",
+                overlaps, covered);
+      CHECK_EQ(overlaps, 0);
+      CHECK_EQ(covered, 64);
+    }
+    /* a kind's header rows cover bits of the record's reserved rows only */
+    if (k->hdr_scope != UAL_SC_REC) {
+      check_scope_layout(k->hdr_scope, 0);
+      enum ual_field_id first;
+      size_t n = ual_scope_span(k->hdr_scope, &first);
+      CHECK(n > 0);
+      struct ual_rec_hdr h = { .version = 1, .kind = (uint8_t)kind };
+      for (int i = 0; i < UAL_F_COUNT; i++)
+        if (ual_fields[i].scope == UAL_SC_REC && !ual_tree_rec_shows(&h, (enum ual_field_id)i))
+          CHECK(ual_fields[i].flags & UAL_FF_RESERVED);
+    }
+  }
+}
+
 int main(void) {
   test_table_shape();
   test_layouts();
+  test_header_rows();
   test_spec_positions();
   return check_done("test_fields");
 }

@@ -4,6 +4,10 @@
 #include "check.h"
 #include "ualink/ub/flit.h"
 #include "ualink/core/fields.h"
+#include "ualink/core/decode.h"
+#include "ualink/core/record.h"
+#include "ualink/core/tree.h"
+#include "ualink/ub/record.h"
 
 static void hex(const char *s, uint8_t *out, size_t n) {
   for (size_t i = 0; i < n; i++) {
@@ -283,6 +287,84 @@ static void test_sync_and_errors(void) {
   }
 }
 
+/* The field tree of a UB record: no two field rows cover the same record
+ * bit (group rows aside), and the record header's rows go in record order. */
+struct tree_bits { uint8_t bits[8 * (8 + 20)]; int overlaps; unsigned rows, hdr_rows, hdr_back, hdr_gen; int last_hdr; };
+
+static void tree_row(void *ctx, const struct ual_tree_row *row) {
+  struct tree_bits *t = ctx;
+  /* a derived row placed in the header reads header bits a second time */
+  if (row->field && !row->field->size && row->offset < UAL_REC_HDR_BYTES) t->hdr_gen++;
+  if (!row->field || !row->field->size || row->copied) return;
+  const struct ual_field *fd = row->field;
+  unsigned base = row->offset - fd->offset;
+  t->rows++;
+  if (base == 0 && row->offset < UAL_REC_HDR_BYTES) {
+    t->hdr_rows++;
+    if ((int)row->offset < t->last_hdr) t->hdr_back++;
+    t->last_hdr = (int)row->offset;
+  }
+  for (unsigned b = fd->lsb; b < (unsigned)fd->lsb + fd->width; b++) {
+    unsigned byte = b / 8;
+    if (fd->endian == UAL_BE) byte = fd->size - 1 - byte;
+    unsigned abs = (row->offset + byte) * 8 + b % 8;
+    if (abs >= sizeof t->bits || t->bits[abs]) { t->overlaps++; continue; }
+    t->bits[abs] = 1;
+  }
+}
+
+static void test_tree_bits(void) {
+  static uint8_t flits[64 * 20], pay[800];
+  static struct ual_decoder dec;
+  static struct ual_rec_result res;
+  for (unsigned m = UAL_UB_MODE_CRC; m <= UAL_UB_MODE_NONCRC; m++) {
+    unsigned n = 0;
+    struct ual_ub_dllcb nul = { .type = UAL_UB_CB_NULL_BLOCK, .flits = 1 };
+    ual_ub_dllcb_put(flits, &nul);
+    ual_ub_seal((enum ual_ub_mode)m, flits, 1, true, false);
+    n = 1;
+    for (unsigned t = 0; t < UAL_UB_CB_UNKNOWN; t++) {
+      struct ual_ub_dllcb cb = { .type = (uint8_t)t, .flits = 1 };
+      if (t == UAL_UB_CB_CRD_ACK) cb.flits = 2;
+      if (t == UAL_UB_CB_INIT) cb.flits = 5;
+      if (t == UAL_UB_CB_PARAM_EXCHG) cb.flits = 2;
+      cb.lane = (struct ual_ub_lane){ .req_id = 5, .tlw = 4, .rlw = 4 };
+      memset(flits + 20 * n, 0, 20u * cb.flits);
+      ual_ub_dllcb_put(flits + 20 * n, &cb);
+      ual_ub_seal((enum ual_ub_mode)m, flits + 20 * n, cb.flits, true, false);
+      n += cb.flits;
+    }
+    for (unsigned k = 0; k < sizeof pay; k++) pay[k] = (uint8_t)(k * 7 + 1);
+    struct ual_ub_unit u = { .vl = 2, .cfg = 3, .crd = 1, .crd_vl = 1, .ack = 1 };
+    n += ual_ub_dlldp_build((enum ual_ub_mode)m, &u, pay, sizeof pay, false, flits + 20 * n, 64 - n);
+    CHECK(n > 40);
+    ual_decoder_init(&dec);
+    unsigned roles[] = { 0, 1, 2 }, body_rows = 0;
+    for (unsigned i = 0; i < n; i++) {
+      struct ual_rec_hdr h;
+      ual_rec_hdr_init(&h, UAL_REC_UB_FLIT, 0);
+      h.width = 4;
+      h.flags |= UAL_UB_RF_FEC_CORRECTED;
+      h.rsvd_roles = (uint8_t)roles[i % 3];
+      h.rsvd = (uint8_t)(m | UAL_UB_FEC_BYPASS);
+      uint8_t rec[8 + 20];
+      CHECK_EQ(ual_record_build(&h, flits + 20 * i, 20, rec, sizeof rec), sizeof rec);
+      ual_decode_record(&dec, rec, sizeof rec, i + 1, &res);
+      struct tree_bits t = { .last_hdr = -1 };
+      ual_tree_walk(&res, rec, sizeof rec, tree_row, &t);
+      if (t.overlaps || t.hdr_back) fprintf(stderr, "mode %u flit %u: %d bits shown twice, %u header rows back\n", m, i,
+                                          t.overlaps, t.hdr_back);
+      CHECK_EQ(t.overlaps, 0);
+      CHECK_EQ(t.hdr_back, 0);
+      CHECK_EQ(t.hdr_gen, 0);
+      unsigned hdr_bits = 0;
+      for (unsigned b = 0; b < 64; b++) hdr_bits += t.bits[b];
+      CHECK_EQ(hdr_bits, 64);            /* every header bit shown once */
+      body_rows += t.rows - t.hdr_rows;
+    }
+  }
+}
+
 int main(void) {
   test_crc_vectors();
   test_positions();
@@ -290,5 +372,6 @@ int main(void) {
   test_roundtrip();
   test_dllcb_roundtrip();
   test_sync_and_errors();
+  test_tree_bits();
   return check_done("test_ub_flit");
 }

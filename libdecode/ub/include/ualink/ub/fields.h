@@ -3,7 +3,11 @@
  * Pure X-macro lists with no includes, expanded by core/fields.h through
  * the registration in core/fabrics.h.
  *
- * Every scope's base is byte 0 of the flit it describes (a 20-byte flit,
+ * UB_REC describes the record header bits kind 6 gives a meaning to (digest
+ * §2) and the reserved rest of their bytes: the field tree shows them in
+ * place of the record rows they cover (struct ual_kind.hdr_scope).
+ *
+ * Every other scope's base is byte 0 of the flit it describes (a 20-byte flit,
  * bytes in transmission order) except UB_LANE, whose base is the first
  * CMD byte (UAL_UB_LANE_CMD_OFFSET, decision U16). Fields spanning bytes
  * are big-endian containers, MSB in the lower byte (decision U9); bit 7 of
@@ -13,6 +17,7 @@
 #define UALINK_UB_FIELDS_H
 
 #define UAL_UB_SCOPES(X) \
+  X(UB_REC)             /* record header of kind 6, byte 0 of the record: the bits UB gives a meaning */ \
   X(UB_LPH)             /* DLLDB 0, flit 0, bytes 0-3 */ \
   X(UB_LBH)             /* DLLDB >= 1, flit 0, bytes 0-1 */ \
   X(UB_LCH)             /* DLLCB flit 0, bytes 0-3 */ \
@@ -58,6 +63,13 @@
 /* X(ID, scope, "Name", "filter name" (protocol "ub", core/fabrics.h),
  *   offset, size, endian, lsb, width, flags, value list or NULL, "spec section") */
 #define UAL_UB_FIELDS(X) \
+  X(UB_REC_FEC_CORR,  UAL_SC_UB_REC, "FEC corrected",    "ub.rec.fec_corrected", 2, 1, UAL_LE, 3, 1, UAL_FF_BOOL, NULL, "ub-dl U2") \
+  X(UB_REC_FLAGS_RSVD,UAL_SC_UB_REC, "Reserved flags",   "ub.rec.flags_rsvd",    2, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "ub-dl U2") \
+  X(UB_REC_PRIMARY,   UAL_SC_UB_REC, "PHY primary port", "ub.rec.primary",       6, 1, UAL_LE, 4, 2, 0, UAL_V_(ub_primary), "ub-dl U5") \
+  X(UB_REC_ROLES_RSVD,UAL_SC_UB_REC, "Reserved roles",   "ub.rec.roles_rsvd",    6, 1, UAL_LE, 6, 2, UAL_FF_RESERVED, NULL, "ub-dl U5") \
+  X(UB_REC_HINT,      UAL_SC_UB_REC, "Mode hint",        "ub.rec.mode_hint",     7, 1, UAL_LE, 0, 2, 0, UAL_V_(ub_mode), "ub-dl U6") \
+  X(UB_REC_FEC_BYPASS,UAL_SC_UB_REC, "FEC bypassed",     "ub.rec.fec_bypass",    7, 1, UAL_LE, 2, 1, UAL_FF_BOOL, NULL, "ub-dl U22") \
+  X(UB_REC_RSVD,      UAL_SC_UB_REC, "Reserved",         "ub.rec.rsvd",          7, 1, UAL_LE, 3, 5, UAL_FF_RESERVED, NULL, "ub-dl U6") \
   UAL_UB_HDR01_(X, UB_LPH, UAL_SC_UB_LPH, "ub.lph") \
   X(UB_LPH_RT,      UAL_SC_UB_LPH, "RT",               "ub.lph.rt",       2, 2, UAL_BE, 14, 2, 0, NULL, "T Table 4-1") \
   X(UB_LPH_NDB,     UAL_SC_UB_LPH, "PLENGTH[13:10] (DLLDBs-1)", "ub.lph.plength_ndb", 2, 2, UAL_BE, 10, 4, 0, NULL, "T Table 4-1") \
@@ -140,9 +152,6 @@
   X(UB_INIT_MIN_INTERVAL,UAL_SC_UB_INIT3,"PACKET_MIN_INTERVAL","ub.init.packet_min_interval", 13, 1, UAL_BE, 0, 8, 0, NULL, "T Fig 4-32") \
   UAL_UB_GRAIN_(X, DATA, "data", 15, UAL_SC_UB_INIT3, 14, "T Fig 4-32") UAL_UB_GRAIN_(X, DATA, "data", 14, UAL_SC_UB_INIT3, 15, "T Fig 4-32") \
   UAL_UB_GRAIN_(X, DATA, "data", 13, UAL_SC_UB_INIT3, 16, "T Fig 4-32") UAL_UB_GRAIN_(X, DATA, "data", 12, UAL_SC_UB_INIT3, 17, "T Fig 4-32") \
-  X(UB_GEN_HINT,    UAL_SC_UB_GEN, "Mode hint (record byte 7)", "ub.rec.mode_hint", 0, 0, UAL_BE, 0, 2, 0, UAL_V_(ub_mode), "ub-dl U6") \
-  X(UB_GEN_PRIMARY, UAL_SC_UB_GEN, "PHY primary port (roles 5:4)", "ub.rec.primary", 0, 0, UAL_BE, 0, 2, 0, UAL_V_(ub_primary), "ub-dl U5") \
-  X(UB_GEN_FEC_CORR,UAL_SC_UB_GEN, "FEC corrected (flags bit 3)", "ub.rec.fec_corrected", 0, 0, UAL_BE, 0, 1, UAL_FF_BOOL, NULL, "ub-dl U2") \
   X(UB_GEN_ROLE,    UAL_SC_UB_GEN, "Flit role",        "ub.flit.role",    0, 0, UAL_BE, 0, 8, 0, UAL_V_(ub_role), "T 4.3.4.1") \
   X(UB_GEN_MODE,    UAL_SC_UB_GEN, "Mode",             "ub.mode",         0, 0, UAL_BE, 0, 8, 0, UAL_V_(ub_mode), "T 4.3.3.8") \
   X(UB_GEN_CB_TYPE, UAL_SC_UB_GEN, "DLLCB type",       "ub.dllcb.type",   0, 0, UAL_BE, 0, 8, UAL_FF_HEX, UAL_V_(ub_cb_type), "T Table 4-6") \
