@@ -231,12 +231,16 @@ static void pm_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
   me->pm_req = p->type;
 }
 
-static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const struct ual_rec_result *r) {
+static void link_forget(struct ual_pcie_an *an, struct ual_pcie_link_an *s) {
   forget(&s->s[0]);
   forget(&s->s[1]);
   flow_forget(&s->fl[0]);
   flow_forget(&s->fl[1]);
   ual_pcie_xl_forget(&an->xl, (unsigned)(s - an->lk));
+}
+
+static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const struct ual_rec_result *r) {
+  link_forget(an, s);
   /* a link trained from Detect starts both TLP streams afresh: the next
    * delivered flit begins with a TLP */
   if (r->ev.code == UAL_EV_RX_DETECT) {
@@ -262,6 +266,14 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     }
     return;
   }
+  /* Records lost before this one, of any link and direction (a UDP
+   * receiver cannot tell what a lost datagram held): every link starts over */
+  if (h->flags & UAL_RF_LOST)
+    for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+      if (an->lk[i].used) {
+        link_forget(an, &an->lk[i]);
+        memset(&an->lk[i].seg, 0, sizeof an->lk[i].seg);   /* a reset or a capturing write may be among the lost */
+      }
   struct ual_pcie_link_an *s = link_slot(an, h->link, true);
   if (!s) {
     an->other_links++;
@@ -277,7 +289,6 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
   }
   unsigned d = r->dir;
   struct ual_pcie_side *me = &s->s[d];
-  if (h->flags & UAL_RF_LOST) forget(me);
   const struct ual_pcie_dllp *p = &r->pcie;
   me->dllps++;
   me->by_type[p->name]++;
@@ -679,12 +690,6 @@ static void flit_step(struct ual_pcie_an *an, struct ual_pcie_link_an *s, struct
   unsigned d = r->dir;
   struct ual_pcie_flow *fl = &s->fl[d];
   const struct ual_flit_info *fi = &r->flit;
-  if (r->rec.h.flags & UAL_RF_LOST) {
-    fl->seq_known = 0;
-    ual_pcie_walk_lose(&fl->walk);
-    memset(&s->seg, 0, sizeof s->seg);   /* a reset or a capturing write may be among the lost */
-    ual_pcie_xl_forget(&an->xl, (unsigned)(s - an->lk));
-  }
   fl->flits++;
   if (!fi->valid || fi->kind != UAL_FK_PAYLOAD || !first_delivery(fl, &fi->fh)) return;
   fl->delivered++;

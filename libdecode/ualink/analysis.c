@@ -240,7 +240,9 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
   if (h->rate) ual_dlproto_rate(&a->dp, h->rate);
   if (h->role_a) a->dp.s[0].role_hdr = h->role_a;
   if (h->role_b) a->dp.s[1].role_hdr = h->role_b;
-  if (h->flags & UAL_RF_LOST) forget(a, d);
+  /* records lost before this one, of either direction (a UDP receiver
+   * cannot tell which a lost datagram held): both start over */
+  if (h->flags & UAL_RF_LOST) { forget(a, 0); forget(a, 1); }
   struct ual_when w = { frame, ts_ns, flit_time(a, h->rate, h->width), -1, 1 };
   if (!w.ft_ps) w.ft_ps = flit_time(a, a->lt.p[d].rate, a->lt.p[d].width);
   /* A response is unsolicited only when its request could not have been

@@ -145,6 +145,14 @@ void ual_dlproto_forget(struct ual_dlproto *dp, unsigned dir) {
   peer->req.state = UAL_CS_NONE;
   me->dp_owed = peer->dp_owed = 0;
   me->dp_wait = peer->dp_wait = 0;
+  /* the lost records may have held a negotiation or an L1 exit: what was
+   * negotiated is unknown again, as at the start of a capture */
+  me->width = me->speed = me->lstate = UAL_UNKNOWN;
+  me->ch0 = me->ch4 = UAL_UNKNOWN;
+  me->lockout = 3;
+  me->l1_stopped = me->after_l1 = 0;
+  memset(me->lost, 0, sizeof me->lost);
+  dp->max_width = dp->speed_allowed = dp->width_ready = UAL_UNKNOWN;
 }
 
 void ual_dlproto_l1_exit(struct ual_dlproto *dp) {

@@ -31,9 +31,24 @@ static void side_forget(struct ual_ub_side *s) {
   s->last_req_retry = -1;
   s->req_sets = 0;
   memset(&s->set, 0, sizeof s->set);
+  s->freed = 0;       /* counted from the set's freed0, now 0 */
   s->held_since_ns = 0;
   s->mc = 0;
   s->dp_seen = 0;
+}
+
+/* Records lost (a dropped-records event, or a record after lost records):
+ * both directions hunt for blocks again and forget what they learned. */
+static void lost(struct ual_ub_an *a) {
+  for (unsigned d = 0; d < 2; d++) {
+    ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
+    a->rx[d].blind = 1;             /* the lost records may have held a bad block */
+    side_forget(&a->s[d]);
+    /* the flits stored while records were lost are unknown, wherever the
+     * sender's pointer went: no replay is compared with what came before */
+    memset(a->s[d].hash, 0, sizeof a->s[d].hash);
+    a->s[d].lost_valid = 0;
+  }
 }
 
 /* LinkUp: every side starts from its reset values (T §4.2). */
@@ -146,7 +161,11 @@ static void credit_return(struct ual_ub_an *a, unsigned y, unsigned vl, int32_t 
 /* Side y's retry buffer frees n flits. */
 static void ack_free(struct ual_ub_an *a, unsigned y, int32_t n, struct ual_findings *f) {
   struct ual_ub_side *s = &a->s[y];
-  if (!n || s->unacked < 0) return;
+  if (!n) return;
+  if (s->unacked < 0) {
+    s->freed += (uint32_t)n;   /* a Retry_Ack_Set's NumFreeBuf counts from its Retry_Idle */
+    return;
+  }
   if (n > s->unacked) {
     ual_findings_add(f, UAL_R_UB_ACK_OVERFLOW, -1, "ACK frees %d of %c's flits, %d outstanding", n, side_name(y), s->unacked);
     s->unacked = 0;
@@ -599,11 +618,7 @@ static void link_event(struct ual_ub_an *a, struct ual_rec_result *r, const stru
     }
     break;
   case UAL_EV_DROPPED:
-    for (unsigned d = 0; d < 2; d++) {
-      ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
-      a->rx[d].blind = 1;             /* the lost records may have held a bad block */
-      side_forget(&a->s[d]);
-    }
+    lost(a);
     break;
   default:
     break;
@@ -628,11 +643,7 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
                         side_name(d), h->width, a->width[d]);
     a->width[d] = h->width;
   }
-  if (h->flags & UAL_RF_LOST) {
-    ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
-    a->rx[d].blind = 1;
-    side_forget(s);
-  }
+  if (h->flags & UAL_RF_LOST) lost(a);   /* of either direction: both start over */
   unsigned hint = ual_ub_rec_mode_hint(h);
   if (hint && hint != a->mode) {
     if (a->mode)
@@ -648,7 +659,14 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
   }
   ual_ub_rx_flit(&a->rx[d], r->rec.body, hint, c->frame, &r->ub, f);
   s->flits++;
-  if (r->ub.skipped) { wr_lost(s); a->crd_exact = 0; }
+  if (r->ub.skipped) {
+    /* the flits skipped while hunting may have been new or replayed ones:
+     * how many are un-ACKed and where a replay stands are unknown */
+    wr_lost(s);
+    a->crd_exact = 0;
+    s->unacked = -1;
+    s->replaying = 0;
+  }
   if (h->flags & UAL_RF_PHY_ERR) stream_error(a, d, c);
   if (!r->ub.block_end) return;
   if (ual_ub_bcrc_bad(&r->ub)) {
