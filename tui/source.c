@@ -2,11 +2,13 @@
 #include "source.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <poll.h>
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,25 +27,28 @@ struct follow {
 /* A file of link-layer frames around the UDP export: its records are unwrapped. */
 static bool accept_udp(struct tui_source *s, int linktype) {
   if (!ual_udp_linktype(linktype)) return false;
+  ual_udp_rx_init(&s->udp_rx);
   s->udp = true;
   s->udp_lt = linktype;
   return true;
+}
+
+/* Hands one datagram of the export on: the record in it, marked when
+ * datagrams were lost before it. */
+static void deliver_dgram(struct tui_source *s, const uint8_t *dg, size_t n, uint64_t ts_ns) {
+  size_t len;
+  bool lost;
+  const uint8_t *rec = ual_udp_rx_step(&s->udp_rx, dg, n, &len, &lost);
+  if (lost) rec = ual_udp_mark_lost(rec, len, s->lost_rec, sizeof s->lost_rec);
+  s->cb(s->ctx, rec, len, ts_ns);
 }
 
 /* Hands one captured packet on: as it is, or the record in its UDP datagram. */
 static void deliver(struct tui_source *s, const uint8_t *p, size_t n, uint64_t ts_ns) {
   if (s->udp) {
     size_t len;
-    const uint8_t *rec = ual_udp_payload(s->udp_lt, p, n, (unsigned)s->port, &len);
-    if (!rec) return;
-    unsigned dir = len > 2 && (rec[2] & UAL_RF_DIR_B) ? 1u : 0u;
-    if ((s->lost_pending >> dir & 1u) && len >= UAL_REC_HDR_BYTES && len <= sizeof s->lost_rec) {
-      memcpy(s->lost_rec, rec, len);
-      s->lost_rec[2] |= UAL_RF_LOST;
-      s->lost_pending &= (uint8_t)~(1u << dir);
-      rec = s->lost_rec;
-    }
-    s->cb(s->ctx, rec, len, ts_ns);
+    const uint8_t *dg = ual_udp_payload(s->udp_lt, p, n, (unsigned)s->port, &len);
+    if (dg) deliver_dgram(s, dg, len, ts_ns);
     return;
   }
   s->cb(s->ctx, p, n, ts_ns);
@@ -180,9 +185,85 @@ static bool open_live(struct tui_source *s) {
   clock_gettime(CLOCK_REALTIME, &now);
   s->live_start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
   s->impl = p;
+  ual_udp_rx_init(&s->udp_rx);
   s->udp = true;
   s->udp_lt = pcap_datalink(p);
   return true;
+}
+
+/* The export received on a UDP socket bound to path:port. */
+struct udp_sock { int fd; uint32_t ovfl; };
+
+static bool open_udp(struct tui_source *s) {
+  struct addrinfo hints, *res = NULL;
+  memset(&hints, 0, sizeof hints);
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_DGRAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  char port[16];
+  snprintf(port, sizeof port, "%d", s->port);
+  int g = getaddrinfo(s->path, port, &hints, &res);
+  if (g != 0) { snprintf(s->error, sizeof s->error, "%s: %s", s->path, gai_strerror(g)); return false; }
+  int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, res->ai_protocol);
+  if (fd < 0) {
+    snprintf(s->error, sizeof s->error, "socket: %s", strerror(errno));
+    freeaddrinfo(res);
+    return false;
+  }
+  /* A busy export outruns the default buffer (about 200 KiB) within a
+   * fraction of a second: ask for 64 MiB, past rmem_max where allowed. */
+  int big = 64 << 20, on = 1;
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) != 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+  socklen_t sl = sizeof s->rcvbuf;
+  getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &s->rcvbuf, &sl);
+  setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on);   /* the kernel's drop count with each datagram */
+  if (bind(fd, res->ai_addr, res->ai_addrlen) != 0) {
+    snprintf(s->error, sizeof s->error, "cannot listen on UDP %s port %d: %s", s->path, s->port, strerror(errno));
+    freeaddrinfo(res);
+    close(fd);
+    return false;
+  }
+  freeaddrinfo(res);
+  struct udp_sock *u = calloc(1, sizeof *u);
+  if (!u) { close(fd); snprintf(s->error, sizeof s->error, "out of memory"); return false; }
+  u->fd = fd;
+  s->impl = u;
+  ual_udp_rx_init(&s->udp_rx);
+  s->udp = true;
+  return true;
+}
+
+static void udp_run(struct tui_source *s, struct udp_sock *u) {
+  static uint8_t buf[65536];
+  union { char b[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr align; } ctl;
+  struct pollfd pfd = { u->fd, POLLIN, 0 };
+  while (!s->stop) {
+    if (poll(&pfd, 1, 100) < 0 && errno != EINTR) break;
+    for (int k = 0; k < 256 && !s->stop; k++) {
+      struct iovec iov = { buf, sizeof buf };
+      struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
+      ssize_t n = recvmsg(u->fd, &mh, 0);
+      if (n < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) break;
+        snprintf(s->error, sizeof s->error, "UDP %s port %d: %s", s->path, s->port, strerror(errno));
+        return;
+      }
+      for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+          uint32_t v;
+          memcpy(&v, CMSG_DATA(c), sizeof v);
+          if (v != u->ovfl) {     /* the kernel dropped datagrams before this one */
+            s->kernel_drops += (uint32_t)(v - u->ovfl);
+            u->ovfl = v;
+            ual_udp_rx_dropped(&s->udp_rx);
+          }
+        }
+      struct timespec now;
+      clock_gettime(CLOCK_REALTIME, &now);
+      deliver_dgram(s, buf, (size_t)n, (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec);
+    }
+  }
 }
 
 bool tui_source_open(struct tui_source *s) {
@@ -206,6 +287,7 @@ bool tui_source_open(struct tui_source *s) {
     return true;
   }
   case TUI_SRC_LIVE: return open_live(s);
+  case TUI_SRC_UDP: return open_udp(s);
   default: return open_pcap(s);
   }
 }
@@ -230,6 +312,10 @@ static void source_read(struct tui_source *s) {
     follow_run(s, s->impl);
     return;
   }
+  if (s->kind == TUI_SRC_UDP) {
+    udp_run(s, s->impl);
+    return;
+  }
   pcap_t *p = s->impl;
   if (s->kind == TUI_SRC_LIVE) {
     struct live_ctx lc = { s, pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO ? 1u : 1000u };
@@ -244,7 +330,7 @@ static void source_read(struct tui_source *s) {
       struct pcap_stat st;
       if (pcap_stats(p, &st) == 0 && st.ps_drop + st.ps_ifdrop != s->kernel_drops) {
         s->kernel_drops = st.ps_drop + st.ps_ifdrop;
-        s->lost_pending = 3;  /* after what the ring held: the next records of both directions */
+        ual_udp_rx_dropped(&s->udp_rx);  /* after what the ring held: the next records of both directions */
       }
     }
     return;
@@ -276,6 +362,10 @@ void tui_source_close(struct tui_source *s) {
     struct follow *fw = s->impl;
     fclose(fw->f);
     free(fw);
+  } else if (s->kind == TUI_SRC_UDP) {
+    struct udp_sock *u = s->impl;
+    close(u->fd);
+    free(u);
   } else {
     pcap_close(s->impl);
   }

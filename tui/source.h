@@ -1,5 +1,6 @@
 /* Where the TUI's records come from: a pcap file (optionally followed while it
- * grows), a pcap stream on stdin, or live libpcap capture of the UDP export.
+ * grows), a pcap stream on stdin, live libpcap capture of the UDP export, or
+ * the export's datagrams received on a UDP socket.
  * A source runs on its own thread and hands records to a callback. */
 #ifndef UALINK_TUI_SOURCE_H
 #define UALINK_TUI_SOURCE_H
@@ -9,8 +10,9 @@
 #include <stdint.h>
 
 #include "ualink/core/record.h"
+#include "ualink/core/udp.h"
 
-enum tui_source_kind { TUI_SRC_FILE, TUI_SRC_FOLLOW, TUI_SRC_STDIN, TUI_SRC_LIVE };
+enum tui_source_kind { TUI_SRC_FILE, TUI_SRC_FOLLOW, TUI_SRC_STDIN, TUI_SRC_LIVE, TUI_SRC_UDP };
 
 typedef void (*tui_record_cb)(void *ctx, const uint8_t *rec, size_t len, uint64_t ts_ns);
 /* Called on the source thread when the input ends or fails (error[] says
@@ -19,9 +21,9 @@ typedef void (*tui_end_cb)(void *ctx);
 
 struct tui_source {
   enum tui_source_kind kind;
-  const char *path;         /* file, or interface for LIVE */
+  const char *path;         /* file, interface for LIVE, listen address for UDP */
   int dlt;                  /* expected link type of files */
-  int port;                 /* UDP port of the export: LIVE, and captures of it */
+  int port;                 /* UDP port of the export: LIVE, UDP, and captures of it */
   tui_record_cb cb;
   tui_end_cb end;           /* optional */
   void *ctx;
@@ -29,12 +31,14 @@ struct tui_source {
   volatile bool stop;
   volatile bool done;       /* end of input reached (not for FOLLOW/LIVE) */
   volatile bool header_pending; /* FOLLOW: the file does not have its pcap header yet */
-  volatile uint64_t kernel_drops;
+  volatile uint64_t kernel_drops;  /* datagrams the kernel dropped (capture ring, or socket: SO_RXQ_OVFL) */
   uint64_t live_start_ns;       /* live: datagrams stamped before this are not delivered */
-  /* Datagrams the kernel dropped since the last record of a direction: its
-   * next record is passed on with UAL_RF_LOST set, so the analysis
-   * forgets that direction's state instead of judging across the gap. */
-  uint8_t lost_pending;     /* bit per direction */
+  int rcvbuf;                       /* UDP: the socket's receive buffer as the kernel set it */
+  /* The export's sequence numbers (ual_udp_rx_step): datagrams lost, and
+   * which direction's next record follows them. That record is passed on
+   * with UAL_RF_LOST set, so the analysis starts over for that direction
+   * instead of judging across the gap. */
+  struct ual_udp_rx udp_rx;
   uint8_t lost_rec[UAL_REC_HDR_BYTES + 65536];
   /* set by open: the records come out of UDP datagrams (LIVE, or a file of
    * Ethernet/Linux cooked/raw IP frames), so their times are arrival times */

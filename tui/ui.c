@@ -173,7 +173,8 @@ static int sev_color(int sev) {
 static void header_line(struct app *a, const char *title) {
   attron(COLOR_PAIR(C_HDR) | A_BOLD);
   mvhline(0, 0, ' ', COLS);
-  const char *src = a->src.kind == TUI_SRC_LIVE ? "live" : a->src.kind == TUI_SRC_STDIN ? "stdin"
+  const char *src = a->src.kind == TUI_SRC_LIVE ? "live" : a->src.kind == TUI_SRC_UDP ? "udp"
+                    : a->src.kind == TUI_SRC_STDIN ? "stdin"
                     : a->src.kind == TUI_SRC_FOLLOW ? "follow" : "file";
   char state[48] = "";
   uint64_t now = mono_ns() / 1000000000u;
@@ -182,8 +183,14 @@ static void header_line(struct app *a, const char *title) {
   else if (a->src_ended) snprintf(state, sizeof state, " | %s", a->src.kind == TUI_SRC_FILE ? "end of file" : "ended");
   else if (arrives_live(a) && now - (a->model.total ? a->last_rec_s : a->started_s) >= 2)
     snprintf(state, sizeof state, " | nothing new for %" PRIu64 " s", now - (a->model.total ? a->last_rec_s : a->started_s));
-  mvprintw(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s%s", title, src,
-           a->src.kind == TUI_SRC_STDIN ? "-" : a->src.path, a->model.total, state,
+  char lost[48] = "";
+  if (a->src.udp_rx.lost || a->src.kernel_drops)
+    snprintf(lost, sizeof lost, " | %" PRIu64 " lost", a->src.udp_rx.lost > a->src.kernel_drops ? a->src.udp_rx.lost
+                                                                                                  : a->src.kernel_drops);
+  char where[300];
+  if (a->src.kind == TUI_SRC_UDP) snprintf(where, sizeof where, "%s:%d", a->src.path, a->src.port);
+  else snprintf(where, sizeof where, "%s", a->src.kind == TUI_SRC_STDIN ? "-" : a->src.path);
+  mvprintw(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s%s%s", title, src, where, a->model.total, lost, state,
            a->paused ? " | PAUSED" : "", a->autoscroll ? " | autoscroll" : "");
   attroff(COLOR_PAIR(C_HDR) | A_BOLD);
   if (a->src_msg[0]) { /* a failed source stays on every screen, above the footer */
@@ -207,6 +214,9 @@ static void empty_reason(struct app *a, char *buf, size_t cap) {
     snprintf(buf, cap, "no records: %s", a->src_msg);
   else if (a->src_ended)
     snprintf(buf, cap, "%s holds no records", name);
+  else if (a->src.kind == TUI_SRC_UDP)
+    snprintf(buf, cap, "listening on UDP %s port %d: nothing received for %" PRIu64
+             " s (is ualink-gen --udp sending to that port?)", a->src.path, a->src.port, waited);
   else if (a->src.kind == TUI_SRC_LIVE)
     snprintf(buf, cap, "listening on %s for UDP port %d: nothing received for %" PRIu64
              " s (is ualink-gen --udp sending to that port?)", a->src.path, a->src.port, waited);
@@ -627,7 +637,14 @@ static void stats_draw(struct app *a) {
            c[0].ub_bcrc_bad, c[1].ub_bcrc_bad, c[0].ub_dlldps, c[1].ub_dlldps, c[0].ub_dllcbs, c[1].ub_dllcbs);
   }
   mvprintw(y++, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
-  mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+  if (a->src.udp) {
+    /* the export's sequence numbers say what was lost, the kernel what it dropped here */
+    mvprintw(y++, 2, "%-20s %14" PRIu64 "   in %" PRIu64 " gaps, %" PRIu64 " out of sequence", "lost (sequence)",
+             a->src.udp_rx.lost, a->src.udp_rx.gaps, a->src.udp_rx.back);
+    mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (kernel)", a->src.kernel_drops);
+  } else {
+    mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+  }
 
   static const struct { const char *label; size_t field; } series[] = {
     { "flits", offsetof(struct tui_rate, flits) },
@@ -884,6 +901,7 @@ static void usage(FILE *f) {
           "       ualink-tui -F FILE             follow a growing capture\n"
           "       ualink-tui -                   read a pcap stream on stdin\n"
           "       ualink-tui -i IFACE [--port N] live capture of the UDP export\n"
+          "       ualink-tui -u ADDR [--port N]  receive the UDP export on a socket (ADDR 127.0.0.1, ::, ...)\n"
           "options:\n"
           "  --port N, --udp-port N\n"
           "               UDP port of the export, live and in captures of it (default %d)\n"
@@ -912,21 +930,22 @@ int main(int argc, char **argv) {
   static struct app a;
   size_t ring = 200000;
   bool follow = false;
-  const char *iface = NULL;
+  const char *iface = NULL, *listen_on = NULL;
   a.src.port = UAL_UDP_PORT;
   a.src.dlt = UAL_DLT_USER0;
   a.color = getenv("NO_COLOR") == NULL;
   static const struct option opts[] = {
     { "port", required_argument, 0, 'P' }, { "udp-port", required_argument, 0, 'P' }, { "dlt", required_argument, 0, 'D' },
-    { "ring", required_argument, 0, 'R' }, { "no-color", no_argument, 0, 'C' },
+    { "ring", required_argument, 0, 'R' }, { "no-color", no_argument, 0, 'C' }, { "udp", required_argument, 0, 'u' },
     { "help", no_argument, 0, 'h' }, { "version", no_argument, 0, 'V' }, { 0, 0, 0, 0 } };
   int c, bad = 0;
   unsigned long long v;
   opterr = 0; /* each problem is reported below, in one style */
-  while ((c = getopt_long(argc, argv, ":Fi:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":Fi:u:h", opts, NULL)) != -1) {
     switch (c) {
     case 'F': follow = true; break;
     case 'i': iface = optarg; break;
+    case 'u': listen_on = optarg; break;
     case 'P':
       if (parse_num(optarg, 1, 65535, &v)) a.src.port = (int)v;
       else { fprintf(stderr, "ualink-tui: --port: '%s' is not a UDP port (1..65535)\n", optarg); bad++; }
@@ -953,13 +972,19 @@ int main(int argc, char **argv) {
       break;
     }
   }
-  if (iface && optind < argc) {
+  if (iface && listen_on) {
+    fprintf(stderr, "ualink-tui: -i %s and -u %s: one source at a time\n", iface, listen_on);
+    bad++;
+  } else if (listen_on && optind < argc) {
+    fprintf(stderr, "ualink-tui: -u %s receives live: no FILE with it ('%s')\n", listen_on, argv[optind]);
+    bad++;
+  } else if (iface && optind < argc) {
     fprintf(stderr, "ualink-tui: -i %s captures live: no FILE with it ('%s')\n", iface, argv[optind]);
     bad++;
   } else if (optind + 1 < argc) {
     fprintf(stderr, "ualink-tui: one capture at a time: '%s' is extra\n", argv[optind + 1]);
     bad++;
-  } else if (!iface && optind == argc && !bad) {
+  } else if (!iface && !listen_on && optind == argc && !bad) {
     usage(stderr);
     return 2;
   }
@@ -970,6 +995,9 @@ int main(int argc, char **argv) {
   if (iface) {
     a.src.kind = TUI_SRC_LIVE;
     a.src.path = iface;
+  } else if (listen_on) {
+    a.src.kind = TUI_SRC_UDP;
+    a.src.path = listen_on;
   } else {
     a.src.path = argv[optind];
     a.src.kind = strcmp(a.src.path, "-") == 0 ? TUI_SRC_STDIN : follow ? TUI_SRC_FOLLOW : TUI_SRC_FILE;

@@ -80,6 +80,7 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
   if (dlt != o->dlt && dc_udp_input_accepts(dlt)) {
     in->udp_lt = dlt;
     in->udp_port = o->udp_port;
+    ual_udp_rx_init(&in->udp_rx);
     in->arrival_times = true;
   } else if (dlt != o->dlt) {
     char b1[16], b2[16];

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "dcli.h"
+#include "ualink/core/udp.h"
 
 enum dc_next {
   DC_NEXT_RECORD,   /* a record is available */
@@ -50,6 +51,8 @@ struct dc_input {
   uint32_t wire_len;            /* pcap: original length of the last record */
   int udp_lt;                   /* a capture of the UDP export: its link type, else -1 */
   unsigned udp_port;            /* and the export's port */
+  struct ual_udp_rx udp_rx;     /* the export's sequence: what was lost */
+  uint8_t udp_rec[65536];       /* a record passed on with UAL_RF_LOST set */
   bool arrival_times;           /* times are when records arrived, not link time */
   char msg[320];
 };
@@ -66,7 +69,9 @@ void dc_input_close(struct dc_input *in);
  * frames): true when link type dlt can carry it. */
 bool dc_udp_input_accepts(int dlt);
 /* The record in a captured frame; false when the frame holds none (another
- * protocol, port or a fragment). *wire_len becomes the record's. */
-bool dc_udp_unwrap(const struct dc_input *in, const uint8_t **rec, size_t *len, uint32_t *wire_len);
+ * protocol, port or a fragment). *wire_len becomes the record's. The
+ * export's sequence numbers are followed in in->udp_rx: the first record of
+ * a direction after lost datagrams comes with UAL_RF_LOST set. */
+bool dc_udp_unwrap(struct dc_input *in, const uint8_t **rec, size_t *len, uint32_t *wire_len);
 
 #endif

@@ -859,6 +859,11 @@ int main(int argc, char **argv) {
   if (c->skipped)
     fprintf(stderr, PROG ": %s: %llu frame%s without a record skipped: not UDP datagrams to port %u (--udp-port N)\n",
             opts.path, (unsigned long long)c->skipped, c->skipped == 1 ? "" : "s", opts.udp_port);
+  if (in->udp_lt >= 0 && (in->udp_rx.lost || in->udp_rx.back))
+    fprintf(stderr, PROG ": %s: %llu datagram%s of the UDP export lost in %llu gap%s, %llu out of sequence "
+            "(export sequence numbers): the analysis started over after each\n", opts.path,
+            (unsigned long long)in->udp_rx.lost, in->udp_rx.lost == 1 ? "" : "s", (unsigned long long)in->udp_rx.gaps,
+            in->udp_rx.gaps == 1 ? "" : "s", (unsigned long long)in->udp_rx.back);
   if (c->reports > MAX_REPORTS)
     fprintf(stderr, PROG ": %s: %llu problems in all\n", opts.path, (unsigned long long)c->problems);
   if (exit_code == DC_EXIT_OK && c->interrupted) exit_code = DC_EXIT_SIGNAL + dc_interrupted;

@@ -22,6 +22,7 @@ void dc_stats_add(struct dc_stats *s, const struct ual_rec_result *r, uint64_t t
     d->kind[DC_K_MALFORMED]++;
     return;
   }
+  if (r->rec.h.flags & UAL_RF_LOST) d->after_lost++;
   switch (r->rec.h.kind) {
   case UAL_REC_PCIE_DLLP: case UAL_REC_PCIE_FLIT:
     dc_pcie_stats_add(&s->pcie, r);
@@ -185,6 +186,7 @@ void dc_stats_rows(const struct dc_stats *s, void (*fn)(void *ctx, const struct 
     if (ualink || a->kind[k] + b->kind[k] || k == DC_K_EVENT || k == DC_K_MALFORMED)
       emit(&w, kind_json[k], kind_label[k], 2, a->kind[k], b->kind[k]);
   }
+  if (a->after_lost || b->after_lost) emit(&w, "after_lost", "Records after lost records", 0, a->after_lost, b->after_lost);
   if (ualink) ualink_rows(&w, a, b);
   dc_pcie_stats_rows(&s->pcie, fn, ctx);
   if (a->ub_flits || b->ub_flits) {
@@ -297,6 +299,7 @@ static void json_dir(struct dc_out *o, const struct dc_dir_stats *d, uint64_t du
   dc_out_ch(o, '{');
   dc_json_u64(o, &f, "records", d->records);
   for (int k = 0; k < DC_K_COUNT; k++) dc_json_u64(o, &f, kind_json[k], d->kind[k]);
+  if (d->after_lost) dc_json_u64(o, &f, "after_lost", d->after_lost);
   dc_json_key(o, &f, "usage");
   dc_out_ch(o, '{');
   g = true;

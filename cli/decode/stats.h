@@ -24,6 +24,7 @@ struct dc_dir_stats {
   uint64_t sev[3];
   uint64_t rules[UAL_R_COUNT];
   uint64_t findings_dropped;
+  uint64_t after_lost;          /* records with UAL_RF_LOST: the analysis started over there */
   uint64_t first_ts, last_ts;   /* 0 = no timestamp seen */
   /* UB (kind 6): shown only when the input has UB flits */
   uint64_t ub_flits, ub_bcrc_bad, ub_dllcbs[UAL_UB_CB_UNKNOWN + 1];

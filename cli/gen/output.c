@@ -1,5 +1,5 @@
 /* Where ualink-gen's records go: a nanosecond pcap (file or stdout), UDP
- * datagrams (one record each), and the ground-truth JSON Lines file. */
+ * datagrams (the export header and one record each), and the ground-truth JSON Lines file. */
 #include "output.h"
 
 #include <errno.h>
@@ -10,6 +10,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ualink/core/udp.h"
 
 #define SNAPLEN 65535
 /* Records are collected in one large buffer and written in blocks: pcap_dump
@@ -112,8 +114,13 @@ static void udp_pace(struct gen_writer *w, uint64_t ts_ns) {
  * and, GEN_UDP_FAIL_RUN failures in a row, ends the run. */
 static int udp_send(struct gen_writer *w, const uint8_t *rec, size_t len) {
   int e = 0;
+  /* numbered by the datagrams tried: one that could not be sent is a gap the receiver sees */
+  uint8_t hdr[UAL_UDP_HDR_BYTES];
+  ual_udp_hdr_build((uint32_t)w->sent, hdr);
+  struct iovec iov[2] = { { hdr, sizeof hdr }, { (void *)rec, len } };
+  struct msghdr mh = { .msg_name = &w->udp_addr, .msg_namelen = w->udp_addrlen, .msg_iov = iov, .msg_iovlen = 2 };
   for (unsigned tries = 0; tries < 200; tries++) {
-    if (sendto(w->udp_fd, rec, len, 0, (const struct sockaddr *)&w->udp_addr, w->udp_addrlen) == (ssize_t)len) {
+    if (sendmsg(w->udp_fd, &mh, 0) == (ssize_t)(sizeof hdr + len)) {
       w->sent++;
       w->udp_fail_run = 0;
       return 0;

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "ualink/core/record.h"
+
 #define ETH_IPV4 0x0800
 #define ETH_IPV6 0x86DD
 #define ETH_VLAN 0x8100
@@ -155,4 +157,55 @@ size_t ual_udp_frame_build(int lt, bool ipv6, unsigned port, const uint8_t *payl
   put16(udp + 4, (unsigned)(8 + len));
   memcpy(udp + 8, payload, len);
   return total;
+}
+
+void ual_udp_hdr_build(uint32_t seq, uint8_t *out) {
+  out[0] = UAL_UDP_HDR_TYPE;
+  out[1] = UAL_UDP_HDR_BYTES;
+  out[2] = out[3] = 0;
+  for (int i = 0; i < 4; i++) out[4 + i] = (uint8_t)(seq >> (8 * i));
+}
+
+void ual_udp_rx_init(struct ual_udp_rx *rx) { memset(rx, 0, sizeof *rx); }
+
+void ual_udp_rx_dropped(struct ual_udp_rx *rx) { rx->mark = 1; }
+
+const uint8_t *ual_udp_mark_lost(const uint8_t *rec, size_t n, uint8_t *buf, size_t cap) {
+  if (n < UAL_REC_HDR_BYTES || n > cap) return rec;
+  memcpy(buf, rec, n);
+  buf[2] |= UAL_RF_LOST;
+  return buf;
+}
+
+const uint8_t *ual_udp_rx_step(struct ual_udp_rx *rx, const uint8_t *p, size_t n, size_t *len, bool *lost) {
+  *lost = false;
+  const uint8_t *rec = p;
+  *len = n;
+  if (n && p[0] >= 0x80) {   /* an export header; records start with version 1 */
+    if (p[0] != UAL_UDP_HDR_TYPE || n < UAL_UDP_HDR_BYTES || p[1] < UAL_UDP_HDR_BYTES || p[1] > n) {
+      rx->bad++;
+      return p;   /* its first byte is no record version: it decodes as malformed */
+    }
+    uint32_t seq = p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+    if (rx->seq_known && seq != rx->next) {
+      uint32_t ahead = seq - rx->next;
+      if (ahead < 0x80000000u) {
+        rx->lost += ahead;
+        rx->gaps++;
+      } else {
+        rx->back++;
+      }
+      rx->mark = 1;   /* either way the stream is not continuous here */
+    }
+    rx->seq_known = true;
+    rx->next = seq + 1;
+    rec = p + p[1];
+    *len = n - p[1];
+  } else {
+    rx->plain++;
+  }
+  rx->datagrams++;
+  *lost = rx->mark;
+  rx->mark = 0;
+  return rec;
 }

@@ -6,7 +6,9 @@
 #include "ualink/pcie/flit.h"
 #include "ualink/core/tree.h"
 
+#include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define DLT_EN10MB_VALUE 1
 
@@ -508,7 +510,60 @@ static void test_pcie_detail(void) {
   tui_model_free(&m);
 }
 
+static void *recv_thread(void *arg) {
+  tui_source_run(arg);
+  return NULL;
+}
+
+/* --receive ADDR PORT N: the TUI's UDP socket source and model until N
+ * records arrived or nothing came for 3 s, as JSON: what the receiver
+ * counted lost and each record's findings by arrival index (1-based), for
+ * udp_loss.py to compare with the records sent. */
+static int receive(const char *addr, const char *port, const char *count) {
+  size_t n = strtoull(count, NULL, 10);
+  static struct tui_model m;
+  if (!tui_model_init(&m, n + 16)) return 2;
+  static struct tui_source src;
+  src = (struct tui_source){ .kind = TUI_SRC_UDP, .path = addr, .dlt = UAL_DLT_USER0, .port = atoi(port),
+                             .cb = add_cb, .ctx = &m };
+  if (!tui_source_open(&src)) {
+    fprintf(stderr, "%s\n", src.error);
+    return 2;
+  }
+  m.arrival_times = true;
+  printf("ready\n");
+  fflush(stdout);
+  pthread_t t;
+  pthread_create(&t, NULL, recv_thread, &src);
+  uint64_t last = 0;
+  for (int idle = 0; idle < 30;) {
+    usleep(100000);
+    uint64_t total = __atomic_load_n(&m.total, __ATOMIC_ACQUIRE);
+    if (total >= n) break;
+    idle = total == last ? idle + 1 : 0;
+    last = total;
+  }
+  src.stop = true;
+  pthread_join(t, NULL);
+  tui_source_close(&src);
+  printf("{\"records\": %llu, \"lost\": %llu, \"gaps\": %llu, \"back\": %llu, \"kernel_drops\": %llu, "
+         "\"rcvbuf\": %d, \"findings\": [", (unsigned long long)m.total, (unsigned long long)src.udp_rx.lost,
+         (unsigned long long)src.udp_rx.gaps, (unsigned long long)src.udp_rx.back,
+         (unsigned long long)src.kernel_drops, src.rcvbuf);
+  int k = 0;
+  for (size_t i = 0; i < tui_model_count(&m); i++) {
+    const struct tui_entry *e = tui_model_at(&m, i);
+    for (unsigned r = 0; r < e->n_rules; r++)
+      printf("%s[%llu, \"%s\"]", k++ ? ", " : "", (unsigned long long)e->frame,
+             ual_rule_id((enum ual_rule)e->rules[r]));
+  }
+  printf("]}\n");
+  tui_model_free(&m);
+  return src.error[0] ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 5 && strcmp(argv[1], "--receive") == 0) return receive(argv[2], argv[3], argv[4]);
   if (argc == 3 && strcmp(argv[1], "--counts") == 0) return print_counts(argv[2]);
   if (argc == 6 && strcmp(argv[1], "--filter") == 0) return print_matches(argv[2], argv[3], argv[4], argv[5]);
   test_ring_and_counts();

@@ -1,11 +1,14 @@
 /* ualink-extcap: Wireshark extcap program with two interfaces. "UALink
  * generator" runs ualink-gen and hands its records to Wireshark at a set
  * pace; "UALink UDP export" listens on a UDP port and hands on each
- * datagram's record. Both write a nanosecond pcap of LINKTYPE_USER0 to the
+ * datagram's record, marking the record after datagrams lost (the export's
+ * sequence numbers, the kernel's drops) and saying how many in a
+ * records-dropped event. Both write a nanosecond pcap of LINKTYPE_USER0 to the
  * fifo Wireshark gives, flushed per record. */
 #include "args.h"
 
 #include <ualink/ualink.h>
+#include <ualink/core/udp.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -352,8 +355,10 @@ static int capture_udp(const struct xc_conf *c) {
   if (g != 0) { errorf("listen address %s: %s", addr, gai_strerror(g)); return 1; }
   int fd = socket(res->ai_family, res->ai_socktype | SOCK_CLOEXEC, res->ai_protocol);
   if (fd < 0) { errorf("socket: %s", strerror(errno)); freeaddrinfo(res); return 1; }
-  int big = 8 << 20;     /* bursts from ualink-gen --udp; the kernel caps it at rmem_max */
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+  int big = 64 << 20, on = 1;   /* bursts from ualink-gen --udp; past rmem_max only with CAP_NET_ADMIN */
+  if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof big) != 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+  setsockopt(fd, SOL_SOCKET, SO_RXQ_OVFL, &on, sizeof on);   /* the kernel's drop count with each datagram */
   if (bind(fd, res->ai_addr, res->ai_addrlen) != 0) {
     errorf("cannot listen on UDP %s port %s: %s", addr, port, strerror(errno));
     freeaddrinfo(res);
@@ -363,7 +368,13 @@ static int capture_udp(const struct xc_conf *c) {
   freeaddrinfo(res);
   struct sink s;
   if (sink_open(&s, c->fifo) != 0) { close(fd); return stop_signal ? 0 : 1; }
-  static uint8_t buf[65536];
+  static uint8_t buf[65536], marked[65536];
+  union { char b[CMSG_SPACE(sizeof(uint32_t))]; struct cmsghdr align; } ctl;
+  struct ual_udp_rx rx;
+  ual_udp_rx_init(&rx);
+  uint64_t lost_seen = 0;    /* rx.lost as far as a records-dropped event has said it */
+  uint32_t ovfl = 0;
+  bool mark = false;         /* the next record handed on follows lost records */
   int rc = 0;
   while (!stop_signal) {
     struct pollfd p[2] = { { fd, POLLIN, 0 }, { s.fd, 0, 0 } };
@@ -376,15 +387,50 @@ static int capture_udp(const struct xc_conf *c) {
     }
     if (p[1].revents & (POLLERR | POLLHUP)) break;     /* Wireshark stopped reading */
     if (!(p[0].revents & POLLIN)) continue;
-    ssize_t len = recv(fd, buf, sizeof buf, 0);
+    struct iovec iov = { buf, sizeof buf };
+    struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.b, .msg_controllen = sizeof ctl.b };
+    ssize_t len = recvmsg(fd, &mh, 0);
     if (len < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       errorf("recv: %s", strerror(errno));
       rc = 1;
       break;
     }
-    if (!xc_filter_match(&c->filter, buf, (size_t)len)) continue;
-    if (sink_put(&s, real_ns(), buf, (size_t)len) != 0) { rc = report_write_error(); break; }
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+      if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SO_RXQ_OVFL) {
+        uint32_t v;
+        memcpy(&v, CMSG_DATA(cm), sizeof v);
+        if (v != ovfl) ual_udp_rx_dropped(&rx);   /* the kernel dropped datagrams before this one */
+        ovfl = v;
+      }
+    size_t rn;
+    bool lost;
+    const uint8_t *rec = ual_udp_rx_step(&rx, buf, (size_t)len, &rn, &lost);
+    mark |= lost;
+    uint64_t ts = real_ns();
+    if (rx.lost > lost_seen && rn >= UAL_REC_HDR_BYTES) {
+      /* said in the capture: a records-dropped event of the next record's link */
+      struct ual_record r;
+      ual_record_parse(rec, rn, &r);
+      r.h.kind = UAL_REC_EVENT;
+      r.h.flags &= UAL_RF_DIR_B;
+      r.h.rsvd_flags = r.h.rsvd = 0;
+      struct ual_event e = { .code = UAL_EV_DROPPED, .value = (uint32_t)(rx.lost - lost_seen) };
+      uint8_t body[UAL_REC_EVENT_BYTES], ev[UAL_REC_HDR_BYTES + UAL_REC_EVENT_BYTES];
+      ual_event_build(&e, body);
+      size_t evn = ual_record_build(&r.h, body, sizeof body, ev, sizeof ev);
+      lost_seen = rx.lost;
+      if (evn && xc_filter_match(&c->filter, ev, evn) && sink_put(&s, ts, ev, evn) != 0) {
+        rc = report_write_error();
+        break;
+      }
+    }
+    if (!xc_filter_match(&c->filter, rec, rn)) continue;
+    if (mark) {   /* the analysis starts over here */
+      rec = ual_udp_mark_lost(rec, rn, marked, sizeof marked);
+      mark = false;
+    }
+    if (sink_put(&s, ts, rec, rn) != 0) { rc = report_write_error(); break; }
   }
   close(fd);
   sink_close(&s);

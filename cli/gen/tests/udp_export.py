@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ualink-gen --udp with nothing listening on the port, as in the README's
 live set-up where ualink-tui -i lo only sniffs: a capture of lo must see
-every record as one datagram, in order, byte for byte (the ICMP port
+every record as one datagram, in order, byte for byte after the export
+header that numbers the datagrams from 0 (docs/capture-format.md; the ICMP port
 unreachable of one datagram must not drop the next), and the run must end
 cleanly. Then a destination every send fails for (broadcast without
 SO_BROADCAST): the failures are reported, the run gives up, exit status 1.
@@ -139,10 +140,12 @@ def no_listener(gen, work, dec):
     want = pcap_records(pcap)
     print("no listener on port %d: %d records written, %d datagrams captured on lo" % (port, len(want), len(got)))
     if len(got) != len(want):
-        dirs = [sum(1 for r in got if r[0] & 1 == d) for d in (0, 1)]
+        dirs = [sum(1 for r in got if r[8 + 2] & 1 == d) for d in (0, 1)]
         fail("captured %d of %d datagrams (A>B %d, B>A %d)" % (len(got), len(want), dirs[0], dirs[1]))
     for i, (a, b) in enumerate(zip(got, want)):
-        if a != b:
+        if a[:8] != struct.pack("<BBHI", 0x81, 8, 0, i):
+            fail("datagram %d: export header %s, want type 0x81, length 8, sequence %d" % (i + 1, a[:8].hex(), i))
+        if a[8:] != b:
             fail("datagram %d differs from record %d of the pcap" % (i + 1, i + 1))
     if dec:
         lo = os.path.join(work, "udp-export-lo.pcap")

@@ -3,6 +3,7 @@
  * VLAN tags and IPv6 extension headers, and every frame that is not one
  * whole datagram to the port. */
 #include "check.h"
+#include "ualink/core/record.h"
 #include "ualink/core/udp.h"
 
 /* Ethernet (lo: zero addresses), IPv4 127.0.0.1 -> 127.0.0.1, UDP 40000 ->
@@ -116,10 +117,111 @@ static void test_not_a_datagram(void) {
   CHECK_EQ(len, 4);
 }
 
+/* A datagram of the export: header of seq, then a record of direction dir. */
+static size_t dgram(uint8_t *out, uint32_t seq, unsigned dir) {
+  ual_udp_hdr_build(seq, out);
+  uint8_t *r = out + UAL_UDP_HDR_BYTES;
+  memset(r, 0, 16);
+  r[0] = 1, r[1] = 3, r[2] = (uint8_t)dir;   /* a link event */
+  return UAL_UDP_HDR_BYTES + 16;
+}
+
+static void test_export_header(void) {
+  uint8_t d[64];
+  /* the bytes the format gives: type, length, reserved, sequence LE */
+  ual_udp_hdr_build(0x12345678u, d);
+  static const uint8_t want[8] = { 0x81, 8, 0, 0, 0x78, 0x56, 0x34, 0x12 };
+  CHECK_MEM(d, want, 8);
+
+  struct ual_udp_rx rx;
+  ual_udp_rx_init(&rx);
+  size_t len;
+  bool lost;
+  /* the first datagram sets the sequence: nothing lost before it is known */
+  size_t n = dgram(d, 41, 0);
+  CHECK(ual_udp_rx_step(&rx, d, n, &len, &lost) == d + 8);
+  CHECK_EQ(len, 16);
+  CHECK(!lost);
+  n = dgram(d, 42, 1);
+  CHECK(ual_udp_rx_step(&rx, d, n, &len, &lost) == d + 8);
+  CHECK(!lost);
+  CHECK_EQ(rx.lost, 0);
+  /* 43..47 lost: the next record is marked, once */
+  n = dgram(d, 48, 1);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(lost);
+  CHECK_EQ(rx.lost, 5);
+  CHECK_EQ(rx.gaps, 1);
+  n = dgram(d, 49, 0);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(!lost);
+  n = dgram(d, 50, 0);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(!lost);
+  n = dgram(d, 51, 0);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(!lost);
+  /* a step back is no loss but no continuity either */
+  n = dgram(d, 30, 0);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(lost);
+  CHECK_EQ(rx.lost, 5);
+  CHECK_EQ(rx.back, 1);
+  /* the sequence wraps at 2^32 */
+  struct ual_udp_rx w;
+  ual_udp_rx_init(&w);
+  n = dgram(d, 0xfffffffeu, 0);
+  ual_udp_rx_step(&w, d, n, &len, &lost);
+  n = dgram(d, 0xffffffffu, 0);
+  ual_udp_rx_step(&w, d, n, &len, &lost);
+  n = dgram(d, 0, 0);
+  ual_udp_rx_step(&w, d, n, &len, &lost);
+  CHECK(!lost);
+  n = dgram(d, 3, 1);
+  ual_udp_rx_step(&w, d, n, &len, &lost);
+  CHECK(lost);
+  CHECK_EQ(w.lost, 2);
+  CHECK_EQ(w.gaps, 1);
+  CHECK_EQ(w.back, 0);
+  CHECK_EQ(rx.datagrams, 7);
+  /* the plain form: the datagram is the record */
+  n = dgram(d, 4, 0);
+  CHECK(ual_udp_rx_step(&rx, d + 8, n - 8, &len, &lost) == d + 8);
+  CHECK_EQ(len, 16);
+  CHECK_EQ(rx.plain, 1);
+  /* a header that says more than the datagram holds, or an unknown type */
+  d[1] = 200;
+  CHECK(ual_udp_rx_step(&rx, d, n, &len, &lost) == d);
+  CHECK_EQ(len, n);
+  d[1] = 8, d[0] = 0x82;
+  CHECK(ual_udp_rx_step(&rx, d, n, &len, &lost) == d);
+  CHECK(ual_udp_rx_step(&rx, d, 3, &len, &lost) == d);
+  CHECK_EQ(len, 3);
+  CHECK_EQ(rx.bad, 3);
+  /* a header of a later version, longer: its record is after it */
+  d[0] = 0x81, d[1] = 12;
+  CHECK(ual_udp_rx_step(&rx, d, n, &len, &lost) == d + 12);
+  CHECK_EQ(len, n - 12);
+  /* the record as one after lost datagrams: a copy with flags bit 2 */
+  uint8_t m[64];
+  n = dgram(d, 8, 1);
+  CHECK(ual_udp_mark_lost(d + 8, n - 8, m, sizeof m) == m);
+  CHECK_EQ(m[2], UAL_RF_DIR_B | UAL_RF_LOST);
+  CHECK_MEM(m + 3, d + 11, n - 11);
+  CHECK(ual_udp_mark_lost(d + 8, 7, m, sizeof m) == d + 8);
+  CHECK(ual_udp_mark_lost(d + 8, n - 8, m, 10) == d + 8);
+  /* drops counted elsewhere mark the next record */
+  ual_udp_rx_dropped(&rx);
+  n = dgram(d, 7, 1);
+  ual_udp_rx_step(&rx, d, n, &len, &lost);
+  CHECK(lost);
+}
+
 int main(void) {
   test_known_frame();
   test_round_trips();
   test_tags_and_extensions();
   test_not_a_datagram();
+  test_export_header();
   return check_done("test_udp");
 }

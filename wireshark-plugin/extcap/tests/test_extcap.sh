@@ -190,6 +190,27 @@ udp)
   $tool rules "$work/ref.jsonl" > "$work/ref.rules"
   check "ualink-decode: the same $(wc -l < "$work/ref.rules") findings as on ualink-gen's file" \
     bash -c "[ -s '$work/ref.rules' ] && cmp -s '$work/ref.rules' '$work/udp.rules'"
+  # Datagrams lost on the way (left out of the sequence): a records-dropped
+  # event says how many, and the record after each gap is marked lost.
+  mkfifo "$work/f4"
+  cat "$work/f4" > "$work/lossy.pcap" &
+  pids+=($!)
+  "$X" --extcap-interface ualink-udp --capture --fifo "$work/f4" --port "$port" 2> "$work/lossy.err" &
+  xpid=$!
+  pids+=($xpid)
+  for _ in $(seq 100); do $tool bound "$port" && break; sleep 0.1; done
+  $tool send "$work/ref.pcap" "$port" 500-509,2000-2000,3000-3099
+  sleep 1
+  kill -TERM "$xpid"
+  wait "$xpid" || true
+  sleep 0.2
+  "$decode" -T fields -e ualink.event.value -Y 'ualink.event.code == 8' "$work/lossy.pcap" > "$work/lossy.ev"
+  check "lost datagrams said in records-dropped events: $(tr '\n' ' ' < "$work/lossy.ev")" \
+    test "$(tr '\n' ' ' < "$work/lossy.ev")" = "10 1 100 "
+  got=$("$decode" -Y 'ualink.rec.lost == 1' "$work/lossy.pcap" | wc -l)
+  check "the record after each of the 3 gaps marked lost ($got)" test "$got" -eq 3
+  got=$($tool info "$work/lossy.pcap" | cut -d' ' -f3)
+  check "every datagram sent handed on, and the 3 events ($got records)" test "$got" -eq $((n - 111 + 3))
   # A busy port: Wireshark shows why.
   "$py" -c 'import socket, sys, time
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", int(sys.argv[1]))); time.sleep(30)' "$port" &

@@ -9,12 +9,15 @@
   xctool.py findings JSONL TRUTH N  stateless decode findings against the truth, frames <= N
   xctool.py freeport                a free UDP port on 127.0.0.1
   xctool.py bound PORT              exit 0 when some socket is bound to UDP PORT
+  xctool.py send FILE PORT A-B,...  the records of FILE as the UDP export (export header, sequence
+                                    numbers from 0) to 127.0.0.1:PORT, leaving out datagrams A..B
 """
 import json
 import re
 import socket
 import struct
 import sys
+import time
 
 
 def read_pcap(data):
@@ -186,6 +189,18 @@ def main():
             except OSError:
                 pass
         sys.exit(1)
+    elif cmd == 'send':
+        skip = set()
+        for r in sys.argv[4].split(','):
+            a, b = r.split('-')
+            skip.update(range(int(a), int(b) + 1))
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for i, (_, rec) in enumerate(read_any(sys.argv[2])[2]):
+            if i in skip:
+                continue
+            s.sendto(struct.pack('<BBHI', 0x81, 8, 0, i) + rec, ('127.0.0.1', int(sys.argv[3])))
+            if i % 200 == 199:
+                time.sleep(0.002)
     else:
         sys.exit('unknown command ' + cmd)
 

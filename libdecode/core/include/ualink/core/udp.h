@@ -48,4 +48,52 @@ const uint8_t *ual_udp_payload(int linktype, const uint8_t *frame, size_t caplen
 size_t ual_udp_frame_build(int linktype, bool ipv6, unsigned port, const uint8_t *payload, size_t len, uint8_t *out,
                            size_t cap);
 
+/* The export's datagram (docs/capture-format.md, "UDP export"): an export
+ * header, then one capture record. The header carries a sequence number so
+ * that a receiver sees the datagrams it lost. A datagram that starts with
+ * a record's version (1) is the plain form of older senders: read as it is.
+ *
+ *   offset 0  type      0x81 (export header, version 1)
+ *          1  length    bytes of the header (8; a reader skips what it does not know)
+ *          2  reserved  2 bytes, 0
+ *          4  sequence  32 bits little-endian: the sender's datagrams from 0, mod 2^32
+ *          8  the record
+ */
+#define UAL_UDP_HDR_TYPE  0x81
+#define UAL_UDP_HDR_BYTES 8
+
+/* Writes the export header of datagram seq (UAL_UDP_HDR_BYTES bytes). */
+void ual_udp_hdr_build(uint32_t seq, uint8_t *out);
+
+/* A receiver of the export: the sequence it expects and what it lost. One
+ * sender per receiver (per port). */
+struct ual_udp_rx {
+  bool seq_known;
+  uint32_t next;            /* the sequence number expected next */
+  bool mark;                /* the next record follows lost datagrams */
+  uint64_t datagrams;       /* with a record, either form */
+  uint64_t lost;            /* datagrams missing from the sequence */
+  uint64_t gaps;            /* places where datagrams were missing */
+  uint64_t back;            /* a sequence number behind the expected one (reordered, repeated, a sender restarted) */
+  uint64_t plain;           /* datagrams without an export header */
+  uint64_t bad;             /* with an export header this reader does not know */
+};
+
+void ual_udp_rx_init(struct ual_udp_rx *rx);
+/* One datagram's payload: returns the record in it and its length (*len).
+ * A header of a type or length this reader does not know is counted (bad)
+ * and the datagram returned as it is: its first byte is no record version,
+ * so it decodes as a malformed record. *lost is true for the first record
+ * after lost datagrams: the caller passes it on with UAL_RF_LOST set, where
+ * the analysis starts over for every direction and link (a lost datagram
+ * may have held any of them). */
+const uint8_t *ual_udp_rx_step(struct ual_udp_rx *rx, const uint8_t *dgram, size_t n, size_t *len, bool *lost);
+/* rec passed on as the record after lost datagrams: a copy in buf with
+ * UAL_RF_LOST set; rec itself when it is shorter than a record header or
+ * does not fit in cap. */
+const uint8_t *ual_udp_mark_lost(const uint8_t *rec, size_t n, uint8_t *buf, size_t cap);
+/* Datagrams lost as another counter says (the kernel's drops of a socket or
+ * a capture ring): the next record is marked. */
+void ual_udp_rx_dropped(struct ual_udp_rx *rx);
+
 #endif
