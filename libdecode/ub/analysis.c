@@ -464,13 +464,17 @@ static void dllcb_done(struct ual_ub_an *a, unsigned d, const struct ual_ub_dllc
     s->init_seen = 1;
     if (a->s[d ^ 1].init_seen) negotiate(a, c, f);
     break;
-  case UAL_UB_CB_LANE_MANAGE:
-    if (cb->lane.rsp_id == 0xA && cb->lane.rsp_tlw) {
-      ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_UB_LANES, d ^ 1, cb->lane.tlw, a->s[d ^ 1].lanes_tlw ? a->s[d ^ 1].lanes_tlw : UAL_UNKNOWN,
-                        "%c Lane_Manage ACK: TLW X%u RLW X%u", side_name(d), cb->lane.tlw, cb->lane.rlw);
-      a->s[d ^ 1].lanes_tlw = cb->lane.tlw;
+  case UAL_UB_CB_LANE_MANAGE: {
+    /* the side that sent it, and what it is: REQ_ID 5 asks, RSP_ID Ah answers */
+    const struct ual_ub_lane *l = &cb->lane;
+    const char *what = l->rsp_id == 0xA ? "response" : l->req_id == 0x5 ? "request" : NULL;
+    if (what) {
+      ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_UB_LANES, d, l->tlw, s->lanes_tlw ? s->lanes_tlw : UAL_UNKNOWN,
+                        "%c Lane_Manage %s: TLW X%u RLW X%u", side_name(d), what, l->tlw, l->rlw);
+      s->lanes_tlw = l->tlw;
     }
     break;
+  }
   default:
     break;
   }
