@@ -168,11 +168,19 @@ static void os_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) 
   }
 }
 
+/* A Link or Lane Number: its name from the field table (PAD), else the number. */
+static void ts_number(struct ual_text *o, const char *label, enum ual_field_id id, unsigned v) {
+  const char *n = ual_field_value_name(id, v);
+  if (n) ual_text_put(o, " %s %s", label, n);
+  else ual_text_put(o, " %s %u", label, v);
+}
+
 static void os_summary(struct ual_text *o, const struct ual_rec_result *r) {
   ual_text_put(o, "%s %s lane %u", ual_os_type_name(r->os.type), ual_os_encoding_name(r->os.encoding), r->os.lane);
   if (r->os.type == UAL_OS_TS1 || r->os.type == UAL_OS_TS2) {
-    ual_text_put(o, " link %u lane# %u rate %02xh%s", r->os.link_number, r->os.lane_number, r->os.rate_id,
-                 r->os.flit_mode ? " flit" : "");
+    ts_number(o, "link", UAL_F_TS_LINK, r->os.link_number);
+    ts_number(o, "lane#", UAL_F_TS_LANE, r->os.lane_number);
+    ual_text_put(o, " rates %s%s", ual_field_value_name(UAL_F_TS_SPEEDS, r->os.speeds), r->os.flit_mode ? " flit" : "");
     if (r->os.modified) ual_text_put(o, " modified usage %u vendor %04xh", r->os.mts_usage, r->os.vendor_id);
   }
 }

@@ -1,6 +1,7 @@
 /* Value names of the UALink fields (ualink/fields.h). */
 #include "ualink/core/fields.h"
 #include "ualink/ualink/dlmsg.h"
+#include "ualink/ualink/os.h"
 
 #define END { 0, NULL }
 
@@ -38,5 +39,27 @@ const struct ual_value_name ual_vals_msg_type[] = {
   { UAL_MT_RESERVED, "Reserved" }, END };
 const struct ual_value_name ual_vals_fec_status[] = {
   {0, "Clean"}, {1, "Corrected"}, {2, "Uncorrectable"}, END };
+/* TS symbol 4 bits 6:1, one bit a rate (PCIe 6.4 4.2.5: bit 1 2.5 GT/s ...
+ * bit 6 64.0 GT/s, which ESM's rates also use, §3.5): every combination,
+ * so that each front-end shows the set by name from this list. */
+const struct ual_value_name ual_vals_ts_speeds[] = {
+  {0x00, "none"}, {0x01, "2.5 GT/s"}, {0x02, "5 GT/s"}, {0x03, "2.5/5 GT/s"}, {0x04, "8 GT/s"},
+  {0x05, "2.5/8 GT/s"}, {0x06, "5/8 GT/s"}, {0x07, "2.5/5/8 GT/s"}, {0x08, "16 GT/s"}, {0x09, "2.5/16 GT/s"},
+  {0x0a, "5/16 GT/s"}, {0x0b, "2.5/5/16 GT/s"}, {0x0c, "8/16 GT/s"}, {0x0d, "2.5/8/16 GT/s"},
+  {0x0e, "5/8/16 GT/s"}, {0x0f, "2.5/5/8/16 GT/s"}, {0x10, "32 GT/s"}, {0x11, "2.5/32 GT/s"},
+  {0x12, "5/32 GT/s"}, {0x13, "2.5/5/32 GT/s"}, {0x14, "8/32 GT/s"}, {0x15, "2.5/8/32 GT/s"},
+  {0x16, "5/8/32 GT/s"}, {0x17, "2.5/5/8/32 GT/s"}, {0x18, "16/32 GT/s"}, {0x19, "2.5/16/32 GT/s"},
+  {0x1a, "5/16/32 GT/s"}, {0x1b, "2.5/5/16/32 GT/s"}, {0x1c, "8/16/32 GT/s"}, {0x1d, "2.5/8/16/32 GT/s"},
+  {0x1e, "5/8/16/32 GT/s"}, {0x1f, "2.5/5/8/16/32 GT/s"}, {0x20, "64 GT/s"}, {0x21, "2.5/64 GT/s"},
+  {0x22, "5/64 GT/s"}, {0x23, "2.5/5/64 GT/s"}, {0x24, "8/64 GT/s"}, {0x25, "2.5/8/64 GT/s"},
+  {0x26, "5/8/64 GT/s"}, {0x27, "2.5/5/8/64 GT/s"}, {0x28, "16/64 GT/s"}, {0x29, "2.5/16/64 GT/s"},
+  {0x2a, "5/16/64 GT/s"}, {0x2b, "2.5/5/16/64 GT/s"}, {0x2c, "8/16/64 GT/s"}, {0x2d, "2.5/8/16/64 GT/s"},
+  {0x2e, "5/8/16/64 GT/s"}, {0x2f, "2.5/5/8/16/64 GT/s"}, {0x30, "32/64 GT/s"}, {0x31, "2.5/32/64 GT/s"},
+  {0x32, "5/32/64 GT/s"}, {0x33, "2.5/5/32/64 GT/s"}, {0x34, "8/32/64 GT/s"}, {0x35, "2.5/8/32/64 GT/s"},
+  {0x36, "5/8/32/64 GT/s"}, {0x37, "2.5/5/8/32/64 GT/s"}, {0x38, "16/32/64 GT/s"}, {0x39, "2.5/16/32/64 GT/s"},
+  {0x3a, "5/16/32/64 GT/s"}, {0x3b, "2.5/5/16/32/64 GT/s"}, {0x3c, "8/16/32/64 GT/s"},
+  {0x3d, "2.5/8/16/32/64 GT/s"}, {0x3e, "5/8/16/32/64 GT/s"}, {0x3f, "2.5/5/8/16/32/64 GT/s"}, END };
+/* Link and Lane Number: PAD (K23.7 at 8b/10b, F7h at 128b/130b). */
+const struct ual_value_name ual_vals_ts_number[] = { {UAL_K23_7, "PAD"}, END };
 const struct ual_value_name ual_vals_os_type[] = {
   {0, "TS1"}, {1, "TS2"}, {2, "EIOS"}, {3, "EIEOS"}, {4, "SKP"}, {5, "SDS"}, {6, "Unknown"}, END };

@@ -2,7 +2,12 @@
  * Modified TS, LT-NO-FLIT-MODE and robustness against garbage (digest §5.4). */
 #include "check.h"
 #include "ualink/ualink/os.h"
+#include "ualink/core/decode.h"
 #include "ualink/core/rules.h"
+#include "ualink/core/summary.h"
+#include "ualink/core/tree.h"
+
+#include <string.h>
 
 static uint64_t seed = 0x0DDBA11C0FFEEULL;
 
@@ -147,7 +152,7 @@ static void check_ts(const struct ual_os *os, unsigned enc, const struct ual_ts_
   CHECK_EQ(os->lane_number, p->lane_number);
   CHECK_EQ(os->n_fts, p->n_fts);
   CHECK_EQ(os->flit_mode, p->rate_id & 1);
-  CHECK_EQ(os->speeds, (p->rate_id >> 1) & 0x1F);
+  CHECK_EQ(os->speeds, (p->rate_id >> 1) & 0x3F);
   CHECK_EQ(os->rate_id, p->rate_id);
   CHECK_EQ(os->training_control, p->modified ? (p->training_control | 0xC0) : p->training_control);
 }
@@ -388,6 +393,55 @@ static void test_garbage(void) {
   CHECK_EQ(ual_os_decode(NULL, 0, &os), -1);
 }
 
+/* Data Rates Supported by name: every combination of bits 6:1 lists its
+ * rates; PAD link and lane numbers by name; the summary and the field tree
+ * say the same. */
+static void test_ts_names(void) {
+  static const char *const rate[6] = { "2.5", "5", "8", "16", "32", "64" };
+  char want[64], got[64];
+  for (unsigned v = 0; v < 64; v++) {
+    want[0] = 0;
+    for (unsigned b = 0; b < 6; b++)
+      if (v >> b & 1) {
+        if (want[0]) strcat(want, "/");
+        strcat(want, rate[b]);
+      }
+    strcat(want, want[0] ? " GT/s" : "none");
+    const char *n = ual_field_value_name(UAL_F_TS_SPEEDS, v);
+    CHECK(n && strcmp(n, want) == 0);
+  }
+  ual_field_format(UAL_F_TS_SPEEDS, 0x31, got, sizeof got);
+  CHECK_STR(got, "2.5/32/64 GT/s (49)");
+  ual_field_format(UAL_F_TS_LINK, UAL_K23_7, got, sizeof got);
+  CHECK_STR(got, "PAD (247)");
+  ual_field_format(UAL_F_TS_LANE, 3, got, sizeof got);
+  CHECK_STR(got, "3");
+
+  /* a TS1 at 2.5 GT/s: PAD link and lane, Flit Mode, 2.5, 32 and 64 GT/s */
+  struct ual_ts_params p = { 0, UAL_K23_7, UAL_K23_7, 0, 0x63, 0, 0, 0, 0, 0 };
+  uint8_t body[40], rec[UAL_REC_HDR_BYTES + 40];
+  size_t n = ual_os_build_ts(body, sizeof body, 0, UAL_ENC_8B10B, &p);
+  CHECK_EQ(n, 20);
+  struct ual_rec_hdr h;
+  ual_rec_hdr_init(&h, UAL_REC_OS, 0);
+  size_t len = ual_record_build(&h, body, n, rec, sizeof rec);
+  struct ual_rec_result r;
+  ual_decode_stateless(rec, len, 1, &r);
+  CHECK_EQ(r.status, UAL_RS_OK);
+  CHECK_EQ(r.os.speeds, 0x31);
+  char line[160];
+  ual_rec_summary(&r, line, sizeof line);
+  CHECK_STR(line, "ts1 8b10b lane 0 link PAD lane# PAD rates 2.5/32/64 GT/s flit");
+  p.link_number = 1;
+  p.lane_number = 2;
+  p.rate_id = 0x02; /* 2.5 GT/s only, no Flit Mode */
+  n = ual_os_build_ts(body, sizeof body, 0, UAL_ENC_128B130B, &p);
+  len = ual_record_build(&h, body, n, rec, sizeof rec);
+  ual_decode_stateless(rec, len, 1, &r);
+  ual_rec_summary(&r, line, sizeof line);
+  CHECK_STR(line, "ts1 128b130b lane 0 link 1 lane# 2 rates 2.5 GT/s");
+}
+
 int main(void) {
   test_names();
   test_fixed_bytes();
@@ -395,6 +449,7 @@ int main(void) {
   test_variants();
   test_ts_round_trip();
   test_ts_layout();
+  test_ts_names();
   test_flit_mode_rule();
   test_garbage();
   return check_done("test_os");

@@ -40,7 +40,7 @@
   X(fh_usage) X(prior) X(replay_cmd) X(tlbeat) X(mclass) X(ack) X(dev_type) X(valid) \
   X(ctrl_cmd) X(width) X(speed) X(state) X(channel) X(stream) X(status) \
   X(os_encoding) X(mts_usage) X(flit_kind) X(msg_type) X(fec_status) \
-  X(os_type)
+  X(os_type) X(ts_speeds) X(ts_number)
 
 /* Link width, speed and state share one layout (§2.4.3). */
 #define UAL_CTRL_FIELDS_(X, P, SC, TV, PFX, SEC) \
@@ -111,12 +111,12 @@
   X(OS_LANE,      UAL_SC_OS, "Lane",           "os.lane",       0, 1, UAL_LE, 0, 8, 0, NULL, "capture-format") \
   X(OS_ENCODING,  UAL_SC_OS, "Encoding",       "os.encoding",   1, 1, UAL_LE, 0, 8, UAL_FF_ENUM, UAL_V_(os_encoding), "capture-format") \
   X(OS_KMASK,     UAL_SC_OS, "K-symbol mask",  "os.kmask",      2, 2, UAL_LE, 0, 16, UAL_FF_HEX, NULL, "capture-format") \
-  X(TS_LINK,      UAL_SC_TS, "Link Number",    "ts.link_number",1, 1, UAL_LE, 0, 8, 0, NULL, "PCIe 4.2.5") \
-  X(TS_LANE,      UAL_SC_TS, "Lane Number",    "ts.lane_number",2, 1, UAL_LE, 0, 8, 0, NULL, "PCIe 4.2.5") \
+  X(TS_LINK,      UAL_SC_TS, "Link Number",    "ts.link_number",1, 1, UAL_LE, 0, 8, 0, UAL_V_(ts_number), "PCIe 4.2.5") \
+  X(TS_LANE,      UAL_SC_TS, "Lane Number",    "ts.lane_number",2, 1, UAL_LE, 0, 8, 0, UAL_V_(ts_number), "PCIe 4.2.5") \
   X(TS_NFTS,      UAL_SC_TS, "N_FTS",          "ts.n_fts",      3, 1, UAL_LE, 0, 8, 0, NULL, "PCIe 4.2.5") \
   X(TS_FLIT_MODE, UAL_SC_TS, "Flit Mode Supported","ts.flit_mode",4,1,UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "3.5") \
-  X(TS_SPEEDS,    UAL_SC_TS, "Data Rates Supported","ts.speeds",4,1, UAL_LE, 1, 5, UAL_FF_HEX, NULL, "PCIe 4.2.5") \
-  X(TS_RATE_RSVD, UAL_SC_TS, "Data Rate bits 7:6","ts.rate_hi", 4, 1, UAL_LE, 6, 2, 0, NULL, "PCIe 4.2.5") \
+  X(TS_SPEEDS,    UAL_SC_TS, "Data Rates Supported","ts.speeds",4,1, UAL_LE, 1, 6, UAL_FF_HEX, UAL_V_(ts_speeds), "PCIe 4.2.5") \
+  X(TS_RATE_RSVD, UAL_SC_TS, "Data Rate bit 7","ts.rate_hi", 4, 1, UAL_LE, 7, 1, 0, NULL, "PCIe 4.2.5") \
   X(TS_HOT_RESET, UAL_SC_TS, "Hot Reset",      "ts.hot_reset",  5, 1, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "PCIe 4.2.5") \
   X(TS_DISABLE,   UAL_SC_TS, "Disable Link",   "ts.disable",    5, 1, UAL_LE, 1, 1, UAL_FF_BOOL, NULL, "PCIe 4.2.5") \
   X(TS_LOOPBACK,  UAL_SC_TS, "Loopback",       "ts.loopback",   5, 1, UAL_LE, 2, 1, UAL_FF_BOOL, NULL, "PCIe 4.2.5") \
