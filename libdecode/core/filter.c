@@ -152,7 +152,7 @@ const char *ual_ft_desc(const struct ual_filter_field *f) {
 
 enum tk {
   TK_END, TK_LPAREN, TK_RPAREN, TK_LBRACE, TK_RBRACE, TK_COMMA, TK_LBRACKET,
-  TK_AND, TK_OR, TK_NOT, TK_IN, TK_REL, TK_AMP, TK_WORD, TK_STRING, TK_CHAR, TK_BAD,
+  TK_AND, TK_OR, TK_NOT, TK_IN, TK_REL, TK_AMP, TK_MINUS, TK_DOTDOT, TK_WORD, TK_STRING, TK_CHAR, TK_BAD,
 };
 
 enum rel { R_EQ, R_NE, R_ALL_EQ, R_ANY_NE, R_GT, R_GE, R_LT, R_LE, R_CONTAINS, R_MATCHES };
@@ -169,7 +169,22 @@ struct lexer {
   struct token cur;
 };
 
-static bool word_char(int c) { return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '-'; }
+static bool word_char(int c) { return isalnum(c) || c == '_' || c == '.' || c == '-'; }
+
+static bool hex2(const char *s) { return isxdigit((unsigned char)s[0]) && isxdigit((unsigned char)s[1]); }
+
+/* The length of Wireshark 4.0's byte string token xx:xx[:xx...] at s, or
+ * of an IPv6-like run of hex digits, ':' and '.' with "::" (0: none). */
+static int colon_bytes(const char *s, int n) {
+  int r = 0;
+  while (r < n && (isxdigit((unsigned char)s[r]) || s[r] == ':' || s[r] == '.')) r++;
+  for (int i = 0; i + 1 < r; i++)
+    if (s[i] == ':' && s[i + 1] == ':') return r;
+  if (n < 5 || !hex2(s)) return 0;
+  int k = 2;
+  while (k + 3 <= n && s[k] == ':' && hex2(s + k + 1)) k += 3;
+  return k > 2 ? k : 0;
+}
 
 static const struct { const char *w; enum tk t; int rel; } keywords[] = {
   { "and", TK_AND, 0 }, { "or", TK_OR, 0 }, { "not", TK_NOT, 0 }, { "in", TK_IN, 0 },
@@ -217,9 +232,35 @@ static void lex_next(struct lexer *lx) {
     lx->pos += t->len;
     return;
   }
+  /* As Wireshark 4.0's scanner: "-" is always the minus operator, ".." a
+   * token of its own, and ':' joins only pairs of hex digits (a word
+   * stops before it; ":1" after "1" is a token of its own). */
+  if (c == '-' || (c == '.' && lx->pos + 1 < lx->n && s[lx->pos + 1] == '.')) {
+    t->t = c == '-' ? TK_MINUS : TK_DOTDOT;
+    t->len = c == '-' ? 1 : 2;
+    lx->pos += t->len;
+    return;
+  }
+  if (c == ':' && lx->pos + 1 < lx->n && s[lx->pos + 1] == ':') {
+    t->t = TK_WORD;
+    t->len = colon_bytes(s + lx->pos, lx->n - lx->pos);
+    lx->pos += t->len;
+    return;
+  }
+  if (c == ':') {
+    int p = lx->pos + 1, k = colon_bytes(s + p, lx->n - p);
+    if (!k)
+      while (p + k < lx->n && isxdigit((unsigned char)s[p + k])) k++;
+    t->t = k ? TK_WORD : TK_BAD;
+    t->len = k + 1;
+    lx->pos += t->len;
+    return;
+  }
   if (word_char((unsigned char)c)) {
     int p = lx->pos;
-    while (p < lx->n && word_char((unsigned char)s[p])) p++;
+    while (p < lx->n && word_char((unsigned char)s[p]) && !(s[p] == '.' && p + 1 < lx->n && s[p + 1] == '.')) p++;
+    int k = colon_bytes(s + lx->pos, lx->n - lx->pos);
+    if (lx->pos + k > p) p = lx->pos + k;
     t->t = TK_WORD;
     t->len = p - lx->pos;
     for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
@@ -252,7 +293,7 @@ enum vclass { VC_NUM, VC_BYTES, VC_STRING, VC_NONE };
 
 struct lit {
   enum vclass vc;
-  bool neg;              /* VC_NUM: a negative value (int64 in s) */
+  bool bad;              /* an unsigned field's negated value: Wireshark 4.0 relates it to nothing */
   bool is_signed;
   uint64_t u;
   int64_t s;
@@ -272,7 +313,9 @@ struct operand {
   struct range *slice;   /* NULL: none */
   size_t n_slice;
   bool masked;
-  uint64_t mask;
+  uint64_t mask;         /* a number's mask */
+  const uint8_t *mbytes; /* a byte sequence's mask: the value is cut to its length */
+  size_t mlen;
   struct lit lit;
   int pos, len;          /* its text, for errors */
 };
@@ -377,28 +420,46 @@ static int slot_for(struct ual_filter *f, int field) {
 
 /* ---- parser ---- */
 
+/* A syntax error stops the parser (perr); a semantic one (serr) is kept
+ * while parsing goes on, so that a later syntax error is reported instead,
+ * as Wireshark checks types only once the whole filter has parsed. */
 struct parser {
   struct lexer lx;
   struct ual_filter *f;
   struct ual_filter_error *err;
   bool failed;
+  bool sem;
+  struct ual_filter_error sem_err;
 };
 
-static void perr(struct parser *p, int pos, int len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
+static void set_err(struct ual_filter_error *e, int pos, int len, const char *fmt, va_list ap) {
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  e->pos = pos;
+  e->len = len;
+}
 
-static void perr(struct parser *p, int pos, int len, const char *fmt, ...) {
+#if defined(__GNUC__)
+#define UAL_PRINTF_ __attribute__((format(printf, 4, 5)))
+#else
+#define UAL_PRINTF_
+#endif
+
+static UAL_PRINTF_ void perr(struct parser *p, int pos, int len, const char *fmt, ...) {
   if (p->failed) return;
   p->failed = true;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(p->err->msg, sizeof p->err->msg, fmt, ap);
+  set_err(p->err, pos, len, fmt, ap);
   va_end(ap);
-  p->err->pos = pos;
-  p->err->len = len;
+}
+
+static UAL_PRINTF_ void serr(struct parser *p, int pos, int len, const char *fmt, ...) {
+  if (p->sem) return;
+  p->sem = true;
+  va_list ap;
+  va_start(ap, fmt);
+  set_err(&p->sem_err, pos, len, fmt, ap);
+  va_end(ap);
 }
 
 static void unexpected(struct parser *p) {
@@ -502,41 +563,35 @@ static uint64_t uint_max(const struct ual_filter_field *fd) {
   return bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
 }
 
+static bool is_byte_sep(char c) { return c == ':' || c == '-' || c == '.'; }
+
+/* A byte string as Wireshark 4.0 reads one (hex_str_to_bytes without
+ * forced separators): pairs or quads of hex digits, a lone digit before a
+ * separator or at the end, separators ':' '-' '.'; "0xNN" is one byte. */
 static bool parse_bytes(const char *s, int n, struct lit *l, struct parser *p) {
-  uint8_t *b = falloc(p->f, (size_t)n / 2 + 1);
+  if (n > 0 && s[0] == ':') {   /* the token ":xx:xx" */
+    s++;
+    n--;
+  }
+  if (n == 4 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s += 2;
+    n = 2;
+  }
+  uint8_t *b = falloc(p->f, (size_t)n + 1);
   if (!b) return false;
   size_t k = 0;
-  bool plain = n % 2 == 0;
-  for (int i = 0; i < n && plain; i++) plain = isxdigit((unsigned char)s[i]) != 0;
-  if (plain) {
-    for (int i = 0; i < n; i += 2) {
-      char h[3] = { s[i], s[i + 1], 0 };
+  int i = 0;
+  while (i < n) {
+    int d = 0;   /* hex digits in a row, up to 4 */
+    while (d < 4 && i + d < n && isxdigit((unsigned char)s[i + d])) d++;
+    if (d == 3) d = 2;
+    if (d == 0 || (d == 1 && i + 1 < n && !is_byte_sep(s[i + 1]))) return false;
+    for (int j = 0; j < d; j += 2) {
+      char h[3] = { s[i + j], d - j > 1 ? s[i + j + 1] : 0, 0 };
       b[k++] = (uint8_t)strtoul(h, NULL, 16);
     }
-    l->vc = VC_BYTES;
-    l->bytes = b;
-    l->len = k;
-    return true;
-  }
-  int i = 0;
-  char sep = 0;
-  while (i < n) {
-    if (i + 1 >= n || !isxdigit((unsigned char)s[i]) || !isxdigit((unsigned char)s[i + 1])) {
-      if (i + 1 == n && isxdigit((unsigned char)s[i]) && k == 0) {
-        b[k++] = (uint8_t)strtoul((char[]){ s[i], 0 }, NULL, 16);
-        break;
-      }
-      return false;
-    }
-    char h[3] = { s[i], s[i + 1], 0 };
-    b[k++] = (uint8_t)strtoul(h, NULL, 16);
-    i += 2;
-    if (i < n) {
-      if (s[i] != ':' && s[i] != '-' && s[i] != '.') return false;
-      if (sep && s[i] != sep) return false;
-      sep = s[i++];
-      if (i == n) return false;
-    }
+    i += d;
+    if (i < n && is_byte_sep(s[i])) i++;
   }
   l->vc = VC_BYTES;
   l->bytes = b;
@@ -546,8 +601,6 @@ static bool parse_bytes(const char *s, int n, struct lit *l, struct parser *p) {
 
 static bool parse_time(const char *s, int n, int64_t *ns) {
   int i = 0;
-  bool neg = false;
-  if (i < n && s[i] == '-') { neg = true; i++; }
   if (i >= n) return false;
   int64_t sec = 0, frac = 0;
   int digits = 0, fd = 0;
@@ -562,28 +615,23 @@ static bool parse_time(const char *s, int n, int64_t *ns) {
   }
   if (i != n || !digits) return false;
   while (fd < 9) { frac *= 10; fd++; }
-  *ns = (sec * 1000000000 + frac) * (neg ? -1 : 1);
+  *ns = sec * 1000000000 + frac;
   return true;
 }
 
-static bool parse_int(const char *s, int n, struct lit *l) {
+/* A decimal, hex or octal number: 1, 0 not a number, -1 more than 64 bits. */
+static int parse_int(const char *s, int n, uint64_t *v) {
   char buf[72];
-  if (n <= 0 || n >= (int)sizeof buf) return false;
+  if (n <= 0 || n >= (int)sizeof buf || !isdigit((unsigned char)s[0])) return 0;
   memcpy(buf, s, (size_t)n);
   buf[n] = 0;
-  const char *q = buf;
-  bool neg = false;
-  if (*q == '-') { neg = true; q++; }
-  if (!isdigit((unsigned char)*q)) return false;
   char *end;
   errno = 0;
-  unsigned long long v = strtoull(q, &end, 0);
-  if (*end || errno) return false;
-  l->vc = VC_NUM;
-  l->neg = neg && v;
-  l->u = v;
-  l->s = neg ? -(int64_t)v : (int64_t)v;
-  return true;
+  unsigned long long u = strtoull(buf, &end, 0);
+  if (*end) return 0;
+  if (errno) return -1;
+  *v = u;
+  return 1;
 }
 
 static bool same_nocase(const char *a, const char *b, size_t n) {
@@ -603,9 +651,20 @@ static bool lookup_value(const struct ual_value_name *vals, const char *s, size_
   return false;
 }
 
+/* The largest value of an integer field: a signed one's positive range. */
+static uint64_t int_max(const struct ual_filter_field *fd) {
+  if (fd->type != UAL_FT_INT) return uint_max(fd);
+  return (1ULL << (8u * (fd->bytes ? fd->bytes : 1) - 1)) - 1;
+}
+
 /* Converts the literal token at [pos, pos+len) to the value class of the
- * field operand o (what Wireshark's semantic check does). */
-static bool convert_literal(struct parser *p, const struct operand *o, enum tk t, int pos, int len, struct lit *l) {
+ * field operand o (what Wireshark's semantic check does). An operand of
+ * arithmetic (the right side of '&', the value after a unary minus) is a
+ * plain number: no value names, no strings or character constants.
+ * False when it cannot: a syntax error stops the parser, a semantic one is
+ * kept. */
+static bool convert_literal(struct parser *p, const struct operand *o, enum tk t, int pos, int len, struct lit *l,
+                            bool arith) {
   const char *s = p->lx.s + pos;
   enum vclass vc = opd_class(o);
   const struct ual_filter_field *fd = &o->fd;
@@ -613,13 +672,19 @@ static bool convert_literal(struct parser *p, const struct operand *o, enum tk t
   uint8_t *qs = NULL;
   size_t qn = 0;
   if (t == TK_STRING && !unquote(p, pos, len, &qs, &qn)) return false;
+  uint8_t *cb = NULL;
+  size_t cn = 0;
   if (t == TK_CHAR) {
-    uint8_t *cb;
-    size_t cn;
-    if (!unquote(p, pos, len, &cb, &cn) || cn != 1) {
-      if (!p->failed) perr(p, pos, len, "%.*s is not a valid character constant.", len, s);
-      return false;
-    }
+    if (!unquote(p, pos, len, &cb, &cn)) return false;
+    if (cn > 1) perr(p, pos, len, "%.*s is too long to be a valid character constant.", len, s);
+    if (cn == 0) perr(p, pos, len, "Empty character constant.");
+    if (cn != 1) return false;
+  }
+  if (arith && t != TK_WORD) {
+    serr(p, pos, len, "%.*s is not a valid arithmetic operand.", len, s);
+    return false;
+  }
+  if (t == TK_CHAR) {
     if (vc == VC_NUM) {
       l->vc = VC_NUM;
       l->u = cb[0];
@@ -632,7 +697,7 @@ static bool convert_literal(struct parser *p, const struct operand *o, enum tk t
     return true;
   }
   if (vc == VC_NONE) {
-    perr(p, o->pos, o->len, "%s (type=%s) cannot participate in comparison.", fd->abbrev, ual_ft_desc(fd));
+    serr(p, o->pos, o->len, "%s (type=%s) cannot participate in comparison.", fd->abbrev, ual_ft_desc(fd));
     return false;
   }
   if (vc == VC_STRING) {
@@ -656,72 +721,66 @@ static bool convert_literal(struct parser *p, const struct operand *o, enum tk t
       return true;
     }
     if (parse_bytes(s, len, l, p)) return true;
-    /* A number of one byte, as Wireshark takes "0x44" for a byte. */
-    struct lit num;
-    if (parse_int(s, len, &num) && !num.neg && num.u <= 0xff && (l->bytes = falloc(p->f, 1))) {
-      l->vc = VC_BYTES;
-      l->bytes[0] = (uint8_t)num.u;
-      l->len = 1;
-      return true;
-    }
-    perr(p, pos, len, "\"%.*s\" is not a valid byte string.", len, s);
+    serr(p, pos, len, "\"%.*s\" is not a valid byte string.", len, s);
     return false;
   }
-  /* numbers */
-  if (o->masked || fd->type != UAL_FT_RELTIME) {
-    if (t == TK_WORD && parse_int(s, len, l)) {
-      if (fd->type == UAL_FT_BOOLEAN) {
-        l->u = l->u != 0;
-        l->neg = false;
-        return true;
-      }
-      if (fd->type != UAL_FT_INT && !l->neg && l->u > uint_max(fd)) {
-        perr(p, pos, len, "\"%.*s\" too big for this field, maximum %" PRIu64 ".", len, s, uint_max(fd));
-        return false;
-      }
-      l->is_signed = fd->type == UAL_FT_INT;
-      return true;
-    }
-    const char *name = t == TK_STRING ? (const char *)qs : s;
-    size_t nn = t == TK_STRING ? qn : (size_t)len;
-    uint64_t v;
-    if (fd->type == UAL_FT_BOOLEAN) {
-      if ((nn == 4 && same_nocase(name, "true", 4)) || (nn == 5 && same_nocase(name, "false", 5))) {
-        l->vc = VC_NUM;
-        l->u = nn == 4;
-        return true;
-      }
-      perr(p, pos, len, "\"%.*s\" cannot be found among the possible values for %s.", (int)nn, name, fd->abbrev);
-      return false;
-    }
-    if (lookup_value(fd->vals, name, nn, &v)) {
+  if (fd->type == UAL_FT_RELTIME) {
+    int64_t ns;
+    if (t == TK_WORD && parse_time(s, len, &ns)) {
       l->vc = VC_NUM;
-      l->u = v;
-      l->s = (int64_t)v;
+      l->is_signed = true;
+      l->s = ns;
+      l->u = (uint64_t)ns;
       return true;
     }
-    if (fd->vals) {
-      perr(p, pos, len, "\"%.*s\" cannot be found among the possible values for %s.", (int)nn, name, fd->abbrev);
-      return false;
-    }
-    if (t == TK_STRING) {
-      perr(p, pos, len, "%s cannot be converted from a string (\"%.*s\").", ual_ft_desc(fd), (int)qn,
-           (const char *)qs);
-      return false;
-    }
-    perr(p, pos, len, "\"%.*s\" is not a valid number.", len, s);
+    if (t == TK_STRING)
+      serr(p, pos, len, "%s cannot be converted from a string (\"%.*s\").", ual_ft_desc(fd), (int)qn, (const char *)qs);
+    else serr(p, pos, len, "\"%.*s\" is not a valid time.", len, s);
     return false;
   }
-  int64_t ns;
-  if (t == TK_WORD && parse_time(s, len, &ns)) {
+  /* numbers: a number that does not fit is looked up among the value
+   * names, as Wireshark tries them before giving up */
+  uint64_t v;
+  int r = t == TK_WORD ? parse_int(s, len, &v) : 0;
+  if (r > 0 && fd->type == UAL_FT_BOOLEAN) v = v != 0;
+  if (r > 0 && v <= int_max(fd)) {
     l->vc = VC_NUM;
-    l->is_signed = true;
-    l->s = ns;
-    l->neg = ns < 0;
-    l->u = (uint64_t)ns;
+    l->u = v;
+    l->s = (int64_t)v;
+    l->is_signed = fd->type == UAL_FT_INT;
     return true;
   }
-  perr(p, pos, len, "\"%.*s\" is not a valid time.", len, s);
+  if (r != 0 && (arith || !fd->vals)) {
+    if (r < 0) serr(p, pos, len, "\"%.*s\" causes an integer overflow.", len, s);
+    else serr(p, pos, len, "\"%.*s\" too big for this field, maximum %" PRIu64 ".", len, s, int_max(fd));
+    return false;
+  }
+  if (arith) {
+    serr(p, pos, len, "\"%.*s\" is not a valid number.", len, s);
+    return false;
+  }
+  const char *name = t == TK_STRING ? (const char *)qs : s;
+  size_t nn = t == TK_STRING ? qn : (size_t)len;
+  if (fd->type == UAL_FT_BOOLEAN) {
+    if ((nn == 4 && same_nocase(name, "true", 4)) || (nn == 5 && same_nocase(name, "false", 5))) {
+      l->vc = VC_NUM;
+      l->u = nn == 4;
+      return true;
+    }
+    serr(p, pos, len, "\"%.*s\" cannot be found among the possible values for %s.", (int)nn, name, fd->abbrev);
+    return false;
+  }
+  if (lookup_value(fd->vals, name, nn, &v)) {
+    l->vc = VC_NUM;
+    l->u = v;
+    l->s = (int64_t)v;
+    return true;
+  }
+  if (fd->vals)
+    serr(p, pos, len, "\"%.*s\" cannot be found among the possible values for %s.", (int)nn, name, fd->abbrev);
+  else if (t == TK_STRING)
+    serr(p, pos, len, "%s cannot be converted from a string (\"%.*s\").", ual_ft_desc(fd), (int)qn, (const char *)qs);
+  else serr(p, pos, len, "\"%.*s\" is not a valid number.", len, s);
   return false;
 }
 
@@ -733,11 +792,6 @@ static bool parse_slice(struct parser *p, struct operand *o) {
   while (end < p->lx.n && s[end] != ']') end++;
   if (end >= p->lx.n) {
     perr(p, p->lx.n, 0, "The right bracket was missing from a slice.");
-    return false;
-  }
-  if (!is_seq(&o->fd)) {
-    perr(p, o->pos, o->len, "\"%s\" is a %s and cannot be sliced into a sequence of bytes.", o->fd.abbrev,
-         ual_ft_desc(&o->fd));
     return false;
   }
   size_t n = 1;
@@ -795,6 +849,9 @@ static bool parse_slice(struct parser *p, struct operand *o) {
     r->start = (int32_t)a;
     i = e + 1;
   }
+  if (!is_seq(&o->fd))
+    serr(p, o->pos, o->len, "\"%s\" is a %s and cannot be sliced into a sequence of bytes.", o->fd.abbrev,
+         ual_ft_desc(&o->fd));
   p->lx.pos = end + 1;
   lex_next(&p->lx);
   return true;
@@ -838,8 +895,33 @@ static void bad_token(struct parser *p) {
   unexpected(p);
 }
 
-/* The right side of a comparison with field operand l. */
-static bool parse_rhs(struct parser *p, const struct operand *l, struct operand *r, int rel) {
+/* Wireshark 4.0's unary minus before the literal l (token t): applied when
+ * the filter runs, to a value of the field's type. An unsigned value turns
+ * into a signed 32-bit one (64 for 64-bit fields): as a mask, its two's
+ * complement; compared with the field, a negative value relates to nothing
+ * (every comparison false, so "!=" and "===" true). */
+static void negate(struct parser *p, const struct operand *o, const struct token *t, bool mask, struct lit *l) {
+  const struct ual_filter_field *fd = &o->fd;
+  if (opd_class(o) != VC_NUM || fd->type == UAL_FT_BOOLEAN) {
+    serr(p, t->pos, t->len, "%s cannot -.", o->slice ? "FT_BYTES" : ual_ft_name(fd));
+    return;
+  }
+  if (fd->type == UAL_FT_INT || fd->type == UAL_FT_RELTIME) {
+    l->s = -l->s;
+    l->u = (uint64_t)l->s;
+    return;
+  }
+  if (!l->u) return;
+  if (mask) l->u = fd->bytes > 4 ? 0 - l->u : (uint32_t)(0u - (uint32_t)l->u);
+  else l->bad = true;
+}
+
+/* A literal for operand o: an optional unary minus and a value. False only
+ * on a syntax error. */
+static bool parse_value(struct parser *p, const struct operand *o, bool mask, struct lit *l) {
+  memset(l, 0, sizeof *l);
+  bool minus = p->lx.cur.t == TK_MINUS;
+  if (minus) lex_next(&p->lx);
   struct token t = p->lx.cur;
   if (t.t == TK_BAD) {
     bad_token(p);
@@ -849,41 +931,43 @@ static bool parse_rhs(struct parser *p, const struct operand *l, struct operand 
     unexpected(p);
     return false;
   }
+  bool ok = convert_literal(p, o, t.t, t.pos, t.len, l, mask || minus);
+  if (p->failed) return false;
+  if (ok && minus) negate(p, o, &t, mask, l);
+  lex_next(&p->lx);
+  return true;
+}
+
+/* The right side of a comparison with field operand l. */
+static bool parse_rhs(struct parser *p, const struct operand *l, struct operand *r, int rel) {
+  struct token t = p->lx.cur;
   if (t.t == TK_WORD && parse_field(p, r)) {
     if (p->failed) return false;
     enum vclass a = opd_class(l), b = opd_class(r);
-    if (a != b || a == VC_NONE) {
-      perr(p, r->pos, r->len, "%s and %s are not of compatible types.", l->fd.abbrev, r->fd.abbrev);
-      return false;
-    }
+    if (a != b || a == VC_NONE) serr(p, r->pos, r->len, "%s and %s are not of compatible types.", l->fd.abbrev, r->fd.abbrev);
     return true;
   }
   memset(r, 0, sizeof *r);
   r->pos = t.pos;
   r->len = t.len;
-  if (rel == R_MATCHES) {
-    if (t.t != TK_STRING) {
-      perr(p, t.pos, t.len, "\"%.*s\" is not a valid regular expression string.", t.len, p->lx.s + t.pos);
-      return false;
-    }
-    if (!unquote(p, t.pos, t.len, &r->lit.bytes, &r->lit.len)) return false;
-    r->lit.vc = VC_STRING;
-  } else if (!convert_literal(p, l, t.t, t.pos, t.len, &r->lit)) {
-    return false;
-  }
+  if (rel != R_MATCHES || t.t == TK_MINUS || t.t == TK_BAD || !literal_token(t.t)) return parse_value(p, l, false, &r->lit);
+  if (t.t != TK_STRING)
+    serr(p, t.pos, t.len, "\"%.*s\" is not a valid regular expression string.", t.len, p->lx.s + t.pos);
+  else if (!unquote(p, t.pos, t.len, &r->lit.bytes, &r->lit.len)) return false;
+  r->lit.vc = VC_STRING;
   lex_next(&p->lx);
   return true;
 }
 
-static bool check_rel(struct parser *p, const struct operand *l, int rel) {
+static void check_rel(struct parser *p, const struct operand *l, int rel) {
   enum vclass vc = opd_class(l);
   bool ok = vc != VC_NONE;
   if (rel == R_CONTAINS || rel == R_MATCHES) ok = vc == VC_BYTES || vc == VC_STRING;
-  if (!ok) perr(p, l->pos, l->len, "%s (type=%s) cannot participate in %s comparison.", l->fd.abbrev,
+  if (!ok) serr(p, l->pos, l->len, "%s (type=%s) cannot participate in %s comparison.", l->fd.abbrev,
                 ual_ft_desc(&l->fd), rel_text(rel));
-  return ok;
 }
 
+/* "{a, b, c..d}": each bound a literal, ".." a token of its own. */
 static int parse_set(struct parser *p, const struct operand *l, int neg) {
   lex_next(&p->lx);
   if (p->lx.cur.t != TK_LBRACE) {
@@ -895,15 +979,6 @@ static int parse_set(struct parser *p, const struct operand *l, int neg) {
   struct lit *set = falloc(p->f, cap * sizeof *set);
   if (!set) return -1;
   for (;;) {
-    struct token t = p->lx.cur;
-    if (t.t == TK_BAD) {
-      bad_token(p);
-      return -1;
-    }
-    if (!literal_token(t.t)) {
-      unexpected(p);
-      return -1;
-    }
     if (n == cap) {
       struct lit *b = falloc(p->f, 2 * cap * sizeof *b);
       if (!b) return -1;
@@ -912,25 +987,14 @@ static int parse_set(struct parser *p, const struct operand *l, int neg) {
       cap *= 2;
     }
     struct lit *e = &set[n++];
-    const char *dd = t.t == TK_WORD ? strstr(p->lx.s + t.pos, "..") : NULL;
-    if (dd && dd < p->lx.s + t.pos + t.len) {
-      int alen = (int)(dd - (p->lx.s + t.pos));
-      int bpos = t.pos + alen + 2, blen = t.len - alen - 2;
-      if (alen == 0 || blen == 0) {
-        lex_next(&p->lx);
-        unexpected(p);
-        return -1;
-      }
+    if (!parse_value(p, l, false, e)) return -1;
+    if (p->lx.cur.t == TK_DOTDOT) {
+      lex_next(&p->lx);
       struct lit *hi = falloc(p->f, sizeof *hi);
-      if (!hi) return -1;
-      if (!convert_literal(p, l, TK_WORD, t.pos, alen, e) || !convert_literal(p, l, TK_WORD, bpos, blen, hi))
-        return -1;
+      if (!hi || !parse_value(p, l, false, hi)) return -1;
       e->range = true;
       e->hi = hi;
-    } else if (!convert_literal(p, l, t.t, t.pos, t.len, e)) {
-      return -1;
     }
-    lex_next(&p->lx);
     if (p->lx.cur.t == TK_COMMA) {
       lex_next(&p->lx);
       continue;
@@ -951,6 +1015,41 @@ static int parse_set(struct parser *p, const struct operand *l, int neg) {
   if (m < 0) return -1;
   p->f->nodes[m].a = k;
   return m;
+}
+
+/* A comparison of operand l: the relation and its right side r. */
+static int parse_cmp(struct parser *p, const struct operand *l, struct operand *r) {
+  int rel = p->lx.cur.rel;
+  if (l->masked && (rel == R_CONTAINS || rel == R_MATCHES)) {
+    unexpected(p);
+    return -1;
+  }
+  check_rel(p, l, rel);
+  lex_next(&p->lx);
+  if (!parse_rhs(p, l, r, rel)) return -1;
+  int k = new_node(p, N_CMP);
+  if (k < 0) return -1;
+  struct node *nd = &p->f->nodes[k];
+  nd->rel = rel;
+  nd->l = *l;
+  nd->r = *r;
+  if (rel == R_MATCHES && !r->is_field && !p->sem) {
+    int code;
+    PCRE2_SIZE off;
+    nd->re = pcre2_compile(r->lit.bytes, r->lit.len, PCRE2_NEVER_UTF | PCRE2_CASELESS, &code, &off, NULL);
+    if (!nd->re) {
+      PCRE2_UCHAR msg[160];
+      pcre2_get_error_message(code, msg, sizeof msg);
+      serr(p, -1, 0, "Regex compilation error: %s.", (const char *)msg);
+      return k;
+    }
+    nd->md = pcre2_match_data_create_from_pattern(nd->re, NULL);
+    if (!nd->md) {
+      perr(p, -1, 0, "Out of memory.");
+      return -1;
+    }
+  }
+  return k;
 }
 
 static int parse_or(struct parser *p);
@@ -978,74 +1077,84 @@ static int parse_relation(struct parser *p) {
   }
   struct operand l;
   if (t.t != TK_WORD || !parse_field(p, &l)) {
-    /* What follows decides the message, as in Wireshark. */
+    if (t.t != TK_WORD) {
+      perr(p, t.pos, t.len, "\"%.*s\" was unexpected in this context.", t.len, p->lx.s + t.pos);
+      return -1;
+    }
+    /* What follows decides the message, as in Wireshark; parsing goes on
+     * with an operand of no type. */
     lex_next(&p->lx);
     if (p->lx.cur.t == TK_REL)
-      perr(p, t.pos, t.len, "Left side of \"%.*s\" expression must be a field or function, not %.*s.",
+      serr(p, t.pos, t.len, "Left side of \"%.*s\" expression must be a field or function, not %.*s.",
            p->lx.cur.len, p->lx.s + p->lx.cur.pos, t.len, p->lx.s + t.pos);
-    else if (t.t == TK_WORD)
-      perr(p, t.pos, t.len, "%.*s is neither a field nor a protocol name.", t.len, p->lx.s + t.pos);
-    else
-      perr(p, t.pos, t.len, "\"%.*s\" was unexpected in this context.", t.len, p->lx.s + t.pos);
-    return -1;
+    else serr(p, t.pos, t.len, "%.*s is neither a field nor a protocol name.", t.len, p->lx.s + t.pos);
+    memset(&l, 0, sizeof l);
+    l.fd.abbrev = "";
+    l.pos = t.pos;
+    l.len = t.len;
+    if (p->lx.cur.t == TK_LBRACKET && !parse_slice(p, &l)) return -1;
   }
   if (p->failed) return -1;
   if (p->lx.cur.t == TK_AMP) {
-    if (opd_class(&l) != VC_NUM || l.fd.type == UAL_FT_RELTIME) {
-      perr(p, l.pos, l.len, "%s (type=%s) cannot participate in bitwise and.", l.fd.abbrev, ual_ft_desc(&l.fd));
-      return -1;
-    }
-    lex_next(&p->lx);
-    struct token m = p->lx.cur;
-    if (m.t != TK_WORD && m.t != TK_CHAR) {
-      if (m.t == TK_BAD) bad_token(p);
-      else unexpected(p);
-      return -1;
-    }
-    struct lit ml;
+    /* Wireshark 4.0's bitwise and: on integers, and on byte sequences (a
+     * byte field or any slice), cut to the shorter; masks in a row combine. */
+    bool bytes = opd_class(&l) == VC_BYTES;
+    if (bytes ? !l.slice && l.fd.type != UAL_FT_BYTES : !is_int(&l.fd) && l.fd.type != UAL_FT_FRAMENUM)
+      serr(p, l.pos, l.len, "%s cannot &.", ual_ft_name(&l.fd));
     l.masked = true;
-    if (!convert_literal(p, &l, m.t, m.pos, m.len, &ml)) return -1;
-    l.mask = ml.u;
-    lex_next(&p->lx);
+    l.mask = UINT64_MAX;
+    while (p->lx.cur.t == TK_AMP) {
+      lex_next(&p->lx);
+      struct lit ml;
+      if (!parse_value(p, &l, true, &ml)) return -1;
+      if (!bytes) {
+        l.mask &= ml.u;
+      } else if (ml.vc == VC_BYTES) {
+        size_t n = l.mbytes && l.mlen < ml.len ? l.mlen : ml.len;
+        for (size_t i = 0; l.mbytes && i < n; i++) ml.bytes[i] &= l.mbytes[i];
+        l.mbytes = ml.bytes;
+        l.mlen = n;
+      }
+    }
   }
-  if (p->lx.cur.t == TK_IN) return parse_set(p, &l, 0);
+  bool not_in = false;
   if (p->lx.cur.t == TK_NOT && p->lx.pos < p->lx.n) {
     struct lexer save = p->lx;
     lex_next(&p->lx);
-    if (p->lx.cur.t == TK_IN) return parse_set(p, &l, 1);
+    not_in = p->lx.cur.t == TK_IN;
     p->lx = save;
+  }
+  if (p->lx.cur.t == TK_IN || not_in) {
+    if (l.masked) {
+      unexpected(p);
+      return -1;
+    }
+    if (l.slice) serr(p, -1, 0, "Only a field may be tested for membership in a set.");
+    if (not_in) lex_next(&p->lx);
+    return parse_set(p, &l, not_in);
   }
   if (p->lx.cur.t != TK_REL) {
     int k = new_node(p, l.masked ? N_TEST : N_EXISTS);
     if (k >= 0) p->f->nodes[k].l = l;
     return k;
   }
-  int rel = p->lx.cur.rel;
-  if (!check_rel(p, &l, rel)) return -1;
-  lex_next(&p->lx);
   struct operand r;
-  if (!parse_rhs(p, &l, &r, rel)) return -1;
-  int k = new_node(p, N_CMP);
-  if (k < 0) return -1;
-  struct node *nd = &p->f->nodes[k];
-  nd->rel = rel;
-  nd->l = l;
-  nd->r = r;
-  if (rel == R_MATCHES && !r.is_field) {
-    int code;
-    PCRE2_SIZE off;
-    nd->re = pcre2_compile(r.lit.bytes, r.lit.len, PCRE2_NEVER_UTF | PCRE2_CASELESS, &code, &off, NULL);
-    if (!nd->re) {
-      PCRE2_UCHAR msg[160];
-      pcre2_get_error_message(code, msg, sizeof msg);
-      perr(p, -1, 0, "Regex compilation error: %s.", (const char *)msg);
-      return -1;
+  int k = parse_cmp(p, &l, &r);
+  while (k >= 0 && p->lx.cur.t == TK_REL) {
+    /* Wireshark 4.0 chains relations: "a == b > c" is "a == b and b > c". */
+    struct operand m = r;
+    if (!m.is_field) {
+      serr(p, m.pos, m.len, "Left side of \"%.*s\" expression must be a field or function, not %.*s.",
+           p->lx.cur.len, p->lx.s + p->lx.cur.pos, m.len, p->lx.s + m.pos);
+      memset(&m.fd, 0, sizeof m.fd);
+      m.fd.abbrev = "";
     }
-    nd->md = pcre2_match_data_create_from_pattern(nd->re, NULL);
-    if (!nd->md) {
-      perr(p, -1, 0, "Out of memory.");
-      return -1;
-    }
+    int b = parse_cmp(p, &m, &r);
+    int c = b < 0 ? -1 : new_node(p, N_AND);
+    if (c < 0) return -1;
+    p->f->nodes[c].a = k;
+    p->f->nodes[c].b = b;
+    k = c;
   }
   return k;
 }
@@ -1209,12 +1318,16 @@ struct ual_filter *ual_filter_compile(const char *text, struct ual_filter_error 
     oom(err);
     return NULL;
   }
-  struct parser p = { { text, (int)strlen(text), 0, { 0 } }, f, err, false };
+  struct parser p = { { text, (int)strlen(text), 0, { 0 } }, f, err, false, false, { { 0 }, 0, 0 } };
   lex_next(&p.lx);
   if (p.lx.cur.t != TK_END) {
     f->root = parse_or(&p);
     if (!p.failed && p.lx.cur.t != TK_END) bad_token(&p);
     if (!p.failed && f->root < 0) perr(&p, -1, 0, "Out of memory.");
+    if (!p.failed && p.sem) {
+      *err = p.sem_err;
+      p.failed = true;
+    }
   }
   if (p.failed) {
     ual_filter_free(f);
@@ -1414,8 +1527,10 @@ void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr
 /* ------------------------------------------------------------------ */
 /* Evaluation */
 
-/* The value of occurrence x through operand o: its slice or mask applied.
- * Returns false when the slice does not fit. */
+/* The value of occurrence x through operand o: its slice and mask
+ * applied. A range of a slice that does not fit adds nothing, as in
+ * Wireshark 4.0 (a slice past the end is an empty byte string). False only
+ * when the result does not fit the buffer. */
 struct cval {
   enum vclass vc;
   bool is_signed;
@@ -1429,22 +1544,33 @@ static bool take(const struct operand *o, const struct ual_fvalue *x, struct cva
   c->vc = opd_class(o);
   c->is_signed = o->fd.type == UAL_FT_INT || o->fd.type == UAL_FT_RELTIME;
   c->u = x->v.u;
-  if (o->masked) c->u &= o->mask;
-  if (c->vc == VC_NUM) return true;
+  if (c->vc == VC_NUM) {
+    if (o->masked) c->u &= o->mask;
+    return true;
+  }
   c->p = x->v.p;
   c->len = x->len;
-  if (!o->slice) return true;
-  size_t n = 0;
-  for (size_t i = 0; i < o->n_slice; i++) {
-    const struct range *r = &o->slice[i];
-    int64_t a = r->start < 0 ? (int64_t)x->len + r->start : r->start;
-    int64_t len = r->len < 0 ? (int64_t)x->len - a : r->len;
-    if (a < 0 || len < 0 || a + len > (int64_t)x->len || n + (size_t)len > sizeof c->buf) return false;
-    memcpy(c->buf + n, x->v.p + a, (size_t)len);
-    n += (size_t)len;
+  if (o->slice) {
+    size_t n = 0;
+    for (size_t i = 0; i < o->n_slice; i++) {
+      const struct range *r = &o->slice[i];
+      int64_t a = r->start < 0 ? (int64_t)x->len + r->start : r->start;
+      int64_t len = r->len < 0 ? (int64_t)x->len - a : r->len;
+      if (a < 0 || len <= 0 || a + len > (int64_t)x->len) continue;
+      if (n + (size_t)len > sizeof c->buf) return false;
+      memcpy(c->buf + n, x->v.p + a, (size_t)len);
+      n += (size_t)len;
+    }
+    c->p = c->buf;
+    c->len = n;
   }
-  c->p = c->buf;
-  c->len = n;
+  if (o->masked) {
+    size_t n = c->len < o->mlen ? c->len : o->mlen;
+    if (n > sizeof c->buf) return false;
+    for (size_t i = 0; i < n; i++) c->buf[i] = c->p[i] & o->mbytes[i];
+    c->p = c->buf;
+    c->len = n;
+  }
   return true;
 }
 
@@ -1460,7 +1586,6 @@ static int cmp_num(bool is_signed, uint64_t a, const struct lit *l) {
     int64_t x = (int64_t)a, y = l->s;
     return x < y ? -1 : x > y;
   }
-  if (l->neg) return 1;
   return a < l->u ? -1 : a > l->u;
 }
 
@@ -1499,9 +1624,10 @@ static bool rel_holds(int rel, int c) {
   return false;
 }
 
-/* One pair: does left value a relate to the right side? */
-static bool pair(const struct node *nd, const struct cval *a, const struct cval *b) {
-  switch (nd->rel) {
+/* One pair: does left value a relate by rel to the right side? */
+static bool pair(const struct node *nd, int rel, const struct cval *a, const struct cval *b) {
+  if (!b && nd->r.lit.bad) return false;
+  switch (rel) {
   case R_CONTAINS:
     return b ? contains(a->p, a->len, b->p, b->len) : contains(a->p, a->len, nd->r.lit.bytes, nd->r.lit.len);
   case R_MATCHES:
@@ -1509,39 +1635,36 @@ static bool pair(const struct node *nd, const struct cval *a, const struct cval 
     return pcre2_match(nd->re, a->p, a->len, 0, 0, nd->md, NULL) >= 0;
   default: {
     int c = b ? cmp_vals(a, b) : cmp_lit(a, &nd->r.lit);
-    return rel_holds(nd->rel == R_NE ? R_EQ : nd->rel, c);
+    return rel_holds(rel, c);
   }
   }
 }
 
 static bool eval(const struct ual_filter *f, int k);
 
+/* "!=" is "not ==" and "===" is "not ~=" (both false when the field is
+ * absent): Wireshark 4.0's definitions, which differ from "all not equal"
+ * and "all equal" for a value that relates to nothing. */
 static bool eval_cmp(const struct ual_filter *f, const struct node *nd) {
   const struct ual_fview *v = &f->view;
-  bool all = nd->rel == R_ALL_EQ;
-  bool any = false, every = true, seen = false;
+  bool negate = nd->rel == R_NE || nd->rel == R_ALL_EQ;
+  int rel = nd->rel == R_NE ? R_EQ : nd->rel == R_ALL_EQ ? R_ANY_NE : nd->rel;
+  bool any = false, seen = false;
   struct cval a, b;
-  for (size_t i = 0; i < v->n; i++) {
+  for (size_t i = 0; i < v->n && !any; i++) {
     if (v->v[i].slot != nd->l.slot || !take(&nd->l, &v->v[i], &a)) continue;
     if (!nd->r.is_field) {
-      bool h = pair(nd, &a, NULL);
       seen = true;
-      any |= h;
-      every &= h;
-    } else {
-      for (size_t j = 0; j < v->n; j++) {
-        if (v->v[j].slot != nd->r.slot || !take(&nd->r, &v->v[j], &b)) continue;
-        bool h = pair(nd, &a, &b);
-        seen = true;
-        any |= h;
-        every &= h;
-      }
+      any = pair(nd, rel, &a, NULL);
+      continue;
     }
-    if (any && !all && nd->rel != R_NE) return true;
+    for (size_t j = 0; j < v->n && !any; j++) {
+      if (v->v[j].slot != nd->r.slot || !take(&nd->r, &v->v[j], &b)) continue;
+      seen = true;
+      any = pair(nd, rel, &a, &b);
+    }
   }
-  if (nd->rel == R_NE) return seen && !any;
-  if (all) return seen && every;
-  return any;
+  return negate ? seen && !any : any;
 }
 
 static bool eval_in(const struct ual_filter *f, const struct node *nd) {
@@ -1551,9 +1674,18 @@ static bool eval_in(const struct ual_filter *f, const struct node *nd) {
     if (v->v[i].slot != nd->l.slot || !take(&nd->l, &v->v[i], &a)) continue;
     for (size_t e = 0; e < nd->n_set; e++) {
       const struct lit *l = &nd->set[e];
+      if (l->bad || (l->range && l->hi->bad)) continue;
       if (l->range ? cmp_lit(&a, l) >= 0 && cmp_lit(&a, l->hi) <= 0 : cmp_lit(&a, l) == 0) return true;
     }
   }
+  return false;
+}
+
+/* A bare value is true when not zero: a number, or a byte with a bit set. */
+static bool nonzero(const struct cval *c) {
+  if (c->vc == VC_NUM) return c->u != 0;
+  for (size_t i = 0; i < c->len; i++)
+    if (c->p[i]) return true;
   return false;
 }
 
@@ -1565,14 +1697,17 @@ static bool eval(const struct ual_filter *f, int k) {
   case N_NOT: return !eval(f, nd->a);
   case N_AND: return eval(f, nd->a) && eval(f, nd->b);
   case N_OR: return eval(f, nd->a) || eval(f, nd->b);
-  case N_EXISTS:
+  case N_EXISTS: {
+    /* a slice is there when it has a byte */
+    struct cval a;
     for (size_t i = 0; i < v->n; i++)
-      if (v->v[i].slot == nd->l.slot) return true;
+      if (v->v[i].slot == nd->l.slot && (!nd->l.slice || (take(&nd->l, &v->v[i], &a) && a.len))) return true;
     return false;
+  }
   case N_TEST: {
     struct cval a;
     for (size_t i = 0; i < v->n; i++)
-      if (v->v[i].slot == nd->l.slot && take(&nd->l, &v->v[i], &a) && a.u) return true;
+      if (v->v[i].slot == nd->l.slot && take(&nd->l, &v->v[i], &a) && nonzero(&a)) return true;
     return false;
   }
   case N_CMP: return eval_cmp(f, nd);

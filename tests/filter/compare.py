@@ -5,7 +5,9 @@ UALink plugin.
 On every capture (the samples in captures/, mkcap's PCIe flit capture and
 one generated capture of every ualink-gen scenario): every filter of filters.txt must select the
 same frames, and -T fields with the fields of fields.txt must print the
-same bytes; with each -E option on five of them joined in one file. tshark evaluates all filters in one pass
+same bytes; with each -E option on five of them joined in one file. Every
+filter of errors.txt must be rejected by both, with the same message and
+caret (exit 2). tshark evaluates all filters in one pass
 per capture through Lua tap listeners (one per filter, the same display
 filter engine as -Y). It runs unprivileged (it ignores plugin folders as
 root) from a fresh world-readable folder holding the plugin and captures.
@@ -26,6 +28,7 @@ def lines(path):
 
 
 filters = lines(os.path.join(src, 'tests', 'filter', 'filters.txt'))
+bad_filters = lines(os.path.join(src, 'tests', 'filter', 'errors.txt'))
 fields = ' '.join(lines(os.path.join(src, 'tests', 'filter', 'fields.txt'))).split()
 
 tmp = tempfile.mkdtemp(prefix='ual-filter-')
@@ -119,6 +122,19 @@ for a, b in zip(t, o):
     if a != b:
         check('-G fields', a, b)
         break
+
+# Filters tshark rejects: the same exit status and message, caret included,
+# after the program's name.
+def rejection(r, prog):
+    text = r.stderr.decode()
+    return r.returncode, text[len(prog) + 2:] if text.startswith(prog + ': ') else text
+for flt in bad_filters:
+    t = rejection(tshark(['-r', caps[0], '-Y', flt]), 'tshark')
+    o = rejection(ours(['-Y', flt, caps[0]]), 'ualink-decode')
+    if t[0] != 2:
+        fail('tshark does not reject %r (errors.txt lists only filters it rejects)' % flt)
+    check('-Y %r rejected' % flt, t, o)
+print('%d rejected filters compared' % len(bad_filters))
 
 eopts = [[], ['-E', 'header=y'], ['-E', 'header=n'], ['-E', 'separator=/s'], ['-E', 'separator=;'],
          ['-E', 'separator=/t'], ['-E', 'occurrence=f'], ['-E', 'occurrence=l'], ['-E', 'occurrence=a'],

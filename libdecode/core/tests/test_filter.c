@@ -43,6 +43,30 @@ static const struct { const char *f, *msg; int pos, len; } errors[] = {
   { "frame.time_relative > x", "\"x\" is not a valid time.", 22, 1 },
   { "ualink.fh.seq > 1 xor ualink", "\"xor\" was unexpected in this context.", 18, 3 },
   { "ualink.fh.seq == ualink.sector", "ualink.fh.seq and ualink.sector are not of compatible types.", 17, 13 },
+  { "ualink & 1", "FT_PROTOCOL cannot &.", 0, 6 },
+  { "ualink.flit.crc_ok & 1", "FT_BOOLEAN cannot &.", 0, 18 },
+  { "ualink.fh.seq & \"a\"", "\"a\" is not a valid arithmetic operand.", 16, 3 },
+  { "ualink.flit.kind & Payload", "\"Payload\" is not a valid number.", 19, 7 },
+  { "ualink.fh.seq & 1 in {1}", "\"in\" was unexpected in this context.", 18, 2 },
+  { "ualink.sector & 44 contains 44", "\"contains\" was unexpected in this context.", 19, 8 },
+  { "ualink.flit.crc_ok == -1", "FT_BOOLEAN cannot -.", 23, 1 },
+  { "ualink.sector == -10", "FT_BYTES cannot -.", 18, 2 },
+  { "ualink.fh.seq > -65536", "\"65536\" too big for this field, maximum 65535.", 17, 5 },
+  { "ualink.sector[0] in {44}", "Only a field may be tested for membership in a set.", -1, 0 },
+  { "ualink.sector == 44:", "\":\" was unexpected in this context.", 19, 1 },
+  { "ualink.sector == 01:1", "\":1\" was unexpected in this context.", 19, 2 },
+  { "ualink.sector == 44::00", "\"44::00\" is not a valid byte string.", 17, 6 },
+  { "ualink.rec.dir == 256", "\"256\" cannot be found among the possible values for ualink.rec.dir.", 18, 3 },
+  { "ualink.fh.seq == 'ab'", "'ab' is too long to be a valid character constant.", 17, 4 },
+  { "ualink.fh.seq == ''", "Empty character constant.", 17, 2 },
+  { "ualink.fh.seq == 18446744073709551616", "\"18446744073709551616\" causes an integer overflow.", 17, 20 },
+  { "ualink.tev.value == 2147483648", "\"2147483648\" too big for this field, maximum 2147483647.", 20, 10 },
+  { "ualink.tev.value == -2147483648", "\"2147483648\" too big for this field, maximum 2147483647.", 21, 10 },
+  { "ualink.fh.seq == \"a\" and )", "\")\" was unexpected in this context.", 25, 1 },
+  { "foo and )", "\")\" was unexpected in this context.", 8, 1 },
+  { "ualink.fh.seq == 1 == 2", "Left side of \"==\" expression must be a field or function, not 1.", 17, 1 },
+  { "frame.time_relative > \"abc\"", "Time offset cannot be converted from a string (\"abc\").", 22, 5 },
+  { "ualink.rec.dir in {\"Nope\"..\"B>A\"}", "\"Nope\" cannot be found among the possible values for ualink.rec.dir.", 19, 6 },
 };
 
 static void test_errors(void) {
@@ -141,6 +165,23 @@ static void test_semantics(void) {
     { "frame.number == 7", 1 }, { "frame.number in {8}", 2 }, { "frame.len > 100", 1 },
     { "frame.time_relative == 0.000000012", 1 }, { "frame.time_delta > 0.000000005", 2 },
     { "frame.time_relative < 0.00000002", 1 },
+    /* bitwise and on bytes: cut to the shorter; masks in a row */
+    { "ualink.sector & 0f", 1 }, { "ualink.sector & 0x80", 0 }, { "ualink.sector[0] & 0x40 == 40", 1 },
+    { "ualink.sector[0:2] & ff:ff:ff == 44:00", 1 }, { "ualink.sector & ff == 44", 1 },
+    { "ualink.fh.seq & 7 & 6 == 4", 1 }, { "ualink.fh.seq & -2 == 4", 1 }, { "ualink[0:2] & 00:ff", 3 }, { "ualink[0:2] & 00:02", 2 },
+    /* a slice past the end is empty, not absent */
+    { "ualink.sector[2:4] != 00:00:00:00", 1 }, { "ualink.sector[2:4] == 00:00:00:00", 0 },
+    { "ualink.sector[2:4] < 00", 1 }, { "ualink.sector[2:4]", 0 }, { "ualink.sector[0:1,9:1] == 44", 1 },
+    /* a negative value relates to no unsigned one */
+    { "ualink.fh.seq > -1", 0 }, { "ualink.fh.seq < -1", 0 }, { "ualink.fh.seq != -1", 1 },
+    { "ualink.fh.seq ~= -1", 0 }, { "ualink.fh.seq === -1", 1 }, { "ualink.fh.seq in {-1, 5}", 1 },
+    { "ualink.fh.seq in {-1..9}", 0 }, { "ualink.fh.seq > -0", 1 }, { "ualink.fh.seq > - 0", 1 },
+    { "frame.time_relative > -1", 3 },
+    /* quoted names as range bounds, ".." its own token, chained relations */
+    { "ualink.rec.dir in {\"A>B\"..\"B>A\"}", 3 }, { "ualink.rec.dir in {\"B>A\" .. 1}", 1 },
+    { "ualink.fh.seq == ualink.fh.seq > 4", 1 }, { "ualink.fh.seq == ualink.fh.seq > 5", 0 },
+    /* byte strings as Wireshark reads them */
+    { "ualink.sector[0:2] == 44.0", 1 }, { "ualink.sector[0:3] == 44000", 1 }, { "ualink.sector[0:2] == :44:00", 1 },
   };
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
     int got = sel(&x, t[i].f);

@@ -10,8 +10,8 @@
  *   - each fabric's own fields (its protocol, reassembled data, analysis
  *     state, findings), through its hook (struct ual_filter_fabric).
  * Semantics follow Wireshark 4.0: a comparison holds when any occurrence
- * matches; "!=" is all not equal and "===" all equal (both false for an
- * absent field), "~=" any not equal; "matches" ignores case (PCRE2). */
+ * matches; "!=" is not "==" and "===" not "~=" (both false for an absent
+ * field), "~=" any not equal; "matches" ignores case (PCRE2). */
 #ifndef UALINK_CORE_FILTER_H
 #define UALINK_CORE_FILTER_H
 
