@@ -53,7 +53,15 @@ void tl_feed(struct gen *g, struct side *s) {
     return;
   /* TL flits come in bursts of 1..6 at the mean rate, so they queue up and
    * carry over segment and flit boundaries as on a real link */
-  s->tl_tokens += (s->tl_boost ? 1.0 : g->load) * tl_pace(s);
+  double pace = tl_pace(s);
+  /* at full load on a link slower than the TL (the pace is capped by the
+   * flit) the TL always has a flit waiting: every segment with room starts
+   * one, as on a saturated link */
+  if (g->load >= 1.0 && pace >= TL_PER_FLIT_MAX) {
+    while (ual_pack_tl_queued(&s->pack) < UAL_PACK_TL_QUEUE) tl_make(g, s);
+    return;
+  }
+  s->tl_tokens += (s->tl_boost ? 1.0 : g->load) * pace;
   if (s->tl_tokens > TL_TOKENS_MAX) s->tl_tokens = TL_TOKENS_MAX;
   if (!s->tl_burst) s->tl_burst = 1 + gen_rng_below(&s->rng, TL_BURST_MAX);
   if (s->tl_tokens < s->tl_burst) return;
