@@ -27,7 +27,7 @@ void ual_analyzer_init(struct ual_analyzer *a) {
 
 static void truncated(struct ual_analyzer *a, unsigned d, const char *why, struct ual_findings *f) {
   const struct ual_unpack *u = &a->unpack[d];
-  if (u->tl_unknown || !u->tl_have) return;
+  if (u->tl_cands || u->tl_lost || !u->tl_have) return;
   a->truncated++;
   ual_findings_add(f, UAL_R_DL_TRUNCATED_TL, -1, "%s with %c's TL flit from frame %llu partly received (%u of 16 sectors)",
                    why, side_name(d), (unsigned long long)u->tl_frame, u->tl_have);

@@ -53,13 +53,15 @@ void ual_unpack_init(struct ual_unpack *u) { memset(u, 0, sizeof *u); }
 
 #define MSG_READINGS ((2ull << UAL_UART_MAX_PAYLOAD) - 1u)   /* 0..32 DWords owed */
 
+#define TL_CANDS ((1u << UAL_TL_FLIT_SECTORS) - 1u)          /* carry-over 0..15 sectors */
+
 void ual_unpack_init_midstream(struct ual_unpack *u) {
   memset(u, 0, sizeof *u);
-  u->tl_unknown = 1;
+  u->tl_cands = TL_CANDS;
   u->msg_owed = MSG_READINGS;
 }
 
-bool ual_unpack_synced(const struct ual_unpack *u) { return !u->tl_unknown && !u->msg_owed; }
+bool ual_unpack_synced(const struct ual_unpack *u) { return !u->tl_cands && !u->msg_owed; }
 
 /* An alternate sector while the message stream is unknown: each reading
  * that owes payload takes the DWord as payload, the reading that owes
@@ -82,24 +84,78 @@ static void unsynced_gap(struct ual_unpack *u, int k, struct ual_unpack_out *out
   out->msg_synced_at = (int8_t)k;
 }
 
-/* A segment while the carry-over is unknown: its TL sectors are skipped.
- * A segment that starts no TL flit and has room for the longest carry-over
- * (15 sectors) ends whatever was carried into it. */
-static void unsynced_tl(struct ual_unpack *u, const uint8_t *flit, const struct seg_cursor *c, int k,
-                        enum ual_tlbeat tlbeat, struct ual_unpack_out *out) {
+/* The carry-over candidates after a segment of `room` TL sectors (after
+ * its alternate sector) whose last `zeros` sectors are zero. Carry-over c
+ * takes min(c, room) sectors. A start needs an unallocated sector (c <
+ * room) and its TL flit then owes 16 - (room - c) = c + 16 - room. Without
+ * a start the rest is zero fill: a c <= room that would leave a non-zero
+ * sector there is dropped, the others end here (0); a longer one owes c -
+ * room. What no candidate explains breaks a rule whatever the truth
+ * (DL-TL-NO-ROOM, DL-ZERO-FILL): the decoder then goes on without the
+ * start or past the fill, and so do the candidates. */
+static uint32_t tl_cands_next(uint32_t cands, unsigned room, unsigned zeros, bool start) {
+  uint32_t upto = (2u << room) - 1u;                          /* c <= room */
+  uint32_t fits = cands & (upto >> 1);                        /* c < room */
+  if (start && fits) return fits << (UAL_TL_FLIT_SECTORS - room);
+  uint32_t longer = cands >> room, ends = cands & upto & ~((1u << (room - zeros)) - 1u);
+  if (!longer && !ends) ends = cands & upto;
+  return longer | (ends != 0);
+}
+
+/* A segment while the carry-over is unknown: its TL sectors are skipped and
+ * each candidate carry-over moves as the segment's size, start and zero
+ * tail say. When one candidate is left the boundaries are known. A TL flit
+ * left open that began in this segment fills its last sectors and is staged
+ * as the packed stream would have it; one that began before is skipped to
+ * its end (tl_lost). */
+static void unsynced_tl(struct ual_unpack *u, const struct ual_flit_view *v, const uint8_t *flit,
+                        const struct seg_cursor *c, int k, struct ual_sh sh, uint64_t frame,
+                        struct ual_unpack_out *out, bool bytes) {
   /* a segment's sectors are contiguous flit bytes: one 32-bit load each */
   const uint8_t *q = flit + ual_sector_byte(c->next);
-  unsigned n = out->partial_sectors;
+  unsigned n = out->partial_sectors, room = c->end - c->next;
   for (unsigned s = c->next; s < c->end; s++, q += UAL_SECTOR_BYTES) {
     uint32_t w;
     memcpy(&w, q, sizeof w);
     n += w != 0;
   }
-  out->partial_sectors = (uint8_t)(n < UINT8_MAX ? n : UINT8_MAX);
-  if (tlbeat == UAL_TB_NONE && c->end - c->next >= UAL_TL_FLIT_SECTORS - 1u) {
-    u->tl_unknown = 0;
+  /* an invalid TLBeat starts nothing and its sectors are not judged as fill */
+  bool start = sh.tlbeat != UAL_TB_NONE && sh.tlbeat != UAL_TB_INVALID;
+  unsigned zeros = sh.tlbeat == UAL_TB_INVALID || v->zero_tail[k] > room ? room : v->zero_tail[k];
+  uint32_t before = u->tl_cands;
+  u->tl_cands = (uint16_t)tl_cands_next(before, room, zeros, start);
+  if (!(u->tl_cands & (u->tl_cands - 1u))) {
+    unsigned owed = (unsigned)__builtin_ctz(u->tl_cands), have = UAL_TL_FLIT_SECTORS - owed;
+    u->tl_cands = 0;
     out->tl_synced_at = (int8_t)k;
+    /* the start was kept (some candidate had room): its TL flit is the
+     * segment's last `have` sectors, unless it ended in the segment too */
+    if (start && (before & ((1u << room) - 1u)) && !owed) {
+      if (out->n_tl < UAL_MAX_TL_PER_FLIT) {       /* carry-over 0 and a whole TL flit here */
+        struct ual_tl_flit *t = &out->tl[out->n_tl++];
+        if (bytes) memcpy(t->data, flit + ual_sector_byte(c->end - UAL_TL_FLIT_SECTORS), UAL_TL_FLIT_BYTES);
+        t->m0 = sh.m0;
+        t->m1 = sh.m1;
+        t->start_segment = (uint8_t)k;
+        t->start_frame = frame;
+      }
+      out->tl_started++;
+    } else if (start && (before & ((1u << room) - 1u))) {
+      u->tl_have = (uint8_t)have;
+      u->m0 = sh.m0;
+      u->m1 = sh.m1;
+      u->tl_seg = (uint8_t)k;
+      u->tl_frame = frame;
+      out->tl_started++;
+      if (bytes) memcpy(u->tl, flit + ual_sector_byte(c->end - have), UAL_SECTOR_BYTES * have);
+      n -= have < n ? have : n;
+    } else if (owed) {
+      u->tl_have = (uint8_t)have;
+      u->tl_lost = 1;
+      n += owed;
+    }
   }
+  out->partial_sectors = (uint8_t)(n < UINT8_MAX ? n : UINT8_MAX);
 }
 
 bool ual_unpack_partial(const struct ual_unpack *u) { return u->tl_have != 0 || u->uart_need != 0; }
@@ -149,6 +205,10 @@ static inline __attribute__((always_inline)) void unpack_tl(struct ual_unpack *u
   }
   unsigned have = u->tl_have;
   u->tl_have = 0;
+  if (u->tl_lost) {              /* begun before the boundaries were known */
+    u->tl_lost = 0;
+    return;
+  }
   if (out->n_tl >= UAL_MAX_TL_PER_FLIT) return;
   struct ual_tl_flit *t = &out->tl[out->n_tl++];
   if (bytes) {
@@ -213,8 +273,8 @@ static inline __attribute__((always_inline)) void unpack_flit(struct ual_unpack 
     } else if (u->msg_owed) {
       unsynced_gap(u, k, out);
     }
-    if (u->tl_unknown) {
-      unsynced_tl(u, flit, &c, k, (enum ual_tlbeat)sh.tlbeat, out); /* by value: sh stays in registers */
+    if (u->tl_cands) {
+      unsynced_tl(u, v, flit, &c, k, sh, frame, out, bytes); /* by value: sh stays in registers */
       continue;
     }
     if (u->tl_have) unpack_tl(u, flit, &c, out, bytes);

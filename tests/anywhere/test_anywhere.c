@@ -5,6 +5,9 @@
  *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed:
  *                                        UALink (Nak modes, a second accelerator, x4 vary with
  *                                        the seed), PCIe DLLPs (kind 4) and UB (kind 6)
+ *                 [--saturated SEEDS]    ualink-gen -s traffic and -s uart at --load 1 (every
+ *                                        segment with room starts a TL flit) per seed, cut
+ *                                        every 29 records
  *   test_anywhere --cut K IN.pcap OUT.pcap     writes IN from record K (1-based) on
  *
  * For every cut it asserts:
@@ -22,6 +25,10 @@
  *     before a Nak the cut did not see is not delivered again from its
  *     replay); from the bound on, the same TL flits and DL messages at
  *     every record (released held flits included).
+ *   - for the saturated captures: each direction synchronizes (AN-SYNC)
+ *     within --sync-bound flits of its own (the bound of docs/architecture.md),
+ *     and from the second flit after that on delivers the same TL flits and
+ *     DL messages as the whole capture, record by record.
  * Cuts: every 12 records over the first 600, 12 evenly spaced, a few just
  * after the places where the whole capture raised something, and up to 3
  * in each situation of the issue's focused cases (a payload flit carrying
@@ -118,11 +125,13 @@ static int cb_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) 
 
 /* Scenario sc of ualink-gen: UALink's and PCIe's (enum gen_scenario), or
  * ub_sc of the UB generator when ub_sc >= 0. */
-static int generate(int sc, int ub_sc, uint64_t seed, struct cap *c) {
+static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t count, struct cap *c) {
   struct gen_opts o;
   gen_opts_default(&o);
   o.scenario = sc;
   o.seed = seed;
+  if (load >= 0) o.load = load;
+  o.count = count;
   bool ualink = ub_sc < 0 && sc < GEN_SC_COUNT;
   if (ualink) {
     o.nak = (int)(seed % 3);                  /* alternate, standard, selective */
@@ -148,14 +157,18 @@ static int generate(int sc, int ub_sc, uint64_t seed, struct cap *c) {
     snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu", name, (unsigned long long)seed);
     return 0;
   }
-  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s", name,
+  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s%s", name,
            (unsigned long long)seed, o.nak == GEN_NAK_ALTERNATE ? "alternate" : o.nak == GEN_NAK_STANDARD ? "standard" : "selective",
-           o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "");
+           o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "", load >= 1 ? " --load 1" : "");
   return 0;
 }
 
 static struct ual_analyzer an;
 static struct ual_rec_result res;
+static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1;
+/* The cut's AN-SYNC record per direction (SIZE_MAX: not synchronized) and
+ * the direction's flits up to it. */
+static size_t sync_rec[2], sync_flits[2];
 
 /* What the unpacker delivered at each record: TL flits counted, DL
  * messages by their DWord (a cut that reads payload DWords as messages, or
@@ -245,6 +258,8 @@ static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist
   ev.delivered = released;
   ev.ctx = &rc;
   begin_record(d, k);
+  size_t flits[2] = { 0, 0 };
+  sync_rec[0] = sync_rec[1] = SIZE_MAX;
   for (size_t i = k; i < c->n; i++) {
     begin_record(d, i);
     rc.rec = i;
@@ -252,6 +267,14 @@ static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist
     ual_events_clear(&ev);
     ual_analyzer_step(&an, c->buf + c->r[i].off, c->r[i].len, i - k + 1, c->r[i].ts_ns, &res, &ev);
     collect(l, (uint32_t)i, &res.findings);
+    if (res.rec.h.kind == UAL_REC_FLIT && res.dir < 2) {
+      flits[res.dir]++;
+      for (unsigned j = 0; j < res.findings.n; j++)
+        if ((int)res.findings.v[j].rule == rule_sync && sync_rec[res.dir] == SIZE_MAX) {
+          sync_rec[res.dir] = i;
+          sync_flits[res.dir] = flits[res.dir];
+        }
+    }
     if (res.unpacked) add_unpacked(d, i, &res.unp);
     if (s) find_situations(s, i, &res);
   }
@@ -261,13 +284,13 @@ static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist
   collect(l, (uint32_t)c->n, &end);
 }
 
-static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1;
-
 static bool cut_only(unsigned rule) {
   return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync;
 }
 
-struct totals { unsigned long cuts, false_f, missed, whole_after, found_after, false_dl, missed_dl; };
+struct totals { unsigned long cuts, false_f, missed, whole_after, found_after, false_dl, missed_dl, late_sync, differ; };
+static size_t sync_bound = 32;             /* flits of a direction: docs/architecture.md */
+static size_t sync_max;                    /* the most flits a saturated cut took */
 static bool verbose, require_situations;
 static size_t bound = UAL_HISTORY_FLITS;   /* the longest bound of docs/architecture.md */
 static size_t max_report = 6;
@@ -350,6 +373,15 @@ static uint32_t *sorted_dws(const struct dlist *d, size_t from, size_t to, size_
   return v;
 }
 
+/* The same DL messages (x in the cut, y in the whole) and TL flits at record i. */
+static bool same_at(const struct dlist *cut, const struct dlist *whole, size_t i, size_t *x, size_t *y) {
+  uint32_t *p = sorted_dws(cut, i, i + 1, x), *q = sorted_dws(whole, i, i + 1, y);
+  bool same = *x == *y && !not_in(p, *x, q, *y) && cut->n_tl[i] == whole->n_tl[i];
+  free(p);
+  free(q);
+  return same;
+}
+
 /* The cut's deliveries against the whole's: never a DL message the whole
  * capture does not deliver after the cut, nor one twice, nor more TL
  * flits; from the bound on, the same at every record. (Before the bound a
@@ -373,11 +405,7 @@ static void compare_delivered(const struct cap *c, size_t k, const struct dlist 
   }
   for (size_t i = k + bound; i < c->n; i++) {
     size_t x, y;
-    uint32_t *p = sorted_dws(cut, i, i + 1, &x), *q = sorted_dws(whole, i, i + 1, &y);
-    bool same = x == y && !not_in(p, x, q, y) && cut->n_tl[i] == whole->n_tl[i];
-    free(p);
-    free(q);
-    if (same) continue;
+    if (same_at(cut, whole, i, &x, &y)) continue;
     t->missed_dl++;
     if ((*reported)++ < max_report || verbose)
       fprintf(stderr, "  %s, cut at record %zu: record %zu delivers %zu DL messages and %u TL flits, the whole "
@@ -385,13 +413,44 @@ static void compare_delivered(const struct cap *c, size_t k, const struct dlist 
   }
 }
 
-static int check_capture(const struct cap *c, struct totals *all) {
+/* A saturated cut: each direction synchronized within the bound, and from
+ * the second flit of the direction after its AN-SYNC (the TL flit open
+ * then began before it) the same deliveries as the whole capture. */
+static void compare_synced(const struct cap *c, size_t k, const struct dlist *whole, const struct dlist *cut,
+                           struct totals *t, unsigned *reported) {
+  size_t from[2];
+  for (unsigned d = 0; d < 2; d++) {
+    bool late = sync_rec[d] == SIZE_MAX || sync_flits[d] > sync_bound;
+    if (sync_rec[d] != SIZE_MAX && sync_flits[d] > sync_max) sync_max = sync_flits[d];
+    from[d] = sync_rec[d] == SIZE_MAX ? c->n : sync_rec[d] + 1;
+    if (!late) continue;
+    t->late_sync++;
+    if ((*reported)++ < max_report || verbose)
+      fprintf(stderr, "  %s, cut at record %zu: %c>%c %s\n", c->name, k + 1, 'A' + d, 'B' - d,
+              sync_rec[d] == SIZE_MAX ? "never synchronized" : "synchronized after more flits than the bound");
+  }
+  bool skipped[2] = { false, false };
+  for (size_t i = k; i < c->n; i++) {
+    unsigned d = c->buf[c->r[i].off + 2] & 1u;
+    if (i < from[d]) continue;
+    if (!skipped[d]) { skipped[d] = true; continue; }   /* where the open TL flit completes */
+    size_t x, y;
+    if (same_at(cut, whole, i, &x, &y)) continue;
+    t->differ++;
+    if ((*reported)++ < max_report || verbose)
+      fprintf(stderr, "  %s, cut at record %zu: record %zu after AN-SYNC delivers %zu DL messages and %u TL flits, "
+              "the whole capture %zu and %u\n", c->name, k + 1, i + 1, x, cut->n_tl[i], y, whole->n_tl[i]);
+  }
+}
+
+static int check_capture(const struct cap *c, bool saturated, struct totals *all) {
   struct flist whole = { 0 }, cut = { 0 };
   struct dlist dwhole = { 0 }, dcut = { 0 };
   struct situations sit = { 0 };
   analyse(c, 0, &whole, &dwhole, &sit);
   size_t ks[256 + S_COUNT * SITUATION_CUTS], nk = 0;
   for (size_t k = 12; k < 600 && k < c->n; k += 12) ks[nk++] = k;
+  for (size_t k = 629; saturated && k < c->n && nk < 200; k += 29) ks[nk++] = k;
   for (size_t i = 1; i <= 12; i++) ks[nk++] = c->n * i / 13;
   /* just after findings of the whole capture: inside what raised them */
   size_t last = 0;
@@ -411,20 +470,25 @@ static int check_capture(const struct cap *c, struct totals *all) {
     analyse(c, ks[i], &cut, &dcut, NULL);
     compare(c, ks[i], &whole, &cut, &t, &reported);
     compare_delivered(c, ks[i], &dwhole, &dcut, &t, &reported);
+    if (saturated) compare_synced(c, ks[i], &dwhole, &dcut, &t, &reported);
   }
   printf("%-44s %6zu records %4lu cuts: %lu false, %lu of %lu missed after the bound; deliveries: %lu false, "
-         "%lu missed\n", c->name, c->n, t.cuts, t.false_f, t.missed, t.whole_after, t.false_dl, t.missed_dl);
+         "%lu missed", c->name, c->n, t.cuts, t.false_f, t.missed, t.whole_after, t.false_dl, t.missed_dl);
+  if (saturated) printf("; synchronized late %lu, other deliveries after AN-SYNC %lu", t.late_sync, t.differ);
+  printf("\n");
   all->cuts += t.cuts;
   all->false_f += t.false_f;
   all->missed += t.missed;
   all->whole_after += t.whole_after;
   all->false_dl += t.false_dl;
   all->missed_dl += t.missed_dl;
+  all->late_sync += t.late_sync;
+  all->differ += t.differ;
   free(whole.v);
   free(cut.v);
   free(dwhole.off); free(dwhole.n_tl); free(dwhole.dw);
   free(dcut.off); free(dcut.n_tl); free(dcut.dw);
-  return t.false_f || t.missed || t.false_dl || t.missed_dl;
+  return t.false_f || t.missed || t.false_dl || t.missed_dl || t.late_sync || t.differ;
 }
 
 int main(int argc, char **argv) {
@@ -432,7 +496,7 @@ int main(int argc, char **argv) {
   rule_sync = ual_rule_lookup("AN-SYNC");
   rule_pf_sync = ual_rule_lookup("PF-SYNC");
   rule_partial = ual_rule_lookup("DL-PARTIAL-TL");
-  unsigned seeds = 0;
+  unsigned seeds = 0, saturated = 0;
   int bad = 0;
   struct totals all = { 0 };
   for (int i = 1; i < argc; i++) {
@@ -440,22 +504,36 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--require-situations")) { require_situations = true; continue; }
     if (!strcmp(argv[i], "--bound") && i + 1 < argc) { bound = (size_t)atol(argv[++i]); continue; }
     if (!strcmp(argv[i], "--scenarios") && i + 1 < argc) { seeds = (unsigned)atoi(argv[++i]); continue; }
+    if (!strcmp(argv[i], "--saturated") && i + 1 < argc) { saturated = (unsigned)atoi(argv[++i]); continue; }
+    if (!strcmp(argv[i], "--sync-bound") && i + 1 < argc) { sync_bound = (size_t)atol(argv[++i]); continue; }
     struct cap c = { 0 };
     if (read_pcap(argv[i], &c)) return 2;
-    bad |= check_capture(&c, &all);
+    bad |= check_capture(&c, false, &all);
     cap_free(&c);
   }
+  /* a sender at full TL load: the carry-over moves in every segment */
+  for (unsigned s = 1; s <= saturated; s++)
+    for (int sc = 0; sc < 2; sc++) {
+      struct cap c = { 0 };
+      if (generate(sc ? GEN_SC_UART : GEN_SC_TRAFFIC, -1, s, 1.0, 6000, &c)) return 2;
+      bad |= check_capture(&c, true, &all);
+      cap_free(&c);
+    }
   /* UALink's scenarios, PCIe's (kind 4) after them, then UB's (kind 6) */
   for (unsigned s = 1; s <= seeds; s++)
     for (int sc = 0; sc < GEN_SC_ALL_COUNT + UB_SC_COUNT; sc++) {
       struct cap c = { 0 };
-      if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, &c)) return 2;
-      bad |= check_capture(&c, &all);
+      if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, -1, 0, &c))
+        return 2;
+      bad |= check_capture(&c, false, &all);
       cap_free(&c);
     }
   printf("%lu cuts: %lu false findings, %lu of %lu findings after the bound missed; cuts with false "
          "deliveries %lu, records with other deliveries after the bound %lu\n", all.cuts, all.false_f, all.missed, all.whole_after,
          all.false_dl, all.missed_dl);
+  if (saturated)
+    printf("saturated cuts: the most flits of a direction before AN-SYNC %zu (bound %zu), synchronized late %lu, "
+           "records delivering otherwise after AN-SYNC %lu\n", sync_max, sync_bound, all.late_sync, all.differ);
   for (int w = 0; w < S_COUNT; w++) {
     printf("  cuts in a %s: %lu\n", situation_name[w], situation_cuts[w]);
     if (require_situations && !situation_cuts[w]) {

@@ -56,20 +56,27 @@ struct ual_unpack {
   struct ual_dl_item uart;              /* transport being assembled */
   uint8_t uart_need;                    /* payload DWords still to come; 0 = none open */
   /* A stream whose start was not captured (ual_unpack_init_midstream).
-   * tl_unknown: the carry-over into the next segment is unknown (0..15
-   * sectors). msg_owed: the readings of the alternate sectors still
-   * possible, bit h = "h payload DWords of a transport are still owed"
-   * (h = 0..32); 0 once the message stream is known. */
-  uint8_t tl_unknown;
+   * tl_cands: the carry-overs into the next segment still possible, bit c
+   * = "c sectors of a TL flit are still owed" (c = 0..15); 0 once the TL
+   * flit boundaries are known. tl_lost: the open TL flit began before they
+   * were known; its sectors are skipped and it is not delivered. msg_owed:
+   * the readings of the alternate sectors still possible, bit h = "h
+   * payload DWords of a transport are still owed" (h = 0..32); 0 once the
+   * message stream is known. */
+  uint16_t tl_cands;
+  uint8_t tl_lost;
   uint64_t msg_owed;
 };
 
 /* A stream from its start (link up): nothing carried over. */
 void ual_unpack_init(struct ual_unpack *u);
 /* A stream joined in the middle (capture start, lost records). TL flit
- * boundaries are known after the first segment that starts no TL flit and
- * has room for a whole carry-over (segment 0 or 2, or 1 without an
- * alternate sector); TL sectors before are skipped (partial_sectors). DL
+ * boundaries are known once the segment sizes and TL starts leave one
+ * candidate carry-over (a start needs an unallocated sector, a segment
+ * without one ends every carry-over it has room for, unless that leaves
+ * non-zero fill); TL sectors before are skipped (partial_sectors), and a TL
+ * flit still open then is taken from the segment that started it, or
+ * skipped to its end when it began earlier (tl_lost). DL
  * messages are known after the first segment without an alternate sector (a
  * transport fills consecutive segments, spec §2.4.1.2), or once every
  * reading of the alternate sectors agrees that the next one is a header;
