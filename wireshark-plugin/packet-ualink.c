@@ -114,7 +114,7 @@ static gboolean uw_named(const struct ual_field *fd) {
   return fd->vals && !(fd->flags & UAL_FF_BOOL) && !uw_is64(uw_ftype(fd));
 }
 
-static gboolean hf_mask(const struct ual_field *fd) { return fd->size && fd->width < 8u * fd->size; }
+static gboolean hf_mask(const struct ual_field *fd) { return ual_field_bitmask((enum ual_field_id)(fd - ual_fields)); }
 
 /* The protocol a field-table row is registered under: "pcie" for the rows
  * named pcie.*, "ub" for ub.* (core/fabrics.h), each registered before its
@@ -383,6 +383,12 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
     guint32 in_place = (guint32)(row->value << row->field->lsb) & (guint32)ual_field_mask(row->id);
     proto_tree_add_uint_format_value(parent, hf_field[row->id], b->tvb, off, row->field->size,
                                      hf_mask(row->field) ? in_place : (guint32)row->value, "%s", row->text);
+  } else if (row->field->size && (row->field->flags & UAL_FF_INPLACE)) {
+    /* the container masked, as libdecode shows it (no hf bitmask: Wireshark would shift) */
+    if (uw_is64(uw_ftype(row->field)))
+      proto_tree_add_uint64(parent, hf_field[row->id], b->tvb, off, row->field->size, row->value);
+    else
+      proto_tree_add_uint(parent, hf_field[row->id], b->tvb, off, row->field->size, (guint32)row->value);
   } else if (row->field->size) {
     proto_tree_add_item(parent, hf_field[row->id], b->tvb, off, row->field->size,
                         row->field->endian == UAL_BE ? ENC_BIG_ENDIAN : ENC_LITTLE_ENDIAN);

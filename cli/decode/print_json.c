@@ -228,7 +228,7 @@ static void tlp_members(struct dc_out *o, bool *first, enum ual_scope sc, const 
     const struct ual_field *fd = &ual_fields[ids[i]];
     if ((fd->flags & UAL_FF_RESERVED) || !fd->size || fd->offset + fd->size > avail) continue;
     if (ids[i] == UAL_F_PCIE_A32_ADDR || ids[i] == UAL_F_PCIE_A64_ADDR) continue;
-    dc_json_u64(o, first, field_key(ids[i]), ual_field_get(ids[i], base));
+    dc_json_u64(o, first, field_key(ids[i]), ual_field_shown(ids[i], ual_field_get(ids[i], base)));
   }
 }
 
@@ -254,7 +254,8 @@ static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_
     tlp_members(o, &f, a64 ? UAL_SC_PCIE_TLP_A64 : UAL_SC_PCIE_TLP_A32, dw0, avail);
     if (avail >= (a64 ? 16u : 12u)) {
       char a[24];
-      snprintf(a, sizeof a, "0x%016" PRIx64, ual_field_get(a64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR, dw0) << 2);
+      enum ual_field_id id = a64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR;
+      snprintf(a, sizeof a, "0x%016" PRIx64, ual_field_shown(id, ual_field_get(id, dw0)));
       dc_json_str(o, &f, "address", a);
     }
   }

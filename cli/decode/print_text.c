@@ -100,10 +100,11 @@ static void flush_sectors(struct tree_ctx *t) {
   t->open_seg = -1;
 }
 
-/* ".... 01.. = " for a field narrower than its container (tshark's bits). */
+/* ".... 01.. = " for a field taken from its container by mask and shift
+ * (tshark's bits). */
 static void bits(struct dc_out *o, const struct ual_field *fd, uint64_t v) {
   unsigned nb = 8u * fd->size;
-  if (fd->size == 0 || fd->size > 8 || fd->width >= nb) return;
+  if (fd->size > 8 || !ual_field_bitmask((enum ual_field_id)(fd - ual_fields))) return;
   for (unsigned i = nb; i-- > 0;) {
     if (i >= fd->lsb && i < (unsigned)fd->lsb + fd->width) dc_out_ch(o, (char)('0' + (v >> (i - fd->lsb) & 1)));
     else dc_out_ch(o, '.');

@@ -48,6 +48,16 @@ uint64_t ual_field_mask(enum ual_field_id id) {
   return width_mask(fd->width) << fd->lsb;
 }
 
+uint64_t ual_field_shown(enum ual_field_id id, uint64_t v) {
+  const struct ual_field *fd = &ual_fields[id];
+  return fd->flags & UAL_FF_INPLACE ? v << fd->lsb : v;
+}
+
+bool ual_field_bitmask(enum ual_field_id id) {
+  const struct ual_field *fd = &ual_fields[id];
+  return fd->size && fd->width < 8u * fd->size && !(fd->flags & UAL_FF_INPLACE);
+}
+
 uint64_t ual_field_get(enum ual_field_id id, const uint8_t *base) {
   const struct ual_field *fd = &ual_fields[id];
   if (fd->size == 0) return 0;

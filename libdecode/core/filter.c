@@ -59,7 +59,7 @@ size_t ual_filter_field_count(void) {
 static void table_field(enum ual_field_id id, struct ual_filter_field *f) {
   const struct ual_field *fd = &ual_fields[id];
   unsigned bytes = fd->size ? fd->size : (fd->width + 7u) / 8u;
-  bool masked = fd->size && fd->width < 8u * fd->size;
+  bool masked = ual_field_bitmask(id);
   memset(f, 0, sizeof *f);
   f->name = fd->name;
   f->abbrev = fd->abbrev;

@@ -18,7 +18,7 @@ void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap) {
   else if (fd->vals && (fd->flags & UAL_FF_ENUM))
     snprintf(buf, cap, "reserved (%" PRIu64 ")", v);
   else if (fd->flags & UAL_FF_HEX)
-    snprintf(buf, cap, "0x%0*" PRIx64, (fd->width + 3) / 4, v);
+    snprintf(buf, cap, "0x%0*" PRIx64, (fd->width + (fd->flags & UAL_FF_INPLACE ? fd->lsb : 0) + 3) / 4, v);
   else
     snprintf(buf, cap, "%" PRIu64, v);
 }
@@ -47,12 +47,12 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   row.field = fd;
   row.id = id;
   row.label = fd->name;
-  row.value = value;
+  row.value = ual_field_shown(id, value);
   row.offset = base + fd->offset;
   row.length = fd->size;
   row.copied = false;
   row.text[0] = 0;
-  if (!w->quiet) ual_field_format(id, value, row.text, sizeof row.text);
+  if (!w->quiet) ual_field_format(id, row.value, row.text, sizeof row.text);
   w->cb(w->ctx, &row);
 }
 
@@ -134,7 +134,7 @@ void ual_tb_field_copy(struct ual_tree_builder *w, unsigned depth, enum ual_fiel
   row.field = fd;
   row.id = id;
   row.label = fd->name;
-  row.value = ual_field_get(id, bytes);
+  row.value = ual_field_shown(id, ual_field_get(id, bytes));
   row.offset = here ? (unsigned)at[0] : fallback;
   row.length = here ? fd->size : 0;
   row.copied = !here;

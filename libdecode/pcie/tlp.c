@@ -185,13 +185,13 @@ void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
     bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0));
     PUT_(" RID %s tag %u", id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0));
     if (ty->hdr == UAL_TLP_H_CFG) {
-      unsigned reg = (unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 6 | (unsigned)ual_field_get(UAL_F_PCIE_CFG_REG, dw0);
+      unsigned reg = (unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 8 |
+                     (unsigned)ual_field_shown(UAL_F_PCIE_CFG_REG, ual_field_get(UAL_F_PCIE_CFG_REG, dw0));
       bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, dw0));
-      PUT_(" to %s reg %03xh", id, reg * 4u);
-    } else if (ty->route == UAL_TLP_RT_A64 && have >= 16) {
-      PUT_(" addr 0x%" PRIx64, ual_field_get(UAL_F_PCIE_A64_ADDR, dw0) << 2);
-    } else if (ty->route == UAL_TLP_RT_A32) {
-      PUT_(" addr 0x%" PRIx64, ual_field_get(UAL_F_PCIE_A32_ADDR, dw0) << 2);
+      PUT_(" to %s reg %03xh", id, reg);
+    } else if ((ty->route == UAL_TLP_RT_A64 && have >= 16) || ty->route == UAL_TLP_RT_A32) {
+      enum ual_field_id a = ty->route == UAL_TLP_RT_A64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR;
+      PUT_(" addr 0x%" PRIx64, ual_field_shown(a, ual_field_get(a, dw0)));
     }
   } else if (have >= 12 && ty->hdr == UAL_TLP_H_CPL) {
     bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0));

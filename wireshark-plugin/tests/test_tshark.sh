@@ -430,6 +430,18 @@ pcie)
   check "response_to and latency_ns of the completions ($got)" test "$got" = "3	2,2	2,2 5	2	6 8	2,6	12,4"
   check "no finding on this conformant traffic (both streams in sync from Detect)" test -z "$(frames "$p" ualink.rule)"
   check "the straddling MWr64 shown in frame 6, begun in frame 4" test "$(frames "$p" 'pcie.tlp.start_frame == 4')" = "6"
+  # addresses and register offsets show, filter and export in place (issue 36): the full address
+  for q in 'pcie.tlp.addr64 == 0x100002000|pcie.tlp.addr64|2	0x0000000100002000' \
+           'pcie.tlp.addr64 == 0x100008000|pcie.tlp.addr64|6	0x0000000100008000' \
+           'pcie.tlp.addr32 == 0x3000|pcie.tlp.addr32|6	0x00003000' \
+           'pcie.tlp.reg == 0x10|pcie.tlp.reg|2	0x10'; do
+    IFS='|' read -r flt fld want <<< "$q"
+    got=$(ts -r "$p" -Y "$flt" -T fields -e frame.number -e "$fld" | paste -sd' ' -)
+    check "tshark -Y '$flt' -e $fld: '$want' ($got)" test "$got" = "$want"
+    got=$("$decode" -Y "$flt" -T fields -e frame.number -e "$fld" "$p" | paste -sd' ' -)
+    check "ualink-decode -Y '$flt' -e $fld: '$want' ($got)" test "$got" = "$want"
+  done
+  check "no shifted address matches" test -z "$(frames "$p" 'pcie.tlp.addr64 == 0x40000800')"
   "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
   ts -r "$p" -V > "$work/tshark-V.txt"
   check "pcie_flit.pcap: tshark -V shows every ualink-decode -V row" \

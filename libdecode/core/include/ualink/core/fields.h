@@ -44,6 +44,8 @@ enum ual_scope {
 #define UAL_FF_HEX      0x04  /* display in hex */
 #define UAL_FF_BOOL     0x08  /* one-bit flag */
 #define UAL_FF_FRAME    0x10  /* a frame number (generated; Wireshark FT_FRAMENUM) */
+#define UAL_FF_INPLACE  0x20  /* its low bits are implied zeros (an address): shown, filtered and exported
+                                 as the container masked, not shifted (ual_field_shown) */
 
 /* Value-name lists ual_vals_<name>; the record's are defined in core/fields.c. */
 #define UAL_CORE_VALUE_LISTS(X) \
@@ -120,6 +122,12 @@ uint64_t ual_field_get(enum ual_field_id id, const uint8_t *base);
 void ual_field_put(enum ual_field_id id, uint8_t *base, uint64_t v);
 /* Mask of the field inside its container (for fields of size <= 8). */
 uint64_t ual_field_mask(enum ual_field_id id);
+/* The value a person reads, filters and exports from a value ual_field_get
+ * returned: in place for UAL_FF_INPLACE fields, else unchanged. */
+uint64_t ual_field_shown(enum ual_field_id id, uint64_t v);
+/* Whether front-ends take the field from its container by mask and shift
+ * (Wireshark's hf bitmask): narrower than its container, not in place. */
+bool ual_field_bitmask(enum ual_field_id id);
 
 /* Name of a value in a list, or NULL when it is not listed. */
 const char *ual_value_name(const struct ual_value_name *vals, uint32_t v);

@@ -13,7 +13,7 @@ struct ual_tree_row {
   const struct ual_field *field;  /* NULL for a group row */
   enum ual_field_id id;           /* valid when field != NULL */
   const char *label;              /* group label, or the field's name */
-  uint64_t value;                 /* field value */
+  uint64_t value;                 /* field value as shown (ual_field_shown) */
   char text[96];                  /* value as text: "x8 (3)", "0x1f", "True", group detail */
   unsigned offset;                /* first byte, relative to the record start */
   unsigned length;                /* bytes covered (container size for fields) */
@@ -33,7 +33,7 @@ void ual_tree_walk(const struct ual_rec_result *r, const uint8_t *rec, size_t le
 void ual_tree_walk_fields(const struct ual_rec_result *r, const uint8_t *rec, size_t len,
                           const uint8_t *scopes, const uint8_t *fields, ual_tree_cb cb, void *ctx);
 
-/* Formats a field value as the tree shows it. */
+/* Formats a field value as the tree shows it (a shown value, ual_field_shown). */
 void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap);
 
 #endif

@@ -78,14 +78,14 @@
   X(PCIE_REQ_EP,    UAL_SC_PCIE_TLP_REQ, "EP",     "pcie.tlp.ep",        6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_REQ_RSVD,  UAL_SC_PCIE_TLP_REQ, "Reserved", "pcie.tlp.req_rsvd", 6, 1, UAL_LE, 6, 1, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_REQ_TAG,   UAL_SC_PCIE_TLP_REQ, "Tag",    "pcie.tlp.tag",       6, 2, UAL_BE, 0, 14, 0, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_A32_ADDR,  UAL_SC_PCIE_TLP_A32, "Address[31:2]", "pcie.tlp.addr32", 8, 4, UAL_BE, 2, 30, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A32_ADDR,  UAL_SC_PCIE_TLP_A32, "Address", "pcie.tlp.addr32", 8, 4, UAL_BE, 2, 30, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_A32_AT,    UAL_SC_PCIE_TLP_A32, "AT",     "pcie.tlp.at32",      11, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_A64_ADDR,  UAL_SC_PCIE_TLP_A64, "Address[63:2]", "pcie.tlp.addr64", 8, 8, UAL_BE, 2, 62, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_A64_ADDR,  UAL_SC_PCIE_TLP_A64, "Address", "pcie.tlp.addr64", 8, 8, UAL_BE, 2, 62, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_A64_AT,    UAL_SC_PCIE_TLP_A64, "AT",     "pcie.tlp.at64",      15, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_CID,   UAL_SC_PCIE_TLP_CFG, "Completer ID", "pcie.tlp.cfg_completer_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_RSVD10,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd10", 10, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_EXTREG,UAL_SC_PCIE_TLP_CFG, "Extended Register Number", "pcie.tlp.ext_reg", 10, 1, UAL_LE, 0, 4, 0, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_CFG_REG,   UAL_SC_PCIE_TLP_CFG, "Register Number", "pcie.tlp.reg", 11, 1, UAL_LE, 2, 6, 0, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_REG,   UAL_SC_PCIE_TLP_CFG, "Register", "pcie.tlp.reg", 11, 1, UAL_LE, 2, 6, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_RSVD11,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd11", 11, 1, UAL_LE, 0, 2, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_MSG_RID,   UAL_SC_PCIE_TLP_MSG, "Requester ID", "pcie.tlp.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_MSG_EP,    UAL_SC_PCIE_TLP_MSG, "EP",     "pcie.tlp.msg_ep",    6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
