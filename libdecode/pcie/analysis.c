@@ -12,8 +12,8 @@
 #define DATA_MOD 4096u   /* DataFC is 12 bits */
 
 const char *ual_pcie_fc_phase_name(unsigned p) {
-  static const char *const n[] = { "unknown", "FC_INIT1", "FC_INIT2", "FC_UPDATE" };
-  return p < 4 ? n[p] : "?";
+  static const char *const n[] = { "unknown", "FC_INIT1", "FC_INIT2", "FC_UPDATE", "not initialised" };
+  return p < 5 ? n[p] : "?";
 }
 
 static char side_name(unsigned d) { return d ? 'B' : 'A'; }
@@ -170,7 +170,12 @@ static void fc_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
                        ual_pcie_fc_phase_name(v->phase));
       new_round(v);
       set_phase(v, d, vc, UAL_PCIE_PH_INIT1, c);
-    } else if (v->phase == UAL_PCIE_PH_UNKNOWN && cls == UAL_PCIE_P) {
+    } else if ((v->phase == UAL_PCIE_PH_UNKNOWN && cls == UAL_PCIE_P) || v->phase == UAL_PCIE_PH_NONE) {
+      /* VC0 initialises first: its round starting shows the side's DL
+       * initialisation from its start, no other VC initialised yet */
+      if (vc == 0 && v->phase == UAL_PCIE_PH_UNKNOWN)
+        for (unsigned k = 1; k < UAL_PCIE_VCS; k++)
+          if (me->vc[k].phase == UAL_PCIE_PH_UNKNOWN) me->vc[k].phase = UAL_PCIE_PH_NONE;
       new_round(v);
       set_phase(v, d, vc, UAL_PCIE_PH_INIT1, c);
     }
@@ -184,7 +189,7 @@ static void fc_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
       ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c after UpdateFC", n, vc, side_name(d));
       return;
     }
-    if (v->phase == UAL_PCIE_PH_INIT1 && v->init1_seen != 7)
+    if ((v->phase == UAL_PCIE_PH_INIT1 && v->init1_seen != 7) || v->phase == UAL_PCIE_PH_NONE)
       ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c before InitFC1 of every class", n, vc,
                        side_name(d));
     init_values(v, cls, d, vc, p, &cur, f);
@@ -195,6 +200,9 @@ static void fc_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
     if (v->phase == UAL_PCIE_PH_INIT1)
       ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c before InitFC2 of %s", n, vc, side_name(d),
                        class_name(cls));
+    else if (v->phase == UAL_PCIE_PH_NONE)
+      ual_findings_add(f, UAL_R_PD_FC_ORDER, -1, "%s VC%u from %c: the VC was never initialised (no InitFC1/InitFC2)", n,
+                       vc, side_name(d));
     else
       update_values(v, cls, d, vc, p, &cur, f);
     set_phase(v, d, vc, UAL_PCIE_PH_UPDATE, c);
@@ -244,6 +252,8 @@ static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const
   /* a link trained from Detect starts both TLP streams afresh: the next
    * delivered flit begins with a TLP */
   if (r->ev.code == UAL_EV_RX_DETECT) {
+    for (unsigned d = 0; d < 2; d++)
+      for (unsigned k = 0; k < UAL_PCIE_VCS; k++) s->s[d].vc[k].phase = UAL_PCIE_PH_NONE;
     s->fl[0].walk.synced = s->fl[1].walk.synced = 1;
     memset(&s->seg, 0, sizeof s->seg);   /* the functions below were reset */
     s->seg.reset = 1;
@@ -468,10 +478,14 @@ static void cpl_seg_checks(const struct tlp_ctx *x, const struct tlp_view *v, co
     if (st == UAL_SEG_SET && cseg != cap)
       ual_findings_add(f, UAL_R_PS_CPL_SEG_SET, -1, "%s from %c: Completer Segment %02xh, completer %04xh captured %02xh", n,
                        sd, cseg, cid, cap);
+    /* a Root Port's completion with DSV = 1 may be the RC passing through one
+     * made in another hierarchy, OHC-A5 kept as its completer made it (seed
+     * 004 L40): the completer rule (L126) is judged on the link it was made */
+    bool passed = x->l->role[x->d] == 1 && dsv;
     if (q && q->cfg && (dsv || dseg))
       ual_findings_add(f, UAL_R_PS_CPL_CFG, -1, "%s from %c of a configuration request: DSV %u, Destination Segment %02xh",
                        n, sd, dsv, dseg);
-    else if (q && !q->cfg && !q->rseg_valid && (dsv || dseg))
+    else if (q && !q->cfg && !q->rseg_valid && (dsv || dseg) && !passed)
       ual_findings_add(f, UAL_R_PS_CPL_DSEG_NONE, -1,
                        "%s from %c of a request without Requester Segment: DSV %u, Destination Segment %02xh", n, sd, dsv,
                        dseg);

@@ -14,6 +14,7 @@ const struct ual_value_name ual_vals_pcie_framing[] = {
                    { (c) + 4, n }, { (c) + 5, n }, { (c) + 6, n }, { (c) + 7, n },
 #define ONE_0xFF(c, n) { (c), n },
 #define ONE_0xF0(c, n) VC8_(c, n)
+#define ONE_0xF8(c, n) VC8_(c, n)
 const struct ual_value_name ual_vals_pcie_dllp_type[] = {
 #define UAL_X_(e, n, c, m, l, cl, st) ONE_##m(c, n)
   UAL_PCIE_DLLP_TYPES(UAL_X_)

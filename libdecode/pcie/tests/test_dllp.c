@@ -161,18 +161,22 @@ static void test_stateless_rules(void) {
     with_crc(c);
     unsigned n = decode_rules(c, &r);
     bool named = ual_pcie_dllp_name_of(t) != UAL_PCIE_DT_RESERVED;
+    unsigned cls = t >> 4;
+    bool mr = cls == 0x7 || cls == 0xB || cls == 0xF;
+    /* S3:L24: the FC types are xxxx 0xxxb; 48h-4Fh ... E8h-EFh are reserved types */
+    if (cls >= 4 && !mr && (t & 8)) CHECK(!named);
     if (!named) {
       reserved++;
       CHECK_EQ(n, 1);
       CHECK_EQ(r, UAL_R_PD_TYPE);
-    } else if ((t & 0x80 || (t & 0xF0) >= 0x40) && (t & 8)) {
-      CHECK_EQ(n, 1);   /* FC byte 0 [3] */
+    } else if (mr && (t & 8)) {
+      CHECK_EQ(n, 1);   /* the MR* FC types' byte 0 [3] */
       CHECK_EQ(r, UAL_R_PD_RESERVED);
     } else {
       CHECK_EQ(n, 0);
     }
   }
-  CHECK_EQ(reserved, 256 - 10 - 12 * 16);
+  CHECK_EQ(reserved, 256 - 10 - 9 * 8 - 3 * 16);
   /* reserved bits of Ack/Nak (byte 1, byte 2 [7:4]) and PM (bytes 1-3) */
   static const uint8_t rsvd[][4] = { { 0x00, 0x01, 0, 0 }, { 0x10, 0, 0x10, 0 }, { 0x20, 0, 0, 1 },
                                      { 0x24, 0x80, 0, 0 }, { 0x21, 0, 0x40, 0 } };

@@ -287,6 +287,83 @@ static void test_pm(struct tx *t) {
   }
 }
 
+/* Issue 39 item 5: byte 0 bit 3 set inside an FC type's range is a
+ * reserved type (S3:L24 lists the FC types as xxxx 0xxxb): PD-TYPE, and
+ * the DLLP changes no flow-control state. Broken twin: such a DLLP whose
+ * bytes 1-3 read as FC fields would step credits back; clean twin: the
+ * same traffic without it. */
+static void test_reserved_fc_type(struct tx *t) {
+  static const unsigned base[] = { 0x40, 0x50, 0x60, 0x80, 0x90, 0xA0, 0xC0, 0xD0, 0xE0 };
+  for (unsigned i = 0; i < sizeof base / sizeof base[0]; i++)
+    for (int bad = 0; bad < 2; bad++) {
+      tx_init(t);
+      init_vc(t, A, 0, 32, 256);
+      fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
+      struct ual_pcie_side before = t->a->fab.pcie.lk[0].s[A];
+      CHECK_EQ(total(t), 0);
+      if (bad) {
+        struct ual_pcie_dllp d = {0};
+        d.type = (uint8_t)(base[i] | 8);   /* VC0 with bit 3 */
+        d.raw = 0x000401;                  /* as FC fields: Hdr 0, Data 1 */
+        dllp(t, A, &d);
+        CHECK_EQ(t->r.pcie.name, UAL_PCIE_DT_RESERVED);
+        CHECK_EQ(t->counts[UAL_R_PD_TYPE], 1);
+        CHECK_EQ(total(t), 1);
+        CHECK(memcmp(before.vc, t->a->fab.pcie.lk[0].s[A].vc, sizeof before.vc) == 0);
+        CHECK(memcmp(before.adv, t->a->fab.pcie.lk[0].s[A].adv, sizeof before.adv) == 0);
+      }
+      fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 41, 310);
+      CHECK_EQ(total(t), (unsigned)bad);
+      CHECK_EQ(t->a->fab.pcie.lk[0].s[A].vc[0].phase, UAL_PCIE_PH_UPDATE);
+    }
+}
+
+/* Issue 39 item 7: once the capture shows a side's DL initialisation from
+ * its start (VC0 initialises first: its InitFC1-P), a VC that never sent
+ * InitFC1/InitFC2 is known not initialised: its UpdateFC is PD-FC-ORDER.
+ * Broken twin: VC1's UpdateFC without VC1's initialisation; clean twin:
+ * VC1 initialised first. */
+static void test_fc_never_initialised(struct tx *t) {
+  for (int bad = 0; bad < 2; bad++) {
+    tx_init(t);
+    init_vc(t, A, 0, 32, 256);
+    init_vc(t, B, 0, 32, 256);
+    if (!bad) init_vc(t, A, 1, 16, 128);
+    CHECK_EQ(total(t), 0);
+    fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 1, 20, 140);
+    CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], (unsigned)bad);
+    CHECK_EQ(total(t), (unsigned)bad);
+    fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 1, 21, 150);   /* judged once: the VC's updates go on */
+    CHECK_EQ(total(t), (unsigned)bad);
+  }
+  /* InitFC2 of a VC with no InitFC1 after the side's initialisation began */
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  fc(t, A, UAL_PCIE_DT_INITFC2_P, 2, 16, 128);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], 1);
+  CHECK_EQ(total(t), 1);
+  /* a receiver-detected link event: every VC of both sides not initialised */
+  tx_init(t);
+  link_event(t, UAL_EV_RX_DETECT);
+  fc(t, B, UAL_PCIE_DT_UPDATEFC_NP, 0, 20, 0);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_ORDER], 1);
+  CHECK_EQ(total(t), 1);
+  /* start anywhere: the side's initialisation not seen from its start */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 40, 300);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 1, 20, 140);
+  fc(t, A, UAL_PCIE_DT_INITFC1_NP, 2, 20, 0);   /* inside VC2's round: VC2 first seen here */
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 3, 20, 140);
+  CHECK_EQ(total(t), 0);
+  /* A's VC0 initialisation says nothing of B's VCs, nor lost records after it */
+  tx_init(t);
+  init_vc(t, A, 0, 32, 256);
+  fc(t, B, UAL_PCIE_DT_UPDATEFC_P, 1, 20, 140);
+  t->flags = UAL_RF_LOST;
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_P, 2, 20, 140);
+  CHECK_EQ(total(t), 0);
+}
+
 /* Snapshots: a copy of the analyzer steps on independently. */
 static void test_copy(struct tx *t) {
   tx_init(t);
@@ -308,6 +385,8 @@ int main(void) {
   test_fc_scale(&t);
   test_ack(&t);
   test_pm(&t);
+  test_reserved_fc_type(&t);
+  test_fc_never_initialised(&t);
   test_copy(&t);
   free(t.a);
   return check_done("test_pcie_analysis");

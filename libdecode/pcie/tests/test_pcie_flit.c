@@ -685,7 +685,36 @@ static void test_xlink(void) {
     }
 }
 
+/* PS-CPL-DSEG-NONE is the completer's rule (seed 004 L126), not the RC's
+ * copy (L40). Clean: an Endpoint's MRd64 without OHC-C passed through
+ * from link 0 to link 1 with the ingress Root Port's Requester Segment
+ * 03h added; 05:00.0 completes it with DSV 1, Destination Segment 03h;
+ * the RC passes that CplD down link 0 as it came (DSV 1, though the
+ * request on link 0 carried no Requester Segment). Broken: the RC takes
+ * the request over without OHC-C (L47 allows it) and 05:00.0 still
+ * completes with DSV 1: raised at that completion, on link 1. */
+static void test_cpl_dseg_none(void) {
+  static struct ual_analyzer a;
+  struct xl_tx t;
+  uint8_t b[32];
+  for (int bad = 0; bad < 2; bad++) {
+    xl_init(&t, &a);
+    rc_links(&t, 2);
+    if (bad) ual_pcie_an_nfm_subtree(&t.s.a->fab.pcie, 1, false);
+    CHECK_EQ(xl_tlp(&t, 0, 1, b, mem64(b, 0x20, 0x0100, 7, -1), UAL_R_COUNT), 0);
+    unsigned rid = bad ? 0x0010 : 0x0100, tag = bad ? 0x20 : 7;
+    CHECK_EQ(xl_tlp(&t, 1, 0, b, mem64(b, 0x20, rid, tag, bad ? -1 : 3), UAL_R_COUNT), 0);
+    CHECK_EQ(xl_tlp(&t, 1, 1, b, cpl_a5(b, 0x4A, 0x0500, rid, tag, 3, 5), UAL_R_PS_CPL_DSEG_NONE), (unsigned)bad);
+    CHECK_EQ(t.total, (unsigned)bad);
+    /* the completion leaves down link 0 with the original ID: the pass-through
+     * keeps OHC-A5, the takeover's RC completes a request without Requester Segment */
+    CHECK_EQ(xl_tlp(&t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, bad ? -1 : 3, 5), UAL_R_COUNT), 0);
+    CHECK_EQ(t.total, (unsigned)bad);
+  }
+}
+
 int main(void) {
+  test_cpl_dseg_none();
   test_xlink();
   test_segments();
   test_pairs();

@@ -5,7 +5,9 @@
  * Ack/Nak sequence numbers modulo 4096, PM handshakes.
  *
  * Start anywhere: a VC's FC phase is unknown until its InitFC1-P (the start
- * of an InitFC1 round), an InitFC2 or an UpdateFC is seen; init values,
+ * of an InitFC1 round), an InitFC2 or an UpdateFC is seen, or until VC0's
+ * InitFC1-P or a receiver-detected link event shows the side's DL
+ * initialisation from its start (every other VC not initialised); init values,
  * last credits and the last Ack/Nak number are unknown until seen; whether
  * the other side has a PM request pending is unknown until it has sent a
  * DLLP. Nothing that depends on unknown state is raised. A link event
@@ -24,7 +26,10 @@
 #define UAL_PCIE_VCS 8
 #define UAL_PCIE_CLASSES 3   /* P, NP, Cpl */
 
-enum ual_pcie_fc_phase { UAL_PCIE_PH_UNKNOWN = 0, UAL_PCIE_PH_INIT1, UAL_PCIE_PH_INIT2, UAL_PCIE_PH_UPDATE };
+/* NONE: known not initialised since the link's DL initialisation began
+ * (a link from Detect, or the side's InitFC1-P of VC0, which initialises
+ * first, seen). */
+enum ual_pcie_fc_phase { UAL_PCIE_PH_UNKNOWN = 0, UAL_PCIE_PH_INIT1, UAL_PCIE_PH_INIT2, UAL_PCIE_PH_UPDATE, UAL_PCIE_PH_NONE };
 const char *ual_pcie_fc_phase_name(unsigned p);
 
 struct ual_pcie_fc_vals {

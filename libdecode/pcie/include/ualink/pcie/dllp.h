@@ -38,9 +38,11 @@ enum ual_pcie_fc_stage { UAL_PCIE_NONE = 0, UAL_PCIE_INIT1 = 1, UAL_PCIE_INIT2 =
 enum ual_pcie_layout { UAL_PCIE_L_NONE, UAL_PCIE_L_ACK, UAL_PCIE_L_FC, UAL_PCIE_L_PM, UAL_PCIE_L_RAW, UAL_PCIE_L_LM };
 
 /* The DLLP types (§2.2), X(enum suffix, "name", code, code mask, layout,
- * FC class, FC stage). Codes with mask F0h carry the VC in [2:0] and a
- * reserved bit 3. MRInit, Data_Link_Feature raw; MR* FC types in the FC
- * layout [P7]. The one table of type codes. */
+ * FC class, FC stage). Codes with mask F8h carry the VC in [2:0]; with bit 3
+ * set they are reserved types (S3:L24 lists only xxxx 0xxxb), not FC DLLPs.
+ * The MR* FC types (mask F0h) carry a VL in [3:0]. MRInit,
+ * Data_Link_Feature raw; MR* FC types in the FC layout [P7]. The one table
+ * of type codes. */
 #define UAL_PCIE_DLLP_TYPES(X) \
   X(ACK,        "Ack",                        0x00, 0xFF, ACK, NO_CLASS, NONE) \
   X(MRINIT,     "MRInit",                     0x01, 0xFF, RAW, NO_CLASS, NONE) \
@@ -52,17 +54,17 @@ enum ual_pcie_layout { UAL_PCIE_L_NONE, UAL_PCIE_L_ACK, UAL_PCIE_L_FC, UAL_PCIE_
   X(PM_ACK,     "PM_Request_Ack",             0x24, 0xFF, PM,  NO_CLASS, NONE) \
   X(VENDOR,     "Vendor_Specific",            0x30, 0xFF, RAW, NO_CLASS, NONE) \
   X(NOP,        "NOP",                        0x31, 0xFF, RAW, NO_CLASS, NONE) \
-  X(INITFC1_P,  "InitFC1-P",                  0x40, 0xF0, FC,  P,   INIT1) \
-  X(INITFC1_NP, "InitFC1-NP",                 0x50, 0xF0, FC,  NP,  INIT1) \
-  X(INITFC1_CPL,"InitFC1-Cpl",                0x60, 0xF0, FC,  CPL, INIT1) \
+  X(INITFC1_P,  "InitFC1-P",                  0x40, 0xF8, FC,  P,   INIT1) \
+  X(INITFC1_NP, "InitFC1-NP",                 0x50, 0xF8, FC,  NP,  INIT1) \
+  X(INITFC1_CPL,"InitFC1-Cpl",                0x60, 0xF8, FC,  CPL, INIT1) \
   X(MRINITFC1,  "MRInitFC1",                  0x70, 0xF0, FC,  MR,  INIT1) \
-  X(UPDATEFC_P, "UpdateFC-P",                 0x80, 0xF0, FC,  P,   UPDATE) \
-  X(UPDATEFC_NP,"UpdateFC-NP",                0x90, 0xF0, FC,  NP,  UPDATE) \
-  X(UPDATEFC_CPL,"UpdateFC-Cpl",              0xA0, 0xF0, FC,  CPL, UPDATE) \
+  X(UPDATEFC_P, "UpdateFC-P",                 0x80, 0xF8, FC,  P,   UPDATE) \
+  X(UPDATEFC_NP,"UpdateFC-NP",                0x90, 0xF8, FC,  NP,  UPDATE) \
+  X(UPDATEFC_CPL,"UpdateFC-Cpl",              0xA0, 0xF8, FC,  CPL, UPDATE) \
   X(MRUPDATEFC, "MRUpdateFC",                 0xB0, 0xF0, FC,  MR,  UPDATE) \
-  X(INITFC2_P,  "InitFC2-P",                  0xC0, 0xF0, FC,  P,   INIT2) \
-  X(INITFC2_NP, "InitFC2-NP",                 0xD0, 0xF0, FC,  NP,  INIT2) \
-  X(INITFC2_CPL,"InitFC2-Cpl",                0xE0, 0xF0, FC,  CPL, INIT2) \
+  X(INITFC2_P,  "InitFC2-P",                  0xC0, 0xF8, FC,  P,   INIT2) \
+  X(INITFC2_NP, "InitFC2-NP",                 0xD0, 0xF8, FC,  NP,  INIT2) \
+  X(INITFC2_CPL,"InitFC2-Cpl",                0xE0, 0xF8, FC,  CPL, INIT2) \
   X(MRINITFC2,  "MRInitFC2",                  0xF0, 0xF0, FC,  MR,  INIT2)
 
 /* Flit-mode DLLPs (4 bytes, no CRC-16; UALink NOP/IDLE flits, PCIe flit
