@@ -298,6 +298,8 @@ void dc_report_events(struct dc_report *r, const struct ual_events *ev) {
     const struct ual_tevent *e = &ev->v[i];
     uint64_t x = xpos(r, e->ts_ns, e->frame);
     bin_at(r, x);
+    if (e->kind == UAL_TEV_RATE && e->partner < 2) r->ev_rate[e->partner] = (uint8_t)e->value;
+    if (e->kind == UAL_TEV_WIDTH && e->partner < 2) r->ev_width[e->partner] = (uint8_t)e->value;
     if (e->kind == UAL_TEV_NEGOTIATION) negotiation(r, e, x);
     else handshake(r, e, x);
   }
@@ -321,10 +323,12 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
   for (int d = 0; d < 2; d++) {
     unsigned c = dc_rpt_class_of(r->sum.ltssm[d]);
     if (c != dc_rpt_class_of(prev.ltssm[d]) || r->records == 1) r->lt_entries[d][c]++;
-    if (r->sum.rate[d]) b->rate[d] = r->sum.rate[d];
-    if (r->sum.width[d]) {
-      b->width[d] = r->sum.width[d];
-      if (!b->width_min[d] || r->sum.width[d] < b->width_min[d]) b->width_min[d] = r->sum.width[d];
+    /* UALink's LTSSM, else what another fabric's analysis reported */
+    unsigned rate = r->sum.rate[d] ? r->sum.rate[d] : r->ev_rate[d], width = r->sum.width[d] ? r->sum.width[d] : r->ev_width[d];
+    if (rate) b->rate[d] = (uint8_t)rate;
+    if (width) {
+      b->width[d] = (uint8_t)width;
+      if (!b->width_min[d] || width < b->width_min[d]) b->width_min[d] = (uint8_t)width;
     }
   }
   /* training, Recovery and L1 (once it exits) end with both ports in L0 */

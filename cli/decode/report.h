@@ -95,6 +95,7 @@ struct dc_report {
   uint64_t t0, x_last, x_prev, bw;  /* bin width */
   uint64_t records;
   struct ual_analysis_summary sum;  /* state after the previous record */
+  uint8_t ev_rate[2], ev_width[2];  /* the last rate and width events of any fabric, 0 none */
   struct dc_rpt_bin bin[DC_RPT_BINS];
   uint64_t lt_total[2][DC_LC_COUNT], lt_entries[2][DC_LC_COUNT];
   struct dc_rpt_rule rule[UAL_R_COUNT];

@@ -15,17 +15,21 @@ bool ual_fabric_an_step(struct ual_fabric_an *s, struct ual_rec_result *r, const
   (void)s;
   (void)c;
   if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) return false;
+  /* a record in the PCIe role encoding (capture-format.md) is a PCIe link's
+   * (its ordered sets and link events included): the fabric analyses judge
+   * and track it, the top-level analyzer's trackers never see it */
+  bool pcie_link = r->rec.h.roles_pcie;
   switch (r->rec.h.kind) {
   case UAL_REC_EVENT:
 #define UAL_X_(m) ual_##m##_an_step(&s->m, r, c);
     UAL_FABRIC_ANALYSES(UAL_X_)
 #undef UAL_X_
-    return false;
+    return pcie_link;
 #define UAL_X_(code, m) case code: ual_##m##_an_step(&s->m, r, c); return true;
   UAL_FABRIC_ANALYSIS_KINDS(UAL_X_)
 #undef UAL_X_
   default:
-    return false;
+    return pcie_link;
   }
 }
 

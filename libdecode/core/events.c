@@ -1,5 +1,6 @@
 /* Timeline events (events.h). */
 #include "ualink/core/events.h"
+#include "ualink/core/record.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,4 +39,27 @@ struct ual_tevent *ual_events_add_at(struct ual_events *ev, uint64_t frame, uint
   struct ual_tevent *e = ual_events_addv(ev, frame, ts_ns, kind, partner, value, old, fmt, ap);
   va_end(ap);
   return e;
+}
+
+static char side_name(unsigned d) { return d ? 'B' : 'A'; }
+
+void ual_events_rate_seen(struct ual_events *ev, uint64_t frame, uint64_t ts_ns, unsigned dir, uint8_t *cur,
+                          unsigned code) {
+  if (!code || code == *cur) return;
+  unsigned old = *cur;
+  *cur = (uint8_t)code;
+  const char *o = old ? ual_rate_name(old) : NULL, *n = ual_rate_name(code);
+  ual_events_add_at(ev, frame, ts_ns, UAL_TEV_RATE, dir, (int32_t)code, old ? (int32_t)old : UAL_UNKNOWN,
+                    "%c data rate %s -> %s GT/s", side_name(dir), o ? o : "?", n ? n : "?");
+}
+
+void ual_events_width_seen(struct ual_events *ev, uint64_t frame, uint64_t ts_ns, unsigned dir, uint8_t *cur,
+                           unsigned lanes) {
+  if (!lanes || lanes == *cur) return;
+  unsigned old = *cur;
+  *cur = (uint8_t)lanes;
+  char ob[16] = "?";
+  if (old) snprintf(ob, sizeof ob, "x%u", old);
+  ual_events_add_at(ev, frame, ts_ns, UAL_TEV_WIDTH, dir, (int32_t)lanes, old ? (int32_t)old : UAL_UNKNOWN,
+                    "%c width %s -> x%u", side_name(dir), ob, lanes);
 }

@@ -32,7 +32,7 @@ static int downstream_component(unsigned role) {
 static void forget(struct ual_pcie_side *s) {
   memset(s->vc, 0, sizeof s->vc);
   s->scaling = UAL_UNKNOWN;
-  s->seen = s->pm_req = s->pm_acking = 0;
+  s->seen = s->pm_req = s->pm_acking = s->pm_acked = 0;
   s->ack_known = 0;
 }
 
@@ -228,6 +228,7 @@ static void pm_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
     if (!me->pm_acking)
       ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_PM, d, p->type, UAL_UNKNOWN, "%c %s", side_name(d), n);
     me->pm_acking = 1;
+    if (other->pm_req) me->pm_acked = other->pm_req;
     return;
   }
   if (down == 0)
@@ -239,6 +240,30 @@ static void pm_step(struct ual_pcie_link_an *s, unsigned d, const struct ual_pci
   me->pm_req = p->type;
 }
 
+static bool l1_request(unsigned type) { return type == 0x20 || type == 0x23; }
+
+/* L1 (pcie.md §2.4 PM): both sides go electrical idle once the upstream
+ * component acknowledged a PM_Enter_L1 or PM_Active_State_Request_L1; the
+ * link leaves it at electrical idle exit or with its next DLLP or flit. */
+static void l1_track(struct ual_pcie_link_an *s, const struct ual_rec_result *r, const struct ual_fabric_step *c) {
+  bool ev = r->rec.h.kind == UAL_REC_EVENT;
+  if (!s->in_l1) {
+    if (!ev || r->ev.code != UAL_EV_EIDLE_ENTER) return;
+    for (unsigned d = 0; d < 2; d++)
+      if (l1_request(s->s[d].pm_acked)) {
+        s->in_l1 = 1;
+        ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_L1, UAL_PARTNER_LINK, 1, 0, "L1 entry (%s acknowledged by %c)",
+                          ual_pcie_dllp_name_str(ual_pcie_dllp_name_of(s->s[d].pm_acked)), side_name(d));
+        return;
+      }
+    return;
+  }
+  if (ev && r->ev.code == UAL_EV_EIDLE_ENTER) return;
+  s->in_l1 = 0;
+  if (!ev || r->ev.code == UAL_EV_EIDLE_EXIT)
+    ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_L1, UAL_PARTNER_LINK, 0, 1, "L1 exit (%c)", side_name(r->dir));
+}
+
 static void link_forget(struct ual_pcie_an *an, struct ual_pcie_link_an *s) {
   forget(&s->s[0]);
   forget(&s->s[1]);
@@ -248,6 +273,7 @@ static void link_forget(struct ual_pcie_an *an, struct ual_pcie_link_an *s) {
 }
 
 static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const struct ual_rec_result *r) {
+  if (r->ev.code != UAL_EV_EIDLE_ENTER) s->in_l1 = 0;
   link_forget(an, s);
   /* a link trained from Detect starts both TLP streams afresh: the next
    * delivered flit begins with a TLP */
@@ -266,6 +292,11 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     /* a PCIe link's event is its own; any other (a UALink link's, dropped
      * datagrams) forgets every link, as the capture may have lost records */
     struct ual_pcie_link_an *l = link_slot(an, h->link, h->roles_pcie && r->ev.code != UAL_EV_DROPPED);
+    if (l && h->roles_pcie) {
+      ual_events_rate_seen(c->ev, c->frame, c->ts_ns, r->dir, &l->rate[r->dir], h->rate);
+      ual_events_width_seen(c->ev, c->frame, c->ts_ns, r->dir, &l->width[r->dir], h->width);
+      l1_track(l, r, c);
+    }
     if (l && r->ev.code != UAL_EV_DROPPED) link_event(an, l, r);
     else if (!h->roles_pcie || r->ev.code == UAL_EV_DROPPED)
       for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
@@ -282,6 +313,7 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
       if (an->lk[i].used) {
         link_forget(an, &an->lk[i]);
+        an->lk[i].in_l1 = 0;
         memset(&an->lk[i].seg, 0, sizeof an->lk[i].seg);   /* a reset or a capturing write may be among the lost */
       }
   struct ual_pcie_link_an *s = link_slot(an, h->link, true);
@@ -293,6 +325,9 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     s->role[0] = h->role_a;
     s->role[1] = h->role_b;
   }
+  ual_events_rate_seen(c->ev, c->frame, c->ts_ns, r->dir, &s->rate[r->dir], h->rate);
+  ual_events_width_seen(c->ev, c->frame, c->ts_ns, r->dir, &s->width[r->dir], h->width);
+  l1_track(s, r, c);
   if (h->kind == UAL_REC_PCIE_FLIT) {
     flit_step(an, s, r, c);
     return;

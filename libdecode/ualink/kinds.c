@@ -148,9 +148,10 @@ static bool os_body_ok(size_t len) {
 }
 
 static void os_decode(struct ual_rec_result *r) {
-  if (ual_os_decode(r->rec.body, r->rec.body_len, &r->os) == 0)
-    ual_os_check(&r->os, &r->findings);
-  else
+  if (ual_os_decode(r->rec.body, r->rec.body_len, &r->os) == 0) {
+    /* a PCIe link's training sets (the PCIe role encoding) need no UALink Flit Mode */
+    if (!r->rec.h.roles_pcie) ual_os_check(&r->os, &r->findings);
+  } else
     r->os.type = UAL_OS_UNKNOWN;
 }
 

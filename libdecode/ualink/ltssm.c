@@ -151,10 +151,7 @@ static void set_state(struct step *s, unsigned st) {
 static void rate_seen(struct step *s, unsigned code) {
   struct ual_ltssm_port *p = &s->lt->p[s->dir];
   if (!code || code == p->rate) return;
-  unsigned old = p->rate;
-  p->rate = (uint8_t)code;
-  ual_events_add(s->ev, s->w, UAL_TEV_RATE, s->dir, (int32_t)code, old ? (int32_t)old : UAL_UNKNOWN,
-                 "%c data rate %s -> %s GT/s", side_name(s->dir), rate_text(old), rate_text(code));
+  ual_events_rate_seen(s->ev, s->w->frame, s->w->ts_ns, s->dir, &p->rate, code);
   if (code < 2 || s->ctx->speed_allowed == UAL_UNKNOWN || code <= s->lt->speed_flagged) return;
   if (ual_speed_of_rate(code) > s->ctx->speed_allowed) {
     s->lt->speed_flagged = (uint8_t)code;
@@ -164,13 +161,7 @@ static void rate_seen(struct step *s, unsigned code) {
 }
 
 static void width_seen(struct step *s, unsigned lanes) {
-  struct ual_ltssm_port *p = &s->lt->p[s->dir];
-  if (!lanes || lanes == p->width) return;
-  unsigned old = p->width;
-  p->width = (uint8_t)lanes;
-  char ob[16], nb[16];
-  ual_events_add(s->ev, s->w, UAL_TEV_WIDTH, s->dir, (int32_t)lanes, old ? (int32_t)old : UAL_UNKNOWN,
-                 "%c width %s -> %s", side_name(s->dir), width_text(old, ob), width_text(lanes, nb));
+  ual_events_width_seen(s->ev, s->w->frame, s->w->ts_ns, s->dir, &s->lt->p[s->dir].width, lanes);
 }
 
 /* ---- ordered sets ---- */

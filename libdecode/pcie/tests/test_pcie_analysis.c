@@ -18,6 +18,8 @@ struct tx {
   unsigned events[UAL_TEV_COUNT];
   uint8_t flags;
   int roles;   /* put the PCIe roles A = Root Port, B = Endpoint in the header */
+  uint8_t rate, width;   /* the record header's, 0 none */
+  struct ual_tevent last_ev;   /* the last timeline event */
 };
 
 static void tx_init(struct tx *t) {
@@ -46,6 +48,8 @@ static unsigned total(const struct tx *t) {
 static void rec(struct tx *t, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
   struct ual_rec_hdr h;
   ual_rec_hdr_init(&h, kind, dir);
+  h.rate = t->rate;
+  h.width = t->width;
   h.flags |= t->flags;
   t->flags = 0;
   if (t->roles) {
@@ -60,6 +64,7 @@ static void rec(struct tx *t, unsigned dir, unsigned kind, const uint8_t *body, 
   ual_analyzer_step(t->a, buf, len, t->frame, t->frame * 100, &t->r, &t->ev);
   for (unsigned i = 0; i < t->r.findings.n; i++) t->counts[t->r.findings.v[i].rule]++;
   for (unsigned i = 0; i < t->ev.n; i++) t->events[t->ev.v[i].kind]++;
+  if (t->ev.n) t->last_ev = t->ev.v[t->ev.n - 1];
 }
 
 static void dllp(struct tx *t, unsigned dir, const struct ual_pcie_dllp *d) {
@@ -364,6 +369,73 @@ static void test_fc_never_initialised(struct tx *t) {
   CHECK_EQ(total(t), 0);
 }
 
+/* Issue 36: a PCIe link's records are PCIe's alone (no UALink rule, no
+ * UALink state), its rate and width are timeline events from its first
+ * record, and a PM_Enter_L1 handshake followed by electrical idle is an
+ * L1 entry in the timeline. */
+static void test_link_events(struct tx *t) {
+  tx_init(t);
+  t->rate = 3;   /* 64 GT/s: a UALink link would need Link Speed negotiations first */
+  t->width = 4;
+  link_event(t, UAL_EV_RX_DETECT);
+  CHECK_EQ(t->events[UAL_TEV_RATE], 1);
+  CHECK_EQ(t->events[UAL_TEV_WIDTH], 1);
+  uint8_t body[64];
+  struct ual_ts_params tp = { 0 };   /* no Flit Mode Supported: a non-flit PCIe link */
+  size_t n = ual_os_build_ts(body, sizeof body, 0, 0, &tp);
+  CHECK(n > 0);
+  for (unsigned d = 0; d < 2; d++) rec(t, d, UAL_REC_OS, body, n);
+  CHECK_EQ(t->r.os.type, UAL_OS_TS1);
+  CHECK_EQ(total(t), 0);
+  CHECK_EQ(t->events[UAL_TEV_LTSSM], 0);
+  CHECK_EQ(t->a->lt.p[0].state, UAL_LT_UNKNOWN);
+  CHECK_EQ(t->a->lt.p[1].state, UAL_LT_UNKNOWN);
+  init_vc(t, A, 0, 32, 256);
+  init_vc(t, B, 0, 32, 256);
+  CHECK_EQ(t->events[UAL_TEV_RATE] + t->events[UAL_TEV_WIDTH], 4);
+  t->rate = 1;
+  simple(t, B, 0x00, 1);
+  CHECK_EQ(t->last_ev.kind, UAL_TEV_RATE);
+  CHECK_EQ(t->last_ev.value, 1);
+  CHECK_EQ(t->last_ev.old, 3);
+  /* PM_Enter_L1 from the Endpoint, acknowledged, then electrical idle */
+  simple(t, B, 0x20, 0);
+  simple(t, B, 0x20, 0);
+  simple(t, A, 0x24, 0);
+  CHECK_EQ(t->events[UAL_TEV_L1], 0);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  CHECK_EQ(t->events[UAL_TEV_L1], 1);
+  CHECK_EQ(t->last_ev.kind, UAL_TEV_L1);
+  CHECK_EQ(t->last_ev.value, 1);
+  CHECK_EQ(t->last_ev.partner, UAL_PARTNER_LINK);
+  link_event(t, UAL_EV_EIDLE_EXIT);
+  CHECK_EQ(t->events[UAL_TEV_L1], 2);
+  CHECK_EQ(t->last_ev.value, 0);
+  CHECK_EQ(total(t), 0);
+  /* an Ack before the request acknowledged nothing: idle is no L1 entry */
+  tx_init(t);
+  simple(t, B, 0x00, 1);
+  simple(t, A, 0x24, 0);
+  simple(t, B, 0x20, 0);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  CHECK_EQ(t->events[UAL_TEV_L1], 0);
+  CHECK_EQ(t->counts[UAL_R_PD_PM_ORDER], 1);
+  /* PM_Enter_L23 leads to L2/L3 Ready, not L1 */
+  tx_init(t);
+  simple(t, B, 0x21, 0);
+  simple(t, A, 0x24, 0);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  CHECK_EQ(t->events[UAL_TEV_L1], 0);
+  /* the link's next DLLP ends an L1 whose idle exit was not captured */
+  tx_init(t);
+  simple(t, B, 0x23, 0);
+  simple(t, A, 0x24, 0);
+  link_event(t, UAL_EV_EIDLE_ENTER);
+  simple(t, A, 0x00, 5);
+  CHECK_EQ(t->events[UAL_TEV_L1], 2);
+  CHECK_EQ(total(t), 0);
+}
+
 /* Snapshots: a copy of the analyzer steps on independently. */
 static void test_copy(struct tx *t) {
   tx_init(t);
@@ -387,6 +459,7 @@ int main(void) {
   test_pm(&t);
   test_reserved_fc_type(&t);
   test_fc_never_initialised(&t);
+  test_link_events(&t);
   test_copy(&t);
   free(t.a);
   return check_done("test_pcie_analysis");

@@ -22,7 +22,8 @@
  * r->findings and state changes to c->ev (timeline, core/events.h). It must
  * not allocate. ual_analyzer_step (ualink/analysis.h) calls
  * ual_fabric_an_step for every record; UALink's own kinds stay with
- * UALink's analyzer.
+ * UALink's analyzer, except a PCIe link's (the PCIe role encoding of the
+ * roles byte): its ordered sets and link events are the fabrics' alone.
  *
  * Like core/decode.h, this header includes the fabrics' state headers
  * (struct ual_fabric_an holds them by value). */
@@ -53,7 +54,8 @@ struct ual_fabric_an {
 
 void ual_fabric_an_init(struct ual_fabric_an *s);
 /* Runs the analysis that owns r's kind (every analysis for a link event).
- * Returns true when r's kind is owned by a registered analysis. */
+ * Returns true when r is the registered analyses' alone: its kind is owned
+ * by one, or the record is a PCIe link's (the PCIe role encoding). */
 bool ual_fabric_an_step(struct ual_fabric_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
 /* End of capture: every analysis's end findings into f. */
 void ual_fabric_an_finish(struct ual_fabric_an *s, struct ual_findings *f, const struct ual_fabric_step *c);

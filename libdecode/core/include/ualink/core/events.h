@@ -66,4 +66,13 @@ struct ual_tevent *ual_events_add_at(struct ual_events *ev, uint64_t frame, uint
 #endif
     ;
 
+/* A direction's data rate (rate code) or width (lanes) as its records'
+ * headers carry it: *cur is the last one seen (0 unknown); a change is a
+ * RATE or WIDTH event in every fabric's timeline. 0 (not carried) is no
+ * change. */
+void ual_events_rate_seen(struct ual_events *ev, uint64_t frame, uint64_t ts_ns, unsigned dir, uint8_t *cur,
+                          unsigned code);
+void ual_events_width_seen(struct ual_events *ev, uint64_t frame, uint64_t ts_ns, unsigned dir, uint8_t *cur,
+                           unsigned lanes);
+
 #endif

@@ -51,6 +51,7 @@ struct ual_pcie_side {
   uint8_t seen;              /* a valid DLLP since the last reset */
   uint8_t pm_req;            /* pending PM request type (20h/21h/23h), 0 none */
   uint8_t pm_acking;         /* PM_Request_Ack sent since the last reset */
+  uint8_t pm_acked;          /* the other side's PM request type it acknowledged since the last reset, 0 none */
   uint8_t ack_known;
   uint16_t ack_seq;
   uint64_t dllps, crc_bad;
@@ -134,6 +135,8 @@ struct ual_pcie_link_an {
   struct ual_pcie_side s[2];
   struct ual_pcie_flow fl[2];
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
+  uint8_t rate[2], width[2]; /* per direction, as the record headers carry them; 0 unknown */
+  uint8_t in_l1;             /* electrical idle after a PM_Enter_L1 / ASPM L1 request was acknowledged */
   struct ual_pcie_seg seg;
 };
 
