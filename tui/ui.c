@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +62,36 @@ struct app {
   struct tree_line *tree;
   int n_tree, cap_tree, tree_sel, tree_top;
   int findings_sel;
+  int info_top, info_rows;  /* link state, statistics, help: first row shown, rows drawn */
 };
 
 static volatile sig_atomic_t quit_signal;
 static void on_signal(int sig) { (void)sig; quit_signal = 1; }
 
 enum { C_ERR = 1, C_WARN, C_INFO, C_HDR, C_SEL, C_HL, C_DIM };
+
+/* Text at row y, column x, cut at the right edge: ncurses would wrap the
+ * rest into the next row. Rows outside the screen are not drawn. */
+static void put(int y, int x, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(int y, int x, const char *fmt, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (y < 0 || y >= LINES || x < 0 || x >= COLS) return;
+  mvaddnstr(y, x, buf, COLS - x);
+}
+
+static int last_row(const struct app *a);
+
+/* The screen row of row y of a screen taller than the terminal (link
+ * state, statistics, help), scrolled by info_top; -1 when not shown. */
+static int irow(struct app *a, int y) {
+  if (y + 1 > a->info_rows) a->info_rows = y + 1;
+  int r = y - a->info_top;
+  return r >= 1 && r <= last_row(a) ? r : -1;
+}
 
 static uint64_t mono_ns(void) {
   struct timespec t;
@@ -190,14 +215,14 @@ static void header_line(struct app *a, const char *title) {
   char where[300];
   if (a->src.kind == TUI_SRC_UDP) snprintf(where, sizeof where, "%s:%d", a->src.path, a->src.port);
   else snprintf(where, sizeof where, "%s", a->src.kind == TUI_SRC_STDIN ? "-" : a->src.path);
-  mvprintw(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s%s%s", title, src, where, a->model.total, lost, state,
+  put(0, 0, " ualink-tui | %s | %s %s | %" PRIu64 " records%s%s%s%s", title, src, where, a->model.total, lost, state,
            a->paused ? " | PAUSED" : "", a->autoscroll ? " | autoscroll" : "");
   attroff(COLOR_PAIR(C_HDR) | A_BOLD);
   if (a->src_msg[0]) { /* a failed source stays on every screen, above the footer */
     if (a->color) attron(COLOR_PAIR(C_ERR));
     attron(A_BOLD);
     mvhline(LINES - 2, 0, ' ', COLS);
-    mvprintw(LINES - 2, 0, " %s", a->src_msg);
+    put(LINES - 2, 0, " %s", a->src_msg);
     attroff(COLOR_PAIR(C_ERR) | A_BOLD);
   }
 }
@@ -228,23 +253,39 @@ static void empty_reason(struct app *a, char *buf, size_t cap) {
     snprintf(buf, cap, "waiting for records on %s (%" PRIu64 " s)", name, waited);
 }
 
+/* The bottom row: a status message, or the keys and the filter with its
+ * match count. When the row is short the filter and its count stay and the
+ * keys go; a filter too long for the row is cut before its count. */
 static void footer_line(struct app *a) {
+  static const char keys[] = "q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens";
   attron(A_REVERSE);
   mvhline(LINES - 1, 0, ' ', COLS);
-  if (a->status[0])
-    mvprintw(LINES - 1, 0, " %s", a->status);
-  else if (a->model.filter.active)
-    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens  filter: %s  "
-             "(%" PRIu64 " records match)%s", a->model.filter.text, a->model.n_matches,
+  if (a->status[0]) {
+    put(LINES - 1, 0, " %s", a->status);
+  } else if (a->model.filter.active) {
+    char count[64];
+    snprintf(count, sizeof count, "  (%" PRIu64 " records match)%s", a->model.n_matches,
              a->only_matches ? " (only matches)" : "");
-  else
-    mvprintw(LINES - 1, 0, " q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens");
+    int room = COLS - 1 - (int)strlen("filter: ") - (int)strlen(count), flen = (int)strlen(a->model.filter.text);
+    if (1 + (int)strlen(keys) + 2 <= room - flen)
+      put(LINES - 1, 0, " %s  filter: %s%s", keys, a->model.filter.text, count);
+    else if (flen <= room)
+      put(LINES - 1, 0, " filter: %s%s", a->model.filter.text, count);
+    else
+      put(LINES - 1, 0, " filter: %.*s...%s", room > 3 ? room - 3 : 0, a->model.filter.text, count);
+  } else if (a->info_rows - 1 - a->info_top > last_row(a)) {
+    put(LINES - 1, 0, " more below: j/Down  %s", keys);
+  } else {
+    put(LINES - 1, 0, " %s", keys);
+  }
   attroff(A_REVERSE);
 }
 
 /* ---- list ---- */
 
 static int list_rows(struct app *a) { return LINES - 3 - (a->src_msg[0] != 0); }
+/* The last row a screen may draw on: above the footer and a source's error. */
+static int last_row(const struct app *a) { return LINES - 2 - (a->src_msg[0] != 0); }
 
 /* The list shows a view: all records, or with f the match ring. */
 static long view_count(struct app *a) { return (long)tui_view_count(&a->model, a->only_matches); }
@@ -310,7 +351,7 @@ static void list_draw(struct app *a) {
   header_line(a, "Flits");
   list_fix_view(a);
   attron(A_BOLD | A_UNDERLINE);
-  mvprintw(1, 0, "%-8s %-15s %-4s %-s", "Frame", "Time", "Dir", "Content");
+  put(1, 0, "%-8s %-15s %-4s %-s", "Frame", "Time", "Dir", "Content");
   attroff(A_BOLD | A_UNDERLINE);
   long n = view_count(a);
   int y = 2;
@@ -328,7 +369,7 @@ static void list_draw(struct app *a) {
     mvhline(y, 0, ' ', COLS);
     int64_t rel = tui_model_rel_ns(&a->model, e);
     uint64_t dt = rel < 0 ? 0 - (uint64_t)rel : (uint64_t)rel;
-    mvprintw(y, 0, "%-8" PRIu64 " %s%4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s", e->frame, rel < 0 ? "-" : " ",
+    put(y, 0, "%-8" PRIu64 " %s%4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s", e->frame, rel < 0 ? "-" : " ",
              dt / 1000000000u, dt % 1000000000u, e->dir ? "B>A" : "A>B", e->line, e->n_rules ? " !" : "", rules);
     attroff(COLOR_PAIR(C_SEL) | COLOR_PAIR(pair) | A_BOLD);
     y++;
@@ -336,7 +377,10 @@ static void list_draw(struct app *a) {
   if (n == 0) {
     char why[640];
     empty_reason(a, why, sizeof why);
-    mvprintw(3, 2, "%s", why);
+    char *hint = strstr(why, " (is ");   /* the question on a row of its own */
+    if (hint) *hint = 0;
+    put(3, 2, "%s", why);
+    if (hint) put(4, 2, "%s", hint + 1);
   }
 }
 
@@ -417,9 +461,9 @@ static void detail_draw(struct app *a) {
     else if (!r->field) attron(A_BOLD);
     mvhline(1 + y, 0, ' ', COLS);
     if (r->length)
-      mvprintw(1 + y, 0, "%04x %*s%s: %s", r->offset, (int)r->depth * 2, "", r->label, r->text);
+      put(1 + y, 0, "%04x %*s%s: %s", r->offset, (int)r->depth * 2, "", r->label, r->text);
     else
-      mvprintw(1 + y, 0, "     %*s%s: %s", (int)r->depth * 2, "", r->label, r->text);
+      put(1 + y, 0, "     %*s%s: %s", (int)r->depth * 2, "", r->label, r->text);
     attroff(COLOR_PAIR(C_SEL) | A_BOLD);
   }
   const struct ual_tree_row *cur = a->n_tree ? &a->tree[a->tree_sel].row : NULL;
@@ -430,10 +474,10 @@ static void detail_draw(struct app *a) {
   for (int i = 0; i < a->det_entry.len; i++) {
     int row = y0 + 1 + i / 16, col = 6 + (i % 16) * 3 + (i % 16 >= 8);
     if (row >= LINES - 1) break;
-    if (i % 16 == 0) mvprintw(row, 0, "%04x", i);
+    if (i % 16 == 0) put(row, 0, "%04x", i);
     bool hl = cur && cur->length && i >= (int)cur->offset && i < (int)(cur->offset + cur->length);
     if (hl) attron(COLOR_PAIR(C_HL) | A_BOLD);
-    mvprintw(row, col, "%02x", a->det_entry.rec[i]);
+    put(row, col, "%02x", a->det_entry.rec[i]);
     if (hl) attroff(COLOR_PAIR(C_HL) | A_BOLD);
   }
 }
@@ -463,28 +507,28 @@ static void role_text(const struct tui_model *m, bool side_b, char *buf, size_t 
 }
 
 /* The UB link's state (ub/analysis.h), when the capture has UB flits. */
-static void ub_draw(const struct ual_ub_an *ub, int y) {
+static void ub_draw(struct app *a, const struct ual_ub_an *ub, int y) {
   if (!ub->records) return;
   char v[2][32];
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB DLL", ual_ub_dll_name(ub->s[0].dll), ual_ub_dll_name(ub->s[1].dll));
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB DLL", ual_ub_dll_name(ub->s[0].dll), ual_ub_dll_name(ub->s[1].dll));
   for (unsigned d = 0; d < 2; d++) {
     int32_t c = 0, c0 = 0;
     for (unsigned k = 0; k < UAL_UB_VLS; k++) { c += ub->s[d].cred[k]; c0 += ub->s[d].cred_init[k]; }
     if (ub->s[d].cred_known) snprintf(v[d], sizeof v[d], "%d of %d cells", c, c0);
     else snprintf(v[d], sizeof v[d], "unknown");
   }
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB credits to send", v[0], v[1]);
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB credits to send", v[0], v[1]);
   for (unsigned d = 0; d < 2; d++)
     if (ub->s[d].unacked >= 0) snprintf(v[d], sizeof v[d], "%d", ub->s[d].unacked);
     else snprintf(v[d], sizeof v[d], "unknown");
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "UB un-ACKed flits", v[0], v[1]);
-  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "UB Retry_Req_Sets", ub->s[0].retry_req_sets, ub->s[1].retry_req_sets);
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB un-ACKed flits", v[0], v[1]);
+  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "UB Retry_Req_Sets", ub->s[0].retry_req_sets, ub->s[1].retry_req_sets);
   const char *mode = ub->mode == UAL_UB_MODE_CRC ? "CRC" : ub->mode == UAL_UB_MODE_NONCRC ? "non-CRC" : "unknown";
   if (ub->p.known)
-    mvprintw(y++, 2, "%-24s %s, VL_ENABLE %04x, %u flits/cell, ACK %u/%u flits", "UB mode, negotiated", mode,
+    put(irow(a, y++), 2, "%-24s %s, VL_ENABLE %04x, %u flits/cell, ACK %u/%u flits", "UB mode, negotiated", mode,
              ub->p.vl_enable, ub->p.flow_ctrl, ub->p.data_ack, ub->p.ctrl_ack);
   else
-    mvprintw(y++, 2, "%-24s %s, parameters unknown", "UB mode, negotiated", mode);
+    put(irow(a, y++), 2, "%-24s %s, parameters unknown", "UB mode, negotiated", mode);
 }
 
 static void link_draw(struct app *a) {
@@ -493,12 +537,12 @@ static void link_draw(struct app *a) {
   const char *rate = m->last_rate ? ual_value_name(ual_vals_rate, m->last_rate) : NULL;
   char lw[8] = "?";
   if (m->last_width) snprintf(lw, sizeof lw, "%u", m->last_width);
-  mvprintw(2, 2, "Rate %s   Width x%s", rate ? rate : "?", lw);
-  mvprintw(4, 2, "%-24s %-22s %-22s", "", "Side A", "Side B");
+  put(irow(a, 2), 2, "Rate %s   Width x%s", rate ? rate : "?", lw);
+  put(irow(a, 4), 2, "%-24s %-22s %-22s", "", "Side A", "Side B");
   char ra[40], rb[40];
   role_text(m, false, ra, sizeof ra);
   role_text(m, true, rb, sizeof rb);
-  mvprintw(5, 2, "%-24s %-22s %-22s", "role", ra, rb);
+  put(irow(a, 5), 2, "%-24s %-22s %-22s", "role", ra, rb);
   const struct { const char *name; size_t off; } rows[] = {
     { "records", offsetof(struct tui_dir_counts, records) },
     { "TL flits delivered", offsetof(struct tui_dir_counts, tl_flits) },
@@ -513,7 +557,7 @@ static void link_draw(struct app *a) {
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++, y++) {
     uint64_t va = *(const uint64_t *)((const char *)&m->dir[0] + rows[i].off);
     uint64_t vb = *(const uint64_t *)((const char *)&m->dir[1] + rows[i].off);
-    mvprintw(y, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, rows[i].name, va, vb);
+    put(irow(a, y), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, rows[i].name, va, vb);
   }
   struct ual_analysis_summary s;
   ual_analyzer_summary(&m->an, &s);
@@ -526,29 +570,29 @@ static void link_draw(struct app *a) {
     if (s.width[d]) snprintf(wn, sizeof wn, "%u", s.width[d]);
     snprintf(lt[d], sizeof lt[d], "%s x%s", rn ? rn : "?", wn);
   }
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "LTSSM", s.ltssm[0] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[0]),
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "LTSSM", s.ltssm[0] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[0]),
            s.ltssm[1] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[1]));
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "rate, width", lt[0], lt[1]);
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "rate, width", lt[0], lt[1]);
   const char *onoff[] = { "offline", "online" };
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "?" : onoff[s.ch0[0] & 1],
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "?" : onoff[s.ch0[0] & 1],
            s.ch0[1] < 0 ? "?" : onoff[s.ch0[1] & 1]);
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "?" : onoff[s.ch4[0] & 1],
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "?" : onoff[s.ch4[0] & 1],
            s.ch4[1] < 0 ? "?" : onoff[s.ch4[1] & 1]);
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated width", ual_width_code_name(s.neg_width[0]),
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "negotiated width", ual_width_code_name(s.neg_width[0]),
            ual_width_code_name(s.neg_width[1]));
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "negotiated speed", ual_speed_code_name(s.neg_speed[0]),
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "negotiated speed", ual_speed_code_name(s.neg_speed[0]),
            ual_speed_code_name(s.neg_speed[1]));
   char ta[24] = "?", tb[24] = "?";
   if (s.tl_rate[0] >= 0) snprintf(ta, sizeof ta, "%d (%.2f MHz)", s.tl_rate[0], s.tl_rate[0] * 0.05);
   if (s.tl_rate[1] >= 0) snprintf(tb, sizeof tb, "%d (%.2f MHz)", s.tl_rate[1], s.tl_rate[1] * 0.05);
-  mvprintw(y++, 2, "%-24s %-22s %-22s", "TL rate", ta, tb);
-  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "replays", s.replay[0].replays + s.replay[0].replays_selective,
+  put(irow(a, y++), 2, "%-24s %-22s %-22s", "TL rate", ta, tb);
+  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "replays", s.replay[0].replays + s.replay[0].replays_selective,
            s.replay[1].replays + s.replay[1].replays_selective);
-  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations complete", s.negs[0][UAL_NEG_COMPLETE],
+  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations complete", s.negs[0][UAL_NEG_COMPLETE],
            s.negs[1][UAL_NEG_COMPLETE]);
-  mvprintw(y++, 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations Nacked", s.negs[0][UAL_NEG_NACK],
+  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations Nacked", s.negs[0][UAL_NEG_NACK],
            s.negs[1][UAL_NEG_NACK]);
-  ub_draw(&m->an.fab.ub, y + 1);
+  ub_draw(a, &m->an.fab.ub, y + 1);
 }
 
 /* ---- statistics ---- */
@@ -572,13 +616,21 @@ static uint64_t rate_field(const struct tui_rate *r, size_t field) {
   return *(const uint64_t *)((const char *)r + field);
 }
 
-static void bars(const uint64_t *vals, unsigned n) {
+/* A sparkline of vals after the text at row y, the newest columns when the
+ * row is too short for all of them. */
+static void spark_row(int y, const char *text, const uint64_t *vals, unsigned n) {
   static const char steps[] = " .:-=+*#";
+  char buf[512];
+  int k = snprintf(buf, sizeof buf, "%s[", text);
+  int room = COLS - 2 - k - 1;
+  unsigned from = room > 0 && n > (unsigned)room ? n - (unsigned)room : 0;
   uint64_t max = 0;
   for (unsigned i = 0; i < n; i++) if (vals[i] > max) max = vals[i];
-  addch('[');
-  for (unsigned i = 0; i < n; i++) addch((chtype)steps[max ? (vals[i] * 7 + max - 1) / max : 0]);
-  addch(']');
+  for (unsigned i = from; i < n && k + 2 < (int)sizeof buf; i++)
+    buf[k++] = steps[max ? (vals[i] * 7 + max - 1) / max : 0];
+  buf[k++] = ']';
+  buf[k] = 0;
+  put(y, 2, "%s", buf);
 }
 
 /* Rates over capture (link) time: the mean over the capture and one column
@@ -591,11 +643,11 @@ static void link_spark(int y, const struct tui_model *m, size_t field, const cha
     if (i + 1 < n && vals[i] > peak) peak = vals[i]; /* the last bucket is still filling */
   }
   if (n == 1) peak = vals[0];
-  char mean[32] = "-", pk[32] = "-";
+  char mean[32] = "-", pk[32] = "-", text[96];
   if (span) fmt_rate(mean, sizeof mean, (double)rate_field(&m->sum, field) / (double)span);
   if (n > 1) fmt_rate(pk, sizeof pk, (double)peak / (double)m->link.width_ns);
-  mvprintw(y, 2, "%-16s %12s %12s ", label, mean, pk);
-  bars(vals, n);
+  snprintf(text, sizeof text, "%-16s %12s %12s ", label, mean, pk);
+  spark_row(y, text, vals, n);
 }
 
 /* Arrivals by wall-clock second, the last 60 s (live sources only). */
@@ -605,45 +657,46 @@ static void wall_spark(int y, const struct tui_model *m, uint64_t now_s, size_t 
     struct tui_rate r = tui_model_wall_rate(m, now_s, TUI_RATE_BUCKETS - 1 - i);
     vals[i] = rate_field(&r, field);
   }
-  char last[32];
-  snprintf(last, sizeof last, "%" PRIu64 "/s", vals[TUI_RATE_BUCKETS - 2]); /* the last whole second */
-  mvprintw(y, 2, "%-16s %12s ", label, last);
-  bars(vals, TUI_RATE_BUCKETS);
+  char text[96];
+  snprintf(text, sizeof text, "%-16s %12" PRIu64 "/s ", label, vals[TUI_RATE_BUCKETS - 2]); /* the last whole second */
+  spark_row(y, text, vals, TUI_RATE_BUCKETS);
 }
 
 static void stats_draw(struct app *a) {
   header_line(a, "Statistics");
   const struct tui_model *m = &a->model;
-  mvprintw(2, 2, "%-20s %14s %14s", "", "A>B", "B>A");
+  put(irow(a, 2), 2, "%-20s %14s %14s", "", "A>B", "B>A");
   const char *kinds[] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits" };
   for (int k = 0; k < 4; k++)
-    mvprintw(3 + k, 2, "%-20s %14" PRIu64 " %14" PRIu64, kinds[k], m->dir[0].flits[k], m->dir[1].flits[k]);
-  mvprintw(7, 2, "%-20s %14" PRIu64 " %14" PRIu64, "ordered sets", m->dir[0].os, m->dir[1].os);
-  mvprintw(8, 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
+    put(irow(a, 3 + k), 2, "%-20s %14" PRIu64 " %14" PRIu64, kinds[k], m->dir[0].flits[k], m->dir[1].flits[k]);
+  put(irow(a, 7), 2, "%-20s %14" PRIu64 " %14" PRIu64, "ordered sets", m->dir[0].os, m->dir[1].os);
+  put(irow(a, 8), 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
   const struct tui_dir_counts *c = m->dir;
   int y = 9;
   /* a row per other fabric the capture has, so that the rates stay on screen */
   if (c[0].pcie_dllps + c[1].pcie_dllps + c[0].pcie_flits + c[1].pcie_flits) {
-    mvprintw(y++, 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", c[0].pcie_dllps, c[1].pcie_dllps);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", c[0].pcie_dllps, c[1].pcie_dllps);
     if (c[0].pcie_crc_bad || c[1].pcie_crc_bad)
-      printw(" (%" PRIu64 "/%" PRIu64 ")", c[0].pcie_crc_bad, c[1].pcie_crc_bad);
-    if (c[0].pcie_flits || c[1].pcie_flits)
-      printw("   PCIe flits %" PRIu64 "/%" PRIu64 ", TLPs %" PRIu64 "/%" PRIu64, c[0].pcie_flits, c[1].pcie_flits,
-             c[0].pcie_tlps, c[1].pcie_tlps);
+      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "  CRC-16 bad", c[0].pcie_crc_bad, c[1].pcie_crc_bad);
+    if (c[0].pcie_flits || c[1].pcie_flits) {
+      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe flits", c[0].pcie_flits, c[1].pcie_flits);
+      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe TLPs", c[0].pcie_tlps, c[1].pcie_tlps);
+    }
   }
   if (c[0].ub_flits + c[1].ub_flits) {
-    mvprintw(y++, 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB flits", c[0].ub_flits, c[1].ub_flits);
-    printw("   BCRC bad %" PRIu64 "/%" PRIu64 ", DLLDPs %" PRIu64 "/%" PRIu64 ", DLLCBs %" PRIu64 "/%" PRIu64,
-           c[0].ub_bcrc_bad, c[1].ub_bcrc_bad, c[0].ub_dlldps, c[1].ub_dlldps, c[0].ub_dllcbs, c[1].ub_dllcbs);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB flits", c[0].ub_flits, c[1].ub_flits);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "  BCRC bad", c[0].ub_bcrc_bad, c[1].ub_bcrc_bad);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB DLLDPs", c[0].ub_dlldps, c[1].ub_dlldps);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB DLLCBs", c[0].ub_dllcbs, c[1].ub_dllcbs);
   }
-  mvprintw(y++, 2, "%-20s %14" PRIu64, "malformed", m->malformed);
+  put(irow(a, y++), 2, "%-20s %14" PRIu64, "malformed", m->malformed);
   if (a->src.udp) {
     /* the export's sequence numbers say what was lost, the kernel what it dropped here */
-    mvprintw(y++, 2, "%-20s %14" PRIu64 "   in %" PRIu64 " gaps, %" PRIu64 " out of sequence", "lost (sequence)",
-             a->src.udp_rx.lost, a->src.udp_rx.gaps, a->src.udp_rx.back);
-    mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (kernel)", a->src.kernel_drops);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 "   in %" PRIu64 " gaps, %" PRIu64 " out of order", "lost (sequence)",
+        a->src.udp_rx.lost, a->src.udp_rx.gaps, a->src.udp_rx.back);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (kernel)", a->src.kernel_drops);
   } else {
-    mvprintw(y++, 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
   }
 
   static const struct { const char *label; size_t field; } series[] = {
@@ -656,19 +709,21 @@ static void stats_draw(struct app *a) {
   fmt_span(span, sizeof span, tui_model_span_ns(m));
   fmt_span(col, sizeof col, m->link.width_ns);
   attron(A_BOLD);
-  mvprintw(y++, 2, "Rates in link time (capture timestamps): %s captured, one column per %s", span, col);
+  put(irow(a, y++), 2, "Rates in link time (capture timestamps): %s captured", span);
+  put(irow(a, y++), 2, "one column per %s, the newest right", col);
   attroff(A_BOLD);
-  mvprintw(y++, 2, "%-16s %12s %12s", "", "mean", "peak");
-  for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) link_spark(y++, m, series[i].field, series[i].label);
+  put(irow(a, y++), 2, "%-16s %12s %12s", "", "mean", "peak");
+  for (size_t i = 0; i < sizeof series / sizeof series[0]; i++) link_spark(irow(a, y++), m, series[i].field, series[i].label);
   if (arrives_live(a)) {
     y++;
     attron(A_BOLD);
-    mvprintw(y++, 2, "Rates in wall-clock time (arrivals here): the last 60 s, one column per second");
+    put(irow(a, y++), 2, "Rates in wall-clock time (arrivals here)");
+    put(irow(a, y++), 2, "one column per second, the last 60 s, the newest right");
     attroff(A_BOLD);
-    mvprintw(y++, 2, "%-16s %12s", "", "last second");
+    put(irow(a, y++), 2, "%-16s %14s", "", "last second");
     uint64_t now_s = mono_ns() / 1000000000u;
     for (size_t i = 0; i < sizeof series / sizeof series[0]; i++)
-      wall_spark(y++, m, now_s, series[i].field, series[i].label);
+      wall_spark(irow(a, y++), m, now_s, series[i].field, series[i].label);
   }
 }
 
@@ -685,20 +740,20 @@ static void findings_draw(struct app *a) {
   header_line(a, "Findings");
   int rules[UAL_R_COUNT];
   int n = findings_rules(&a->model, rules);
-  mvprintw(1, 0, "%-24s %-8s %10s %10s  %s", "Rule", "Severity", "Count", "First", "What");
+  put(1, 0, "%-24s %-8s %10s %10s  %s", "Rule", "Severity", "Count", "First", "What");
   if (a->findings_sel >= n) a->findings_sel = n ? n - 1 : 0;
-  for (int i = 0; i < n && 2 + i < LINES - 1; i++) {
+  for (int i = 0; i < n && 2 + i <= last_row(a); i++) {
     enum ual_rule r = (enum ual_rule)rules[i];
     int pair = sev_color(ual_rule_severity(r));
     if (i == a->findings_sel) attron(COLOR_PAIR(C_SEL) | A_BOLD);
     else if (a->color) attron(COLOR_PAIR(pair));
     mvhline(2 + i, 0, ' ', COLS);
-    mvprintw(2 + i, 0, "%-24s %-8s %10" PRIu64 " %10" PRIu64 "  %s", ual_rule_id(r),
+    put(2 + i, 0, "%-24s %-8s %10" PRIu64 " %10" PRIu64 "  %s", ual_rule_id(r),
              ual_severity_name(ual_rule_severity(r)), a->model.rule_counts[r], a->model.first_rule_frame[r],
              ual_rule_what(r));
     attroff(COLOR_PAIR(C_SEL) | COLOR_PAIR(pair) | A_BOLD);
   }
-  if (!n) mvprintw(3, 2, "no findings");
+  if (!n) put(3, 2, "no findings");
 }
 
 static const struct screen list_screen;
@@ -729,30 +784,50 @@ static bool findings_key(struct app *a, int ch) {
 static void help_draw(struct app *a) {
   header_line(a, "Help");
   static const char *const lines[] = {
-    "1 flit list   2 link state   3 statistics   4 findings   ? help   Tab next screen",
-    "Up/Down j/k, PgUp/PgDn, Home/End g/G   move",
+    "1 flit list   2 link state   3 statistics   4 findings   ? help",
+    "Tab          next screen",
+    "Up/Down j/k, PgUp/PgDn, Home/End g/G   move (scroll on screens 2, 3, ?)",
     "Enter        detail of the selected record (Esc or q back)",
-    "/            display filter, as in Wireshark: ualink.rec.dir == \"B>A\" && ualink.rule == \"RP-NAK\",",
-    "             ualink.flit.kind == NOP, ualink.severity == \"error\", frame.number in {10..20} (ualink-decode -G fields)",
-    "             the old filter is selected: typing replaces it, Enter keeps it, an empty one clears it",
-    "             editing: Left/Right Home/End (Ctrl-B/F/A/E), Alt-B/F words, Backspace, Delete,",
-    "             Ctrl-U/Ctrl-K delete to the start/end, Ctrl-W the word before, Ctrl-Y puts it back, Esc cancels",
+    "/            display filter, as in Wireshark:",
+    "               ualink.rec.dir == \"B>A\" && ualink.rule == \"RP-NAK\"",
+    "               ualink.flit.kind == NOP, ualink.severity == \"error\"",
+    "               frame.number in {10..20}   (fields: ualink-decode -G fields)",
+    "             the old filter is selected: typing replaces it, Enter keeps",
+    "             it, an empty one clears it",
+    "             editing: Left/Right Home/End (Ctrl-B/F/A/E), Alt-B/F words,",
+    "             Backspace, Delete, Ctrl-U/Ctrl-K delete to the start/end,",
+    "             Ctrl-W the word before, Ctrl-Y puts it back, Esc cancels",
     "n / N        next / previous match",
-    "f            show only matches (toggle): the last --ring matches stay, however old",
+    "f            show only matches (toggle): the last --ring matches stay",
     "a            autoscroll (toggle)        p  pause display (toggle)",
     "q            quit",
   };
-  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) mvprintw(2 + (int)i, 2, "%s", lines[i]);
+  for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) put(irow(a, 2 + (int)i), 2, "%s", lines[i]);
 }
 
-static bool no_key(struct app *a, int ch) { (void)a; (void)ch; return false; }
+/* Link state, statistics, help: scrolled when taller than the terminal. */
+static bool info_key(struct app *a, int ch) {
+  int page = last_row(a) - 1, max = a->info_rows - 1 - last_row(a);
+  switch (ch) {
+  case KEY_UP: case 'k': a->info_top--; break;
+  case KEY_DOWN: case 'j': a->info_top++; break;
+  case KEY_PPAGE: case 'b': a->info_top -= page; break;
+  case KEY_NPAGE: case ' ': a->info_top += page; break;
+  case KEY_HOME: case 'g': a->info_top = 0; break;
+  case KEY_END: case 'G': a->info_top = max; break;
+  default: return false;
+  }
+  if (a->info_top > max) a->info_top = max;
+  if (a->info_top < 0) a->info_top = 0;
+  return true;
+}
 
 static const struct screen list_screen = { "list", list_draw, list_key };
 static const struct screen detail_screen = { "detail", detail_draw, detail_key };
-static const struct screen link_screen = { "link", link_draw, no_key };
-static const struct screen stats_screen = { "stats", stats_draw, no_key };
+static const struct screen link_screen = { "link", link_draw, info_key };
+static const struct screen stats_screen = { "stats", stats_draw, info_key };
 static const struct screen findings_screen = { "findings", findings_draw, findings_key };
-static const struct screen help_screen = { "help", help_draw, no_key };
+static const struct screen help_screen = { "help", help_draw, info_key };
 static const struct screen *const screens[] = { &list_screen, &link_screen, &stats_screen, &findings_screen };
 
 static enum tui_lkey line_key(int ch, bool *alt) {
@@ -793,11 +868,11 @@ static void filter_live(const char *text, int col) {
   mvhline(LINES - 3, 0, ' ', COLS);
   mvhline(LINES - 2, 0, ' ', COLS);
   if (ok) {
-    mvprintw(LINES - 2, 0, "%s", f.text[0] ? "valid filter (Enter sets it)" : "empty: Enter clears the filter");
+    put(LINES - 2, 0, "%s", f.text[0] ? "valid filter (Enter sets it)" : "empty: Enter clears the filter");
     return;
   }
   attron(A_BOLD);
-  mvprintw(LINES - 3, 0, "%.*s", COLS, err.msg);
+  put(LINES - 3, 0, "%s", err.msg);
   attroff(A_BOLD);
   if (err.pos >= 0 && col + err.pos < COLS) {
     move(LINES - 2, col + err.pos);
@@ -817,7 +892,7 @@ static bool prompt(const char *label, char *buf, size_t cap, bool live) {
     int w = COLS - (int)strlen(label) - 1, from = (int)l.cur > w ? (int)l.cur - w : 0;
     attron(A_REVERSE);
     mvhline(LINES - 1, 0, ' ', COLS);
-    mvprintw(LINES - 1, 0, "%s", label);
+    put(LINES - 1, 0, "%s", label);
     if (l.selected) attroff(A_REVERSE); /* the old text shows selected: typing replaces it */
     printw("%.*s", w, l.buf + from);
     attroff(A_REVERSE);
@@ -847,12 +922,13 @@ static bool prompt(const char *label, char *buf, size_t cap, bool live) {
 static bool global_key(struct app *a, int ch) {
   switch (ch) {
   case 'q': return false;
-  case '1': case '2': case '3': case '4': a->screen = screens[ch - '1']; return true;
-  case '?': a->screen = &help_screen; return true;
+  case '1': case '2': case '3': case '4': a->screen = screens[ch - '1']; a->info_top = 0; return true;
+  case '?': a->screen = &help_screen; a->info_top = 0; return true;
   case '\t': {
     size_t i = 0;
     while (i < 4 && screens[i] != a->screen) i++;
     a->screen = screens[(i + 1) % 4];
+    a->info_top = 0;
     return true;
   }
   case 'a': a->autoscroll = !a->autoscroll; return true;
@@ -1062,6 +1138,7 @@ int main(int argc, char **argv) {
   while (run && !quit_signal) {
     pthread_mutex_lock(&a.lock);
     erase();
+    a.info_rows = 0;
     a.screen->draw(&a);
     footer_line(&a);
     pthread_mutex_unlock(&a.lock);

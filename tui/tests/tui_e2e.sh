@@ -101,13 +101,13 @@ keys 2
 check "PCIe roles named by the PCIe encoding" "Root Port (1)"
 check "the Endpoint side" "Endpoint (4)"
 keys 3
-check "PCIe flits counted" "PCIe flits 86/86"
+check "PCIe flits counted" "PCIe flits                       86             86"
 keys q
 keys clear Enter
 keys "$TUI $CAP/ub-ber.pcap" Enter
 check "UB capture opens" "ub-ber.pcap"
 keys 3
-check "UB flits counted on the statistics screen" "BCRC bad 2/3"
+check "UB flits counted on the statistics screen" "BCRC bad                        2              3"
 keys q
 keys clear Enter
 
@@ -260,6 +260,69 @@ if ip link add "ualtui$$a" type veth peer name "ualtui$$b" 2>/dev/null; then
 else
   echo "skip: no veth pair to unplug (needs CAP_NET_ADMIN)"
 fi
+
+# Small and large terminals: every screen at 80x24 and 160x48 shows each
+# row as a terminal 400 columns wide shows it, cut at the right edge: no row
+# wraps into the next one. The title row is intact and the footer keeps the
+# filter and its match count.
+layout() { # layout CAPTURE FILTER
+  local cap=$1 filt=$2 want
+  want=$("$DECODE" -Y "$filt" "$cap" | wc -l)
+  keys "$TUI $cap" Enter
+  check "layout: $(basename "$cap") opens" "ualink-tui | Flits" 10
+  keys / ; keys "$filt" Enter
+  keys g
+  local scr
+  for scr in list detail link stats findings help; do
+    case $scr in
+      list) keys 1 ;; detail) keys 1 ; keys Enter ;; link) keys q ; keys 2 ;;
+      stats) keys 3 ;; findings) keys 4 ;; help) keys "?" ;;
+    esac
+    for size in 80x24 160x48; do
+      local w=${size%x*} h=${size#*x}
+      "${T[@]}" resize-window -t "$S" -x 400 -y "$h"; sleep 0.6
+      screen > "$TMPD/ref.txt"
+      "${T[@]}" resize-window -t "$S" -x "$w" -y "$h"; sleep 0.6
+      screen > "$TMPD/got.txt"
+      if out=$("$py" - "$TMPD/ref.txt" "$TMPD/got.txt" "$w" "$h" "$filt" "$want" "$scr" <<'PY'
+import re, sys
+ref, got = (open(p, encoding="utf-8").read().split("\n") for p in sys.argv[1:3])
+w, h, filt, want, scr = int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6], sys.argv[7]
+ref, got = (x + [""] * h for x in (ref, got))
+bars = re.compile(r"\[[ .:=+*#-]*\]$")
+bad = []
+titles = {"list": "Flits", "detail": "Frame ", "link": "Link state", "stats": "Statistics",
+          "findings": "Findings", "help": "Help"}
+if not got[0].startswith(" ualink-tui | " + titles[scr]):
+    bad.append("title row: %r" % got[0])
+for i in range(h - 1):
+    g, r = got[i].rstrip(), ref[i][:w].rstrip()
+    if bars.search(ref[i].rstrip()):
+        if not g.endswith("]"):
+            bad.append("row %d: sparkline cut: %r" % (i + 1, g))
+        g, r = bars.sub("", g).rstrip(), bars.sub("", ref[i].rstrip()).rstrip()[:w].rstrip()
+    if g != r:
+        bad.append("row %d: %r, as 400 columns show it: %r" % (i + 1, g, r))
+foot = got[h - 1]
+if "filter: " + filt not in foot or "(%s records match)" % want not in foot:
+    bad.append("footer without the filter and its count: %r" % foot)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+      ); then
+        passes=$((passes + 1)); echo "ok: layout $(basename "$cap") $scr at $size"
+      else
+        fails=$((fails + 1)); echo "FAIL: layout $(basename "$cap") $scr at $size"; echo "$out" | sed 's/^/  | /'
+      fi
+    done
+  done
+  "${T[@]}" resize-window -t "$S" -x 150 -y 45; sleep 0.3
+  keys q
+  keys clear Enter
+}
+layout "$CAP/errors.pcap" "ualink.rec.dir == 1"
+layout "$CAP/ub-ber.pcap" "ualink.rec.dir == 0 && frame.number <= 900"
+layout "$CAP/pcie-flit.pcap" "ualink.rec.dir == 1"
 
 # An interface that cannot be opened gives a clean message and exit 2
 keys "$TUI -i no-such-if0; echo BAD-EXIT=\$?" Enter
