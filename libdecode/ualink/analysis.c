@@ -60,16 +60,6 @@ static void forget(struct ual_analyzer *a, unsigned d) {
   a->sync[d].hidden_flits = a->flits[0] + a->flits[1];
 }
 
-static int width_code(unsigned lanes) {
-  switch (lanes) {
-  case 1: return 0;
-  case 2: return 1;
-  case 4: return 2;
-  case 8: return 3;
-  }
-  return UAL_UNKNOWN;
-}
-
 /* ---- delivered flits ---- */
 
 /* Alternate sectors holding UART messages or transport payload. */
@@ -273,7 +263,7 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
   ual_ltssm_step(&a->lt, d, out, &w, &c, &lo, ev, f);
   if (lo.dl_reset) dl_reset(a, d, f);
   if (lo.link_up && a->fresh[0] && a->fresh[1]) {
-    int wc = width_code(a->lt.trained_width);
+    int wc = ual_width_of_lanes(a->lt.trained_width);
     a->dp.max_width = (int8_t)wc;
     for (unsigned i = 0; i < 2; i++)
       if (a->dp.s[i].width == UAL_UNKNOWN) a->dp.s[i].width = (int8_t)wc;
@@ -287,6 +277,7 @@ void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t 
     if (out->ev.code == UAL_EV_DROPPED) { forget(a, 0); forget(a, 1); }
     break;
   case UAL_REC_FLIT:
+    if (h->width) ual_dlproto_width(&a->dp, h->width);
     flit_step(a, out, &w, ev);
     break;
   }

@@ -124,6 +124,11 @@ void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate) {
   if (sp > dp->max_speed) dp->max_speed = (int8_t)sp;
 }
 
+void ual_dlproto_width(struct ual_dlproto *dp, unsigned lanes) {
+  int w = ual_width_of_lanes(lanes);
+  if (w > dp->max_width) dp->max_width = (int8_t)w;
+}
+
 void ual_dlproto_reset(struct ual_dlproto *dp, unsigned dir) {
   struct ual_dlproto_side *peer = &dp->s[(dir & 1) ^ 1];
   side_reset(&dp->s[dir & 1], UAL_UNKNOWN);
@@ -312,7 +317,9 @@ static void apply(struct ual_dlproto_side *s, unsigned dir, unsigned type, unsig
 static int required_answer(const struct ual_dlproto *dp, const struct ual_dlproto_side *rs,
                            const struct ual_ctrl_req *r) {
   int cur = current(rs, r->mtype, r->target);
-  if (cur == UAL_UNKNOWN) return 0;
+  bool sized = r->mtype == UAL_MT_LINK_WIDTH || r->mtype == UAL_MT_LINK_SPEED;
+  /* below the maximum needs no current value (unless a lockout may apply) */
+  if (cur == UAL_UNKNOWN && (!sized || r->prio)) return 0;
   if ((int)r->target == cur) return r->prio ? 0 : MUST_ACK;
   switch (r->mtype) {
   case UAL_MT_LINK_WIDTH:
@@ -323,7 +330,8 @@ static int required_answer(const struct ual_dlproto *dp, const struct ual_dlprot
     bool width = r->mtype == UAL_MT_LINK_WIDTH;
     int max = width ? dp->max_width : dp->max_speed;
     unsigned lock = width ? 1u : 2u;
-    if (max != UAL_UNKNOWN && (int)r->target < max && !((rs->lockout & lock) && (int)r->target > cur)) return MUST_ACK;
+    bool increase = cur == UAL_UNKNOWN || (int)r->target > cur;
+    if (max != UAL_UNKNOWN && (int)r->target < max && !((rs->lockout & lock) && increase)) return MUST_ACK;
     return 0;
   }
   case UAL_MT_LINK_STATE:

@@ -201,8 +201,8 @@ static bool negotiate_answer(unsigned type, unsigned prio, unsigned target, unsi
 /* 3. Response rules (seed 000 lines 712-716, 772-776, 832-836). Without
  * Priority a width request narrower than the maximum allowed width and a
  * speed request lower than the maximum allowed speed are Acked; the
- * trained width and the speeds the link was negotiated to bound the
- * maximum from below. A Priority request for a lower-power link state (L1
+ * trained width, the width flits cross at and the speeds the link was
+ * negotiated to bound the maximum from below. A Priority request for a lower-power link state (L1
  * from L0) must be granted. The broken twin Nacks each of them. */
 static void test_response_rules(void) {
   for (int broken = 0; broken < 2; broken++) {
@@ -213,6 +213,21 @@ static void test_response_rules(void) {
     CHECK_EQ(negotiate_answer(UAL_MT_LINK_WIDTH, 0, 2, cmd), broken);
     CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
     CHECK_EQ(fx_problems(&X), (unsigned)broken);
+    /* width, first request after link-up (issue 39 item 2): x2 is below
+     * the x8 the flits cross at, also when the training's records gave no
+     * width (0) or one lane (1) */
+    for (unsigned lanes = 0; lanes < 2; lanes++) {
+      fx_init(&X);
+      X.role_b = UAL_ROLE_ACCEL;
+      X.width = (uint8_t)lanes;
+      fx_train(&X, true);
+      X.width = 8;
+      fx_clear_counts(&X);
+      CHECK_EQ(negotiate_answer(UAL_MT_LINK_WIDTH, 0, 1, cmd), broken);
+      CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESPONSE_RULE), (unsigned)broken);
+      CHECK_EQ(fx_problems(&X), (unsigned)broken);
+      if (!broken) CHECK_EQ(X.a.dp.s[FX_B].width, 1);
+    }
     /* speed: the link was negotiated up to 64.0 GT/s, then down to 2.5;
      * 32.0 is below the maximum allowed */
     fresh_accels();

@@ -26,6 +26,10 @@ static inline unsigned ual_seq_dist(uint16_t a, uint16_t b) {
 /* Link Speed code (digest §3.2: 0 2.5, 1 32.0, 2 64.0, 3 ESM) of a record
  * header rate code (1 2.5, 2 32.0, 3 64.0, 4.. ESM); -1 for 0 (unknown). */
 static inline int ual_speed_of_rate(unsigned rate) { return rate == 0 ? -1 : rate == 1 ? 0 : rate <= 3 ? (int)rate - 1 : 3; }
+/* Link Width code (digest §3.2: 0 x1, 1 x2, 2 x4, 3 x8) of a lane count; -1 for others. */
+static inline int ual_width_of_lanes(unsigned lanes) {
+  return lanes == 1 ? 0 : lanes == 2 ? 1 : lanes == 4 ? 2 : lanes == 8 ? 3 : -1;
+}
 
 /* Time limits (digest §3). */
 #define UAL_RESPONSE_NS        1000u       /* basic/control response, rate Ack */

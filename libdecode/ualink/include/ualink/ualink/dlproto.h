@@ -107,6 +107,9 @@ void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_whe
 void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns);
 /* The link runs at a header rate code: the maximum allowed speed is at least that. */
 void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate);
+/* Flits cross the link at this many lanes: the maximum allowed width is at
+ * least that (ordered sets may be recorded before the width is trained). */
+void ual_dlproto_width(struct ual_dlproto *dp, unsigned lanes);
 /* A port came back from L1: channels must be renegotiated. */
 void ual_dlproto_l1_exit(struct ual_dlproto *dp);
 /* Records were lost: forget the timing of what partner dir owes. */
