@@ -142,13 +142,22 @@ for a, b in zip(t, o):
 def rejection(r, prog):
     text = r.stderr.decode()
     return r.returncode, text[len(prog) + 2:] if text.startswith(prog + ': ') else text
+nrej = 0
 for flt in bad_filters:
     t = rejection(tshark(['-r', caps[0], '-Y', flt]), 'tshark')
     o = rejection(ours(['-Y', flt, caps[0]]), 'ualink-decode')
+    if not dialect40:
+        # 4.2 words its messages otherwise and accepts some of 4.0's errors:
+        # what both reject, ours rejects too
+        if t[0] == 2:
+            check('-Y %r rejected (exit status)' % flt, t[0], o[0])
+            nrej += 1
+        continue
     if t[0] != 2:
         fail('tshark does not reject %r (errors.txt lists only filters it rejects)' % flt)
     check('-Y %r rejected' % flt, t, o)
-print('%d rejected filters compared' % len(bad_filters))
+    nrej += 1
+print('%d rejected filters compared' % nrej)
 
 eopts = [[], ['-E', 'header=y'], ['-E', 'header=n'], ['-E', 'separator=/s'], ['-E', 'separator=;'],
          ['-E', 'separator=/t'], ['-E', 'occurrence=f'], ['-E', 'occurrence=l'], ['-E', 'occurrence=a'],
