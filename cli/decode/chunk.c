@@ -78,9 +78,11 @@ bool dc_chunk_plan(struct dc_chunk *ch, struct dc_ctx *c, struct dc_input *in, c
 
 /* What the merger compares at a boundary: the link state, and per direction
  * whether the stream is synchronized, AN-SYNC was raised and a flit was
- * delivered since the last reset; whether records of another fabric (PCIe,
- * UB), whose analysis state is not compared, were decoded. Counters are not in it: they count from
- * where the decode began. */
+ * delivered since the last reset; a hash of all the analysis state that
+ * decides output from here (ual_analyzer_state_hash); the times the next
+ * delta (-t d, dd) is measured from; whether records of another fabric
+ * (PCIe, UB), whose analysis state is not compared, were decoded.
+ * Statistics are not in it: they count from where the decode began. */
 static void boundary_state(const struct dc_ctx *c, bool other, char *buf, size_t cap) {
   char text[256];
   if (c->o->stateless) {
@@ -94,7 +96,13 @@ static void boundary_state(const struct dc_ctx *c, bool other, char *buf, size_t
   for (int d = 0; d < 2 && n > 0 && (size_t)n < cap; d++)
     n += snprintf(buf + n, cap - (size_t)n, "%s[%d,%d,%d,%d,%d]", d ? "," : "", ual_unpack_synced(&c->an.unpack[d]),
                   c->an.sync[d].reported, c->an.sync[d].flits > 0, c->an.rp.d[d].after_idle, c->an.fresh[d]);
-  if (n > 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "],\"other_fabric\":%s}", other ? "true" : "false");
+  /* the previous timeline line (-t d, dd) and record shown (-t dd) */
+  uint64_t prev_event = c->o->tfmt == DC_T_DELTA || c->o->tfmt == DC_T_DELTA_SHOWN ? c->prev_event_ts : 0;
+  uint64_t prev_shown = c->o->tfmt == DC_T_DELTA_SHOWN ? c->tref.prev_shown : 0;
+  if (n > 0 && (size_t)n < cap)
+    snprintf(buf + n, cap - (size_t)n, "],\"hash\":\"%016llx\",\"prev_event_ts\":%llu,\"prev_shown_ts\":%llu,\"other_fabric\":%s}",
+             (unsigned long long)ual_analyzer_state_hash(&c->an), (unsigned long long)prev_event,
+             (unsigned long long)prev_shown, other ? "true" : "false");
 }
 
 /* From the warm-up's sinks to stdout. */

@@ -7,6 +7,7 @@
 #include "layout.h"
 #include "core/field_access.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -344,4 +345,108 @@ int ual_analyzer_state_text(const struct ual_analyzer *a, char *buf, size_t cap)
     if (k > 0) n += k;
   }
   return n;
+}
+
+/* ---- state hash ---- */
+
+/* FNV-1a, 64 bits. */
+static uint64_t hash_mem(uint64_t h, const void *p, size_t n) {
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+static uint64_t hash_u64(uint64_t h, uint64_t v) { return hash_mem(h, &v, sizeof v); }
+
+/* The bytes [0, size) of a struct but the members in skip (sorted by offset). */
+struct hash_skip { size_t off, len; };
+#define SKIP(type, m) { offsetof(type, m), sizeof(((type *)0)->m) }
+static uint64_t hash_except(uint64_t h, const void *base, size_t size, const struct hash_skip *sk, size_t n) {
+  size_t at = 0;
+  for (size_t i = 0; i < n; i++) {
+    h = hash_mem(h, (const uint8_t *)base + at, sk[i].off - at);
+    at = sk[i].off + sk[i].len;
+  }
+  return hash_mem(h, (const uint8_t *)base + at, size - at);
+}
+
+static uint64_t hash_unpack(uint64_t h, const struct ual_unpack *u) {
+  static const struct hash_skip sk[] = { SKIP(struct ual_unpack, tl), SKIP(struct ual_unpack, uart) };
+  h = hash_except(h, u, sizeof *u, sk, sizeof sk / sizeof sk[0]);
+  h = hash_mem(h, u->tl, (size_t)(u->tl_have < UAL_TL_FLIT_BYTES / UAL_SECTOR_BYTES ? u->tl_have : 16) * UAL_SECTOR_BYTES);
+  if (u->uart_need) {
+    const struct ual_dl_item *it = &u->uart;
+    h = hash_except(h, it, offsetof(struct ual_dl_item, payload), NULL, 0);
+    h = hash_mem(h, it->payload, (it->n_payload < UAL_UART_MAX_PAYLOAD ? it->n_payload : UAL_UART_MAX_PAYLOAD) *
+                                     sizeof it->payload[0]);
+  }
+  return h;
+}
+
+/* A later time minus an earlier one, saturated where every window the
+ * analysis compares such a span with has passed: 10 ms plus a response
+ * window, 85 us at the slowest flit time (8.2 us at 2.5 GT/s x1). */
+static uint64_t span(uint64_t later, uint64_t earlier) {
+  const uint64_t cap = UAL_PENDING_NS + 1000000u;
+  return later < earlier ? 0 : later - earlier > cap ? cap : later - earlier;
+}
+
+uint64_t ual_analyzer_state_hash(const struct ual_analyzer *a) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t all_flits = a->flits[0] + a->flits[1];
+  for (unsigned d = 0; d < 2; d++) {
+    h = hash_unpack(h, &a->unpack[d]);
+    h = hash_unpack(h, &a->unpack_kept[d]);
+    /* once AN-SYNC is raised, where it was raised is no longer output */
+    const struct ual_sync *s = &a->sync[d];
+    static const struct hash_skip sk_sync[] = { SKIP(struct ual_sync, hidden_ts), SKIP(struct ual_sync, hidden_flits) };
+    if (s->reported) h = hash_u64(h, 1);
+    else h = hash_except(h, s, sizeof *s, sk_sync, 2);
+    h = hash_u64(h, s->hidden);
+    if (s->hidden) {
+      h = hash_u64(h, s->hidden_ts ? 1 + span(a->t_last_ns, s->hidden_ts) : 0);
+      h = hash_u64(h, all_flits - s->hidden_flits < UAL_HISTORY_FLITS ? all_flits - s->hidden_flits : UAL_HISTORY_FLITS);
+    }
+    h = hash_u64(h, a->fresh[d] | a->seen_payload[d] << 1);
+
+    /* replay: not its counters nor the Ack latency probe (statistics);
+     * where a provisional run began, a run seen and a replay was asked for
+     * only while they are read */
+    const struct ual_replay_dir *r = &a->rp.d[d];
+    static const struct hash_skip sk_rp[] = {
+      SKIP(struct ual_replay_dir, flits), SKIP(struct ual_replay_dir, timer_flit),
+      SKIP(struct ual_replay_dir, rp_frame), SKIP(struct ual_replay_dir, exp_first),
+      SKIP(struct ual_replay_dir, seen_lo), SKIP(struct ual_replay_dir, probe),
+      SKIP(struct ual_replay_dir, probe_seq), SKIP(struct ual_replay_dir, probe_ts),
+      SKIP(struct ual_replay_dir, probe_flit), SKIP(struct ual_replay_dir, st),
+    };
+    h = hash_except(h, r, offsetof(struct ual_replay_dir, hold), sk_rp, sizeof sk_rp / sizeof sk_rp[0]);
+    h = hash_u64(h, r->rp_timer ? r->flits - r->timer_flit : 0);
+    h = hash_u64(h, r->rp_expect ? r->rp_frame : 0);
+    h = hash_u64(h, r->exp_known == 1 || r->exp_known == 3 ? r->exp_first : 0);
+    h = hash_u64(h, r->seen_n ? r->seen_lo : 0);
+    for (unsigned i = 0; i < UAL_REPLAY_HOLD; i++)
+      if (r->hold[i].used) h = hash_u64(hash_except(h, &r->hold[i], sizeof r->hold[i], NULL, 0), i);
+
+    /* DL message protocols: not the negotiation counters, nor the last
+     * negotiation (the summary's) */
+    static const struct hash_skip sk_dp[] = { SKIP(struct ual_dlproto_side, negs), SKIP(struct ual_dlproto_side, last) };
+    h = hash_except(h, &a->dp.s[d], sizeof a->dp.s[d], sk_dp, 2);
+
+    /* UART: not the counters; a Vendor Defined Packet's values received so far */
+    const struct ual_uart_dir *u = &a->ua.d[d];
+    static const struct hash_skip sk_ua[] = {
+      SKIP(struct ual_uart_dir, st.vdp.value), SKIP(struct ual_uart_dir, st.transports),
+      SKIP(struct ual_uart_dir, st.payload_dw), SKIP(struct ual_uart_dir, st.credits),
+      SKIP(struct ual_uart_dir, st.resets), SKIP(struct ual_uart_dir, st.vdps),
+    };
+    h = hash_except(h, u, sizeof *u, sk_ua, sizeof sk_ua / sizeof sk_ua[0]);
+    h = hash_mem(h, u->st.vdp.value, (u->st.vdp_have < 256 ? u->st.vdp_have : 256) * sizeof u->st.vdp.value[0]);
+  }
+  h = hash_except(h, &a->dp, sizeof a->dp, (const struct hash_skip[]){ SKIP(struct ual_dlproto, s) }, 1);
+  h = hash_mem(h, &a->lt, sizeof a->lt);
+  /* the flits and time seen matter only until the windows they open have passed */
+  h = hash_u64(h, a->dp.history ? 0 : all_flits < UAL_HISTORY_FLITS ? all_flits : UAL_HISTORY_FLITS);
+  h = hash_u64(h, a->t_first_ns ? 1 + span(a->t_last_ns, a->t_first_ns) : 0);
+  h = hash_u64(h, a->t_last_ns);
+  return h;
 }

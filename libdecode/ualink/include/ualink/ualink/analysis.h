@@ -145,5 +145,12 @@ struct ual_analysis_summary {
 void ual_analyzer_summary(const struct ual_analyzer *a, struct ual_analysis_summary *s);
 /* One line: "A:L0 x8 128 ch0=on ch4=on | B:L0 ..."; returns the length needed. */
 int ual_analyzer_state_text(const struct ual_analyzer *a, char *buf, size_t cap);
+/* A hash of everything in the UALink trackers that decides their output
+ * from the next record on: two analyzers with the same hash (one that
+ * decoded the whole capture, one that began later) give the same findings,
+ * events and delivered flits from here. Statistics counters are not in it;
+ * spans of time and flits are, until the windows they open have passed.
+ * Other fabrics' analyses (a->fab) are not in it. */
+uint64_t ual_analyzer_state_hash(const struct ual_analyzer *a);
 
 #endif
