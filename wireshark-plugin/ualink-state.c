@@ -23,17 +23,10 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
+#include "ualink/ualink/antree.h"
 #include "ualink/ualink/filter.h"
 #include "ualink/pcie/filter.h"
 #include "packet-ualink.h"
-
-/* State of one side after the frame (from struct ual_analysis_summary). */
-struct uw_side {
-  uint8_t ltssm, role;
-  int8_t ch0, ch4, neg_width, neg_speed, neg_state;
-  int16_t unacked;
-  int32_t tl_rate;
-};
 
 struct uw_frame {
   /* without analysis */
@@ -51,8 +44,7 @@ struct uw_frame {
   struct ual_tevent *ev;
   struct ual_ws_released rel;    /* held flits a replay released in this frame */
   struct ual_ub_flit *ub;        /* UB flit: the receiver's result; NULL otherwise */
-  char *ub_state;                /* UB flit, analysed: the UB link state after it */
-  struct uw_side side[2];
+  struct ual_an_frame *an;       /* the analysis subtree (antree.h) */
   struct ual_pcie_an_view *pcie; /* PCIe records: the analysis values after the frame */
   struct ual_pcie_tlps *tlps;    /* PCIe flit: the TLPs walked to their end in it, NULL none */
 };
@@ -149,7 +141,6 @@ static void uw_keep_tlps(struct uw_frame *fr, const struct ual_rec_result *r) {
 
 static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const struct ual_events *ev,
                     const struct uw_collect *c) {
-  struct ual_analysis_summary s;
   fr->analyzed = 1;
   fr->unpacked = r->unpacked;
   if (r->unpacked) {
@@ -170,30 +161,15 @@ static void uw_keep(struct uw_frame *fr, const struct ual_rec_result *r, const s
   fr->rel.n_msg = c->rel.n_msg;
   fr->rel.tl = uw_dup(c->tl, sizeof c->tl[0] * c->rel.n_tl);
   fr->rel.msg = uw_dup(c->msg, sizeof c->msg[0] * c->rel.n_msg);
-  if (r->rec.h.kind == UAL_REC_UB_FLIT) {
-    char line[256];
-    ual_ub_an_state_text(&uw_an->fab.ub, line, sizeof line);
-    fr->ub_state = wmem_strdup(wmem_file_scope(), line);
-  }
   if (r->rec.h.kind == UAL_REC_PCIE_FLIT && (r->tlps.n || r->tlps.nops || r->tlps.dropped)) uw_keep_tlps(fr, r);
   if (ual_pcie_kind(r->rec.h.kind)) {
     struct ual_pcie_an_view pv;
     ual_pcie_an_view(&uw_an->fab.pcie, r, &pv);
     fr->pcie = uw_dup(&pv, sizeof pv);
   }
-  ual_analyzer_summary(uw_an, &s);
-  for (unsigned d = 0; d < 2; d++) {
-    struct uw_side *x = &fr->side[d];
-    x->ltssm = s.ltssm[d];
-    x->role = s.role[d];
-    x->ch0 = s.ch0[d];
-    x->ch4 = s.ch4[d];
-    x->neg_width = s.neg_width[d];
-    x->neg_speed = s.neg_speed[d];
-    x->neg_state = s.neg_state[d];
-    x->unacked = s.unacked[d];
-    x->tl_rate = s.tl_rate[d];
-  }
+  struct ual_an_frame af;
+  ual_an_frame_take(uw_an, r, &af);
+  fr->an = uw_dup(&af, sizeof af);
 }
 
 /* Puts the first pass's stateful results back into a fresh decode. */
@@ -263,25 +239,6 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
 
 /* ---- analysis tree ---- */
 
-/* The analysis fields are rows of libdecode's UALink filter table,
- * registered in packet-ualink.c. */
-#define hf_ltssm ual_ws_hf_fu[UAL_FU_LTSSM]
-#define hf_ltssm_peer ual_ws_hf_fu[UAL_FU_LTSSM_PEER]
-#define hf_role ual_ws_hf_fu[UAL_FU_ROLE]
-#define hf_ch0 ual_ws_hf_fu[UAL_FU_CH0]
-#define hf_ch4 ual_ws_hf_fu[UAL_FU_CH4]
-#define hf_neg_width ual_ws_hf_fu[UAL_FU_NEG_WIDTH]
-#define hf_neg_speed ual_ws_hf_fu[UAL_FU_NEG_SPEED]
-#define hf_neg_state ual_ws_hf_fu[UAL_FU_NEG_STATE]
-#define hf_tl_rate ual_ws_hf_fu[UAL_FU_TL_RATE]
-#define hf_unacked ual_ws_hf_fu[UAL_FU_UNACKED]
-#define hf_duplicate ual_ws_hf_fu[UAL_FU_DUPLICATE]
-#define hf_tev_kind ual_ws_hf_fu[UAL_FU_TEV_KIND]
-#define hf_tev_text ual_ws_hf_fu[UAL_FU_TEV_TEXT]
-#define hf_tev_value ual_ws_hf_fu[UAL_FU_TEV_VALUE]
-#define hf_neg_mtype ual_ws_hf_fu[UAL_FU_NEG_MTYPE]
-#define hf_neg_outcome ual_ws_hf_fu[UAL_FU_NEG_OUTCOME]
-#define hf_neg_latency ual_ws_hf_fu[UAL_FU_NEG_LATENCY]
 static gint ett_analysis = -1;
 static gint ett_event = -1;
 static gint ett_pcie_analysis = -1;
@@ -292,49 +249,52 @@ void ual_ws_state_register(int proto _U_) {
 }
 
 static void uw_gen(proto_item *ti) { proto_item_set_generated(ti); }
-static void uw_events(proto_tree *t, tvbuff_t *tvb, const struct uw_frame *fr);
+
+/* libdecode's rows (antree.h): subtrees, and the analysis fields (rows of
+ * its UALink filter table, registered in packet-ualink.c) with the value
+ * text it gives, the one ualink-decode -V prints. */
+struct uw_an_build {
+  tvbuff_t *tvb;
+  proto_tree *tree[3];
+};
+
+static void uw_an_row(void *ctx, const struct ual_an_row *row) {
+  struct uw_an_build *b = ctx;
+  proto_tree *t = b->tree[row->depth ? row->depth - 1 : 0];
+  if (row->field < 0) {
+    if (row->depth < 2)
+      b->tree[row->depth] = proto_tree_add_subtree_format(t, b->tvb, 0, 0, row->depth ? ett_event : ett_analysis, NULL,
+                                                          "%s", row->text);
+    return;
+  }
+  int hf = ual_ws_hf_fu[row->field];
+  const struct ual_filter_field *ff = &ual_filter_ualink_fields[row->field];
+  switch ((enum ual_ft)ff->type) {
+  case UAL_FT_BOOLEAN:
+    uw_gen(proto_tree_add_boolean_format_value(t, hf, b->tvb, 0, 0, row->value != 0, "%s", row->text));
+    break;
+  case UAL_FT_INT:
+    uw_gen(proto_tree_add_int_format_value(t, hf, b->tvb, 0, 0, (gint32)row->value, "%s", row->text));
+    break;
+  case UAL_FT_STRING:
+    uw_gen(proto_tree_add_string_format_value(t, hf, b->tvb, 0, 0, row->text, "%s", row->text));
+    break;
+  default:
+    if (ff->bytes > 4)
+      uw_gen(proto_tree_add_uint64_format_value(t, hf, b->tvb, 0, 0, (guint64)row->value, "%s", row->text));
+    else
+      uw_gen(proto_tree_add_uint_format_value(t, hf, b->tvb, 0, 0, (guint32)row->value, "%s", row->text));
+    break;
+  }
+}
 
 void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
                        const struct ual_ws_released **rel) {
   const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
   *rel = fr && fr->analyzed ? &fr->rel : NULL;
-  if (!tree || !fr || !fr->analyzed || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
-  unsigned d = r->dir;
-  const struct uw_side *me = &fr->side[d], *peer = &fr->side[d ^ 1];
-  /* a UB flit: the UB link's DLL states, credits and retry buffers */
-  proto_tree *t = fr->ub_state
-      ? proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: UB %s", fr->ub_state)
-      : proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_analysis, NULL, "Analysis: %s / %s",
-                                      ual_lt_state_name(me->ltssm), ual_lt_state_name(peer->ltssm));
-  uw_gen(proto_tree_add_uint(t, hf_ltssm, tvb, 0, 0, me->ltssm));
-  uw_gen(proto_tree_add_uint(t, hf_ltssm_peer, tvb, 0, 0, peer->ltssm));
-  uw_gen(proto_tree_add_uint(t, hf_role, tvb, 0, 0, me->role));
-  if (me->ch0 != UAL_UNKNOWN) uw_gen(proto_tree_add_boolean(t, hf_ch0, tvb, 0, 0, me->ch0 == 1));
-  if (me->ch4 != UAL_UNKNOWN) uw_gen(proto_tree_add_boolean(t, hf_ch4, tvb, 0, 0, me->ch4 == 1));
-  if (me->neg_width != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_width, tvb, 0, 0, (guint32)me->neg_width));
-  if (me->neg_speed != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_speed, tvb, 0, 0, (guint32)me->neg_speed));
-  if (me->neg_state != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_neg_state, tvb, 0, 0, (guint32)me->neg_state));
-  if (me->tl_rate != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_tl_rate, tvb, 0, 0, (guint32)me->tl_rate));
-  if (me->unacked != UAL_UNKNOWN) uw_gen(proto_tree_add_uint(t, hf_unacked, tvb, 0, 0, (guint32)me->unacked));
-  if (r->rec.h.kind == UAL_REC_FLIT && r->flit.kind == UAL_FK_PAYLOAD)
-    uw_gen(proto_tree_add_boolean(t, hf_duplicate, tvb, 0, 0, ual_findings_has(&r->findings, UAL_R_RP_DUPLICATE)));
-  uw_events(t, tvb, fr);
-}
-
-/* The frame's timeline events. */
-static void uw_events(proto_tree *t, tvbuff_t *tvb, const struct uw_frame *fr) {
-  for (unsigned i = 0; i < fr->n_ev; i++) {
-    const struct ual_tevent *e = &fr->ev[i];
-    proto_tree *et = proto_tree_add_subtree_format(t, tvb, 0, 0, ett_event, NULL, "%s", e->text);
-    uw_gen(proto_tree_add_uint(et, hf_tev_kind, tvb, 0, 0, e->kind));
-    uw_gen(proto_tree_add_string(et, hf_tev_text, tvb, 0, 0, e->text));
-    if (e->value != UAL_UNKNOWN) uw_gen(proto_tree_add_int(et, hf_tev_value, tvb, 0, 0, e->value));
-    if (e->kind == UAL_TEV_NEGOTIATION) {
-      uw_gen(proto_tree_add_uint(et, hf_neg_mtype, tvb, 0, 0, e->mtype));
-      uw_gen(proto_tree_add_uint(et, hf_neg_outcome, tvb, 0, 0, e->outcome));
-      if (e->latency_ns) uw_gen(proto_tree_add_uint64(et, hf_neg_latency, tvb, 0, 0, e->latency_ns));
-    }
-  }
+  if (!tree || !fr || !fr->analyzed || !fr->an || (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED)) return;
+  struct uw_an_build b = { tvb, { tree, tree, tree } };
+  ual_an_tree_walk(fr->an, fr->ev, fr->n_ev, uw_an_row, &b);
 }
 
 void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {

@@ -1,6 +1,8 @@
 /* Text output: the one-line summary, the -V field tree (walked from the
  * field table by ual_tree_walk) and the -x hex dump. */
 #include "dcli.h"
+#include "ualink/ualink/antree.h"
+#include "ualink/ualink/filter.h"
 
 static const char *const dir_name[2] = { "A>B", "B>A" };
 
@@ -177,6 +179,31 @@ static void unpacked_block(struct dc_out *o, const struct dc_colors *k, const st
   }
 }
 
+/* The analysis subtree (libdecode's rows, antree.h), as tshark -V shows
+ * it with the plugin, without its brackets. */
+struct an_ctx {
+  struct dc_out *o;
+  const struct dc_colors *k;
+};
+
+static void an_row(void *ctx, const struct ual_an_row *row) {
+  struct an_ctx *a = ctx;
+  dc_out_fmt(a->o, "%*s", 10 + 2 * (int)row->depth, "");
+  if (row->field < 0 && row->depth == 0) dc_out_str(a->o, a->k->bold);
+  if (row->field >= 0) dc_out_fmt(a->o, "%s: ", ual_filter_ualink_fields[row->field].name);
+  dc_out_str(a->o, row->text);
+  if (row->field < 0 && row->depth == 0) dc_out_str(a->o, a->k->off);
+  dc_out_ch(a->o, '\n');
+}
+
+static void analysis_block(struct dc_ctx *c) {
+  if (c->o->stateless) return;
+  struct ual_an_frame f;
+  ual_an_frame_take(&c->an, &c->res, &f);
+  struct an_ctx a = { &c->out, dc_colors(c->o->color) };
+  ual_an_tree_walk(&f, c->ev.v, c->ev.n, an_row, &a);
+}
+
 static void findings_block(struct dc_out *o, const struct dc_colors *k, const struct ual_findings *fs) {
   if (!fs->n) return;
   dc_out_fmt(o, "          Findings: %u\n", fs->n + fs->dropped);
@@ -218,6 +245,7 @@ void dc_print_tree(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   ual_tree_walk(r, rec, len, tree_row, &t);
   flush_sectors(&t);
   unpacked_block(o, k, r);
+  analysis_block(c);
   findings_block(o, k, &r->findings);
 }
 

@@ -41,3 +41,15 @@ void ual_fabric_an_finish(struct ual_fabric_an *s, struct ual_findings *f, const
   UAL_FABRIC_ANALYSES(UAL_X_)
 #undef UAL_X_
 }
+
+bool ual_fabric_an_state_text(const struct ual_fabric_an *s, unsigned kind, char *buf, size_t cap) {
+  (void)s;
+  if (cap) buf[0] = 0;
+  switch (kind) {
+#define UAL_X_(code, m) case code: ual_##m##_an_state_text(&s->m, buf, cap); return true;
+  UAL_FABRIC_STATE_TEXT_KINDS(UAL_X_)
+#undef UAL_X_
+  default:
+    return false;
+  }
+}

@@ -180,6 +180,25 @@ text)
       "$py" "$src/tests/compare_text.py" "$work/decode-V.txt" "$work/tshark-V.txt"
   done
   ;;
+antree)
+  # The analysis subtree (replay state, negotiations, events) reads the same
+  # in ualink-decode -V and tshark -V: negotiations in negotiation.pcap,
+  # Naks and replays in errors.pcap, and the other samples.
+  [ -n "$decode" ] || { echo "antree: needs ualink-decode" >&2; exit 2; }
+  for p in "${samples[@]}"; do
+    need=()
+    case $(basename "$p") in
+      sample-negotiation.pcap) need=("Negotiation outcome: request (0)" "Negotiation outcome: ack (1)"
+                                     "Negotiation outcome: complete (4)" "Negotiation latency (ns): 6") ;;
+      sample-errors.pcap) need=("Event: nak (8)" "Event: replay (9)" "Duplicate (discarded): False") ;;
+    esac
+    "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
+    ts -r "$p" -V > "$work/tshark-V.txt"
+    check "$(basename "$p"): the analysis subtree of ualink-decode -V is tshark -V's" \
+      "$py" "$src/tests/compare_analysis.py" "$work/decode-V.txt" "$work/tshark-V.txt" "${need[@]}"
+  done
+  [ ${#samples[@]} -gt 0 ] || fail "antree: no sample captures"
+  ;;
 gen)
   # Captures of every ualink-gen scenario, and one per injectable rule.
   [ -n "$decode" ] && [ -n "$gen" ] || { echo "gen: needs ualink-decode and ualink-gen" >&2; exit 2; }

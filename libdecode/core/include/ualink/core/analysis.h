@@ -57,6 +57,9 @@ void ual_fabric_an_init(struct ual_fabric_an *s);
  * Returns true when r is the registered analyses' alone: its kind is owned
  * by one, or the record is a PCIe link's (the PCIe role encoding). */
 bool ual_fabric_an_step(struct ual_fabric_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
+/* The state line of the analysis that describes kind's links
+ * (UAL_FABRIC_STATE_TEXT_KINDS) into buf; false (buf "") for other kinds. */
+bool ual_fabric_an_state_text(const struct ual_fabric_an *s, unsigned kind, char *buf, size_t cap);
 /* End of capture: every analysis's end findings into f. */
 void ual_fabric_an_finish(struct ual_fabric_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
 

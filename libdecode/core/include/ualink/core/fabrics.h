@@ -42,6 +42,10 @@
  * name): core/analysis.h. */
 #define UAL_FABRIC_ANALYSES(X)       UAL_UALINK_ANALYSES(X) UAL_PCIE_ANALYSES(X) UAL_UB_ANALYSES(X)
 #define UAL_FABRIC_ANALYSIS_KINDS(X) UAL_UALINK_ANALYSIS_KINDS(X) UAL_PCIE_ANALYSIS_KINDS(X) UAL_UB_ANALYSIS_KINDS(X)
+/* The kinds whose link state an analysis describes in one line (the title
+ * of a record's analysis subtree), X(kind code, name):
+ * ual_name_an_state_text. */
+#define UAL_FABRIC_STATE_TEXT_KINDS(X) UAL_UALINK_STATE_TEXT_KINDS(X) UAL_PCIE_STATE_TEXT_KINDS(X) UAL_UB_STATE_TEXT_KINDS(X)
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
 #define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie) X(ual_filter_ub)

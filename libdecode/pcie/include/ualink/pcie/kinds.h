@@ -13,5 +13,6 @@
 
 #define UAL_PCIE_ANALYSES(X) X(pcie)
 #define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie)
+#define UAL_PCIE_STATE_TEXT_KINDS(X)
 
 #endif

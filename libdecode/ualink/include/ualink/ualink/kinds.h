@@ -32,5 +32,6 @@
  * its kinds itself: no entry in the fabric analysis registry. */
 #define UAL_UALINK_ANALYSES(X)
 #define UAL_UALINK_ANALYSIS_KINDS(X)
+#define UAL_UALINK_STATE_TEXT_KINDS(X)
 
 #endif

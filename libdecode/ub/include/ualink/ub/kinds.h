@@ -19,5 +19,6 @@
 /* The UB analysis (ub/analysis.c, state in ub/analysis.h) owns kind 6. */
 #define UAL_UB_ANALYSES(X) X(ub)
 #define UAL_UB_ANALYSIS_KINDS(X) X(UAL_REC_UB_FLIT, ub)
+#define UAL_UB_STATE_TEXT_KINDS(X) X(UAL_REC_UB_FLIT, ub)
 
 #endif
