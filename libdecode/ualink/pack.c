@@ -88,26 +88,30 @@ static void unsynced_gap(struct ual_unpack *u, int k, struct ual_unpack_out *out
  * its alternate sector) whose last `zeros` sectors are zero. Carry-over c
  * takes min(c, room) sectors. A start needs an unallocated sector (c <
  * room) and its TL flit then owes 16 - (room - c) = c + 16 - room. Without
- * a start the rest is zero fill: a c <= room that would leave a non-zero
- * sector there is dropped, the others end here (0); a longer one owes c -
- * room. What no candidate explains breaks a rule whatever the truth
- * (DL-TL-NO-ROOM, DL-ZERO-FILL): the decoder then goes on without the
- * start or past the fill, and so do the candidates. */
-static uint32_t tl_cands_next(uint32_t cands, unsigned room, unsigned zeros, bool start) {
+ * a start the rest is zero fill: a c <= room ends here (0) if it leaves no
+ * non-zero sector as fill, a longer one owes c - room. Returns the
+ * candidates that keep the rules; *broken gets those that break one (a
+ * start without room, non-zero fill), moved as the decoder moves on from
+ * it (start ignored, fill passed). */
+static uint32_t tl_cands_next(uint32_t cands, unsigned room, unsigned zeros, bool start, uint32_t *broken) {
   uint32_t upto = (2u << room) - 1u;                          /* c <= room */
-  uint32_t fits = cands & (upto >> 1);                        /* c < room */
-  if (start && fits) return fits << (UAL_TL_FLIT_SECTORS - room);
-  uint32_t longer = cands >> room, ends = cands & upto & ~((1u << (room - zeros)) - 1u);
-  if (!longer && !ends) ends = cands & upto;
-  return longer | (ends != 0);
+  uint32_t fill_ok = cands & upto & ~((1u << (room - zeros)) - 1u);
+  if (start) {
+    *broken = cands >> room;
+    return (cands & (upto >> 1)) << (UAL_TL_FLIT_SECTORS - room);
+  }
+  *broken = (cands & upto & ~fill_ok) != 0;
+  return (cands >> room) | (fill_ok != 0);
 }
 
 /* A segment while the carry-over is unknown: its TL sectors are skipped and
  * each candidate carry-over moves as the segment's size, start and zero
- * tail say. When one candidate is left the boundaries are known. A TL flit
- * left open that began in this segment fills its last sectors and is staged
- * as the packed stream would have it; one that began before is skipped to
- * its end (tl_lost). */
+ * tail say. A candidate that needs a broken rule is kept aside (a capture
+ * may begin just before a DL-TL-NO-ROOM or DL-ZERO-FILL), one that needs
+ * two is dropped. When one candidate is left the boundaries are known. A
+ * TL flit left open that began in this segment fills its last sectors and
+ * is staged as the packed stream would have it; one that began before is
+ * skipped to its end (tl_lost). */
 static void unsynced_tl(struct ual_unpack *u, const struct ual_flit_view *v, const uint8_t *flit,
                         const struct seg_cursor *c, int k, struct ual_sh sh, uint64_t frame,
                         struct ual_unpack_out *out, bool bytes) {
@@ -122,15 +126,22 @@ static void unsynced_tl(struct ual_unpack *u, const struct ual_flit_view *v, con
   /* an invalid TLBeat starts nothing and its sectors are not judged as fill */
   bool start = sh.tlbeat != UAL_TB_NONE && sh.tlbeat != UAL_TB_INVALID;
   unsigned zeros = sh.tlbeat == UAL_TB_INVALID || v->zero_tail[k] > room ? room : v->zero_tail[k];
-  uint32_t before = u->tl_cands;
-  u->tl_cands = (uint16_t)tl_cands_next(before, room, zeros, start);
-  if (!(u->tl_cands & (u->tl_cands - 1u))) {
-    unsigned owed = (unsigned)__builtin_ctz(u->tl_cands), have = UAL_TL_FLIT_SECTORS - owed;
+  uint32_t broken0, broken1;
+  uint32_t kept0 = tl_cands_next(u->tl_cands & TL_CANDS, room, zeros, start, &broken0);
+  uint32_t kept1 = tl_cands_next(u->tl_cands >> UAL_TL_FLIT_SECTORS, room, zeros, start, &broken1);
+  uint32_t bent = (kept1 | broken0) & ~kept0, all = kept0 | bent;
+  if (!all) {                    /* more than one rule broken: nothing is known */
+    u->tl_cands = TL_CANDS;
+    out->partial_sectors = (uint8_t)(n < UINT8_MAX ? n : UINT8_MAX);
+    return;
+  }
+  u->tl_cands = kept0 | bent << UAL_TL_FLIT_SECTORS;
+  if (!(all & (all - 1u))) {
+    unsigned owed = (unsigned)__builtin_ctz(all), have = UAL_TL_FLIT_SECTORS - owed;
+    bool started = start && ((kept0 | kept1) & all);          /* the start was not ignored */
     u->tl_cands = 0;
     out->tl_synced_at = (int8_t)k;
-    /* the start was kept (some candidate had room): its TL flit is the
-     * segment's last `have` sectors, unless it ended in the segment too */
-    if (start && (before & ((1u << room) - 1u)) && !owed) {
+    if (started && !owed) {
       if (out->n_tl < UAL_MAX_TL_PER_FLIT) {       /* carry-over 0 and a whole TL flit here */
         struct ual_tl_flit *t = &out->tl[out->n_tl++];
         if (bytes) memcpy(t->data, flit + ual_sector_byte(c->end - UAL_TL_FLIT_SECTORS), UAL_TL_FLIT_BYTES);
@@ -140,7 +151,7 @@ static void unsynced_tl(struct ual_unpack *u, const struct ual_flit_view *v, con
         t->start_frame = frame;
       }
       out->tl_started++;
-    } else if (start && (before & ((1u << room) - 1u))) {
+    } else if (started) {        /* its first `have` sectors end the segment */
       u->tl_have = (uint8_t)have;
       u->m0 = sh.m0;
       u->m1 = sh.m1;

@@ -6,8 +6,9 @@
  *                                        UALink (Nak modes, a second accelerator, x4 vary with
  *                                        the seed), PCIe DLLPs (kind 4) and UB (kind 6)
  *                 [--saturated SEEDS]    ualink-gen -s traffic and -s uart at --load 1 (every
- *                                        segment with room starts a TL flit) per seed, cut
- *                                        every 29 records
+ *                                        segment with room starts a TL flit) per seed, and
+ *                                        traffic with DL-TL-NO-ROOM and DL-ZERO-FILL injected
+ *                                        at frame 300; cut every 29 records too
  *   test_anywhere --cut K IN.pcap OUT.pcap     writes IN from record K (1-based) on
  *
  * For every cut it asserts:
@@ -125,13 +126,14 @@ static int cb_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len) 
 
 /* Scenario sc of ualink-gen: UALink's and PCIe's (enum gen_scenario), or
  * ub_sc of the UB generator when ub_sc >= 0. */
-static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t count, struct cap *c) {
+static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t count, int inject, struct cap *c) {
   struct gen_opts o;
   gen_opts_default(&o);
   o.scenario = sc;
   o.seed = seed;
   if (load >= 0) o.load = load;
   o.count = count;
+  if (inject >= 0) o.inject[o.n_inject++] = (struct gen_inject_req){ inject, 300 };
   bool ualink = ub_sc < 0 && sc < GEN_SC_COUNT;
   if (ualink) {
     o.nak = (int)(seed % 3);                  /* alternate, standard, selective */
@@ -157,9 +159,10 @@ static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t coun
     snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu", name, (unsigned long long)seed);
     return 0;
   }
-  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s%s", name,
+  snprintf(c->name, sizeof c->name, "ualink-gen -s %s --seed %llu --nak %s%s%s%s%s%s", name,
            (unsigned long long)seed, o.nak == GEN_NAK_ALTERNATE ? "alternate" : o.nak == GEN_NAK_STANDARD ? "standard" : "selective",
-           o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "", load >= 1 ? " --load 1" : "");
+           o.peer == GEN_PEER_ACCEL ? " --peer accel" : "", o.width == 4 ? " --width 4" : "", load >= 1 ? " --load 1" : "",
+           inject >= 0 ? " --inject " : "", inject >= 0 ? ual_rule_id((enum ual_rule)inject) : "");
   return 0;
 }
 
@@ -511,11 +514,14 @@ int main(int argc, char **argv) {
     bad |= check_capture(&c, false, &all);
     cap_free(&c);
   }
-  /* a sender at full TL load: the carry-over moves in every segment */
+  /* a sender at full TL load: the carry-over moves in every segment; the
+   * packing rules broken at frame 300, where the cuts every 12 records
+   * begin before (a cut must not take the break for a wrong carry-over) */
+  int broken[] = { -1, -1, ual_rule_lookup("DL-TL-NO-ROOM"), ual_rule_lookup("DL-ZERO-FILL") };
   for (unsigned s = 1; s <= saturated; s++)
-    for (int sc = 0; sc < 2; sc++) {
+    for (int sc = 0; sc < 4; sc++) {
       struct cap c = { 0 };
-      if (generate(sc ? GEN_SC_UART : GEN_SC_TRAFFIC, -1, s, 1.0, 6000, &c)) return 2;
+      if (generate(sc == 1 ? GEN_SC_UART : GEN_SC_TRAFFIC, -1, s, 1.0, 6000, broken[sc], &c)) return 2;
       bad |= check_capture(&c, true, &all);
       cap_free(&c);
     }
@@ -523,7 +529,7 @@ int main(int argc, char **argv) {
   for (unsigned s = 1; s <= seeds; s++)
     for (int sc = 0; sc < GEN_SC_ALL_COUNT + UB_SC_COUNT; sc++) {
       struct cap c = { 0 };
-      if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, -1, 0, &c))
+      if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, -1, 0, -1, &c))
         return 2;
       bad |= check_capture(&c, false, &all);
       cap_free(&c);

@@ -756,7 +756,7 @@ static void test_saturated_join(void) {
  * leaves it); nothing is raised before the boundaries are known. */
 /* Seals fl and unpacks it as the first flit of a stream joined mid-stream,
  * with the candidate carry-overs cands (0: all). */
-static unsigned join(struct ual_unpack *u, uint16_t cands, uint8_t *fl, uint64_t frame, struct ual_unpack_out *o,
+static unsigned join(struct ual_unpack *u, uint32_t cands, uint8_t *fl, uint64_t frame, struct ual_unpack_out *o,
                      struct ual_findings *f) {
   ual_flit_seal(fl);
   ual_unpack_init_midstream(u);
@@ -791,25 +791,27 @@ static void test_join_rules(void) {
   fill_random(&s, fl + 3, 64);
   CHECK_EQ(join(&u, 0, fl, 3, &o, &f), 0);
   CHECK_EQ(o.tl_synced_at, -1);
-  CHECK_EQ(u.tl_cands, 0xFFE0u);                     /* 1..11, +4 in SH3 */
+  CHECK_EQ(u.tl_cands, 0x1FFFE0u);                   /* 1..11, +4 in SH3; 0..4 with a start ignored */
   CHECK_EQ(o.n_tl, 0);
-  /* carry-overs 14 and 15 into SH0 (alternate sector, 15 sectors, a
-   * start): 15 leaves no room, 14 is the one; its TL flit starts in the
-   * last sector and ends in SH1 */
+  /* carry-overs 14 and 15 (which broke a rule before) into SH0 (alternate
+   * sector, 15 sectors, a start): 15 would need a second start without
+   * room, 14 is the one; its TL flit starts in the last sector and ends in
+   * SH1 */
   hand_begin(fl, 4);
   hand_sh(fl, 0, 1, UAL_TLBEAT_CODE_M0);
   hand_tl(fl, 15, tl, 0, 1);
   hand_tl(fl, 16, tl, 1, 15);
-  CHECK_EQ(join(&u, 3u << 14, fl, 4, &o, &f), 0);
+  CHECK_EQ(join(&u, 1u << 14 | 1u << (16 + 15), fl, 4, &o, &f), 0);
   CHECK_EQ(o.tl_synced_at, 0);
   CHECK_EQ(o.n_tl, 1);
   CHECK(!memcmp(o.tl[0].data, tl, sizeof tl));
   CHECK_EQ(o.tl[0].start_segment, 0);
   CHECK_EQ(o.tl[0].m0, 1);
-  /* carry-overs 13..15 into SH0 (15 sectors, a start): 14 and 15 are left;
-   * SH1 (alternate sector, 14 sectors) signals a start neither has room
-   * for: ignored, they owe 0 and 1; SH2 starts nothing and is all zero:
-   * both end there */
+  /* carry-overs 13..15 into SH0 (alternate sector, 15 sectors, a start):
+   * 14 and 15 keep the rules, 15 with the start ignored owes 0; SH1
+   * (alternate sector, 14 sectors) signals a start: 14 and 15 have no room
+   * (ignored, they owe 0 and 1), the 0 starts a TL flit owing 2; SH2
+   * starts nothing and is all zero: every one ends there */
   hand_begin(fl, 5);
   fill_random(&s, fl + 3, 64);
   fill_random(&s, fl + 68, 60);

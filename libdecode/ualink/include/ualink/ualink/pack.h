@@ -57,13 +57,14 @@ struct ual_unpack {
   uint8_t uart_need;                    /* payload DWords still to come; 0 = none open */
   /* A stream whose start was not captured (ual_unpack_init_midstream).
    * tl_cands: the carry-overs into the next segment still possible, bit c
-   * = "c sectors of a TL flit are still owed" (c = 0..15); 0 once the TL
-   * flit boundaries are known. tl_lost: the open TL flit began before they
+   * = "c sectors of a TL flit are still owed" (c = 0..15) with every rule
+   * kept, bit 16 + c = the same with one packing rule broken since the
+   * capture began; 0 once the TL flit boundaries are known. tl_lost: the open TL flit began before they
    * were known; its sectors are skipped and it is not delivered. msg_owed:
    * the readings of the alternate sectors still possible, bit h = "h
    * payload DWords of a transport are still owed" (h = 0..32); 0 once the
    * message stream is known. */
-  uint16_t tl_cands;
+  uint32_t tl_cands;
   uint8_t tl_lost;
   uint64_t msg_owed;
 };
