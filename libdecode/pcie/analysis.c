@@ -698,7 +698,7 @@ static void tlp_checks(void *ctx, const struct ual_pcie_tlp *t) {
     if (v.up == 1 && ty->fc != UAL_TLP_FC_CPL) req_seg_checks(x, &v);
     if (v.up != UAL_UNKNOWN) {
       struct ual_pcie_xl_in in = { (unsigned)(x->l - x->s->lk), v.up, type, ty, dw0, v.a, v.c, t->size.base_dw,
-                                   x->c->frame };
+                                   x->c->frame, x->cur && x->cur->link == UAL_PCIE_LK_CPL_UNMATCHED };
       ual_pcie_xl_tlp(x->s, &in, f);
     }
   }

@@ -276,7 +276,10 @@ static bool same_cpl(const struct ual_pcie_xl_tlp *k, const struct ual_pcie_xl_i
 
 /* A completion leaving down a Root Port: the kept one it forwards, with
  * the ID it must carry on any link, else with another ID on the link it
- * must leave on (oldest first). */
+ * must leave on (oldest first). Another ID is judged only when it belongs
+ * to no request the capture may have missed: the completion answers no
+ * request seen on its link, and for a takeover it carries the ID the RC
+ * gave the request on the egress link (the one it did not restore). */
 static void rc_cpl_out(const struct xctx *x) {
   const struct ual_pcie_xl_in *t = x->t;
   struct ual_pcie_xl *xl = &x->s->xl;
@@ -287,7 +290,9 @@ static void rc_cpl_out(const struct xctx *x) {
     if (k->kind != UAL_XL_CPL || k->link == t->link || !same_cpl(k, t)) continue;
     if (k->rid == dest && k->tag == tag) {
       if (!exact || k->order < exact->order) exact = k;
-    } else if (k->out_link == t->link && (!other || k->order < other->order)) {
+    } else if (k->out_link == t->link && t->unanswered && (!other || k->order < other->order) &&
+               (!k->takeover || (ual_field_get(UAL_F_PCIE_CPL_DEST, k->hdr) == dest &&
+                                 ual_field_get(UAL_F_PCIE_CPL_TAG, k->hdr) == tag))) {
       other = k;
     }
   }

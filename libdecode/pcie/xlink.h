@@ -15,6 +15,7 @@ struct ual_pcie_xl_in {
   const uint8_t *dw0, *a, *c;   /* OHC-A and OHC-C words, NULL when absent */
   unsigned base_dw;
   uint64_t frame;
+  bool unanswered;           /* a completion that answers no request seen on its link */
 };
 
 void ual_pcie_xl_tlp(struct ual_pcie_an *s, const struct ual_pcie_xl_in *t, struct ual_findings *f);

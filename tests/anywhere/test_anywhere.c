@@ -2,7 +2,8 @@
  * a capture cut at record K, analysed on its own, against the whole capture.
  *
  *   test_anywhere [--verbose] [--bound RECORDS] FILE.pcap...   the samples, and
- *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed:
+ *                 [--scenarios SEEDS]    a generated capture of every ualink-gen scenario per seed
+ *                 [--only NAME]          (or of scenario NAME only):
  *                                        UALink (Nak modes, a second accelerator, x4 vary with
  *                                        the seed), PCIe DLLPs (kind 4) and UB (kind 6)
  *                 [--saturated SEEDS]    ualink-gen -s traffic and -s uart at --load 1 (every
@@ -500,6 +501,7 @@ int main(int argc, char **argv) {
   rule_pf_sync = ual_rule_lookup("PF-SYNC");
   rule_partial = ual_rule_lookup("DL-PARTIAL-TL");
   unsigned seeds = 0, saturated = 0;
+  const char *only = NULL;
   int bad = 0;
   struct totals all = { 0 };
   for (int i = 1; i < argc; i++) {
@@ -507,6 +509,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--require-situations")) { require_situations = true; continue; }
     if (!strcmp(argv[i], "--bound") && i + 1 < argc) { bound = (size_t)atol(argv[++i]); continue; }
     if (!strcmp(argv[i], "--scenarios") && i + 1 < argc) { seeds = (unsigned)atoi(argv[++i]); continue; }
+    if (!strcmp(argv[i], "--only") && i + 1 < argc) { only = argv[++i]; continue; }
     if (!strcmp(argv[i], "--saturated") && i + 1 < argc) { saturated = (unsigned)atoi(argv[++i]); continue; }
     if (!strcmp(argv[i], "--sync-bound") && i + 1 < argc) { sync_bound = (size_t)atol(argv[++i]); continue; }
     struct cap c = { 0 };
@@ -528,6 +531,8 @@ int main(int argc, char **argv) {
   /* UALink's scenarios, PCIe's (kind 4) after them, then UB's (kind 6) */
   for (unsigned s = 1; s <= seeds; s++)
     for (int sc = 0; sc < GEN_SC_ALL_COUNT + UB_SC_COUNT; sc++) {
+      if (only && strcmp(only, sc < GEN_SC_ALL_COUNT ? gen_scenario_name(sc) : ub_scenario_name(sc - GEN_SC_ALL_COUNT)))
+        continue;
       struct cap c = { 0 };
       if (generate(sc < GEN_SC_ALL_COUNT ? sc : -1, sc < GEN_SC_ALL_COUNT ? -1 : sc - GEN_SC_ALL_COUNT, s, -1, 0, -1, &c))
         return 2;

@@ -713,7 +713,33 @@ static void test_cpl_dseg_none(void) {
   }
 }
 
+/* Issue 42: takeover matching needs the request seen. The RC took
+ * 01:00.0's MRd64 Tag 7 over (00:02.0 Tag 20h on link 1) and its CplD came
+ * up; before it is restored, the RC sends down link 0 a CplD from the same
+ * completer for 01:00.0 Tag 9, a request the capture never saw (sent before
+ * it began): not a takeover left unrestored. Broken twin: the CplD leaves
+ * with the takeover's 00:02.0 Tag 20h. Then the restored CplD. */
+static void test_takeover_unseen(void) {
+  static struct ual_analyzer a;
+  struct xl_tx t;
+  uint8_t b[32];
+  for (int bad = 0; bad < 2; bad++) {
+    xl_init(&t, &a);
+    rc_takeover(&t, 5);
+    xl_tlp(&t, 1, 1, b, cpl_a5(b, 0x4A, 0x0500, 0x0010, 0x20, 5, 5), UAL_R_COUNT);
+    CHECK_EQ(t.total, 0);
+    unsigned n = bad ? cpl_a5(b, 0x4A, 0x0500, 0x0010, 0x20, 3, 5) : cpl_a5(b, 0x4A, 0x0500, 0x0100, 9, 3, 5);
+    CHECK_EQ(xl_tlp(&t, 0, 0, b, n, UAL_R_PS_TO_RESTORE), (unsigned)bad);
+    CHECK_EQ(t.total, (unsigned)bad);
+    if (!bad) {
+      CHECK_EQ(xl_tlp(&t, 0, 0, b, cpl_a5(b, 0x4A, 0x0500, 0x0100, 7, 3, 5), UAL_R_COUNT), 0);
+      CHECK_EQ(t.total, 0);
+    }
+  }
+}
+
 int main(void) {
+  test_takeover_unseen();
   test_cpl_dseg_none();
   test_xlink();
   test_segments();

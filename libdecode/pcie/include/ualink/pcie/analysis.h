@@ -164,7 +164,11 @@ struct ual_pcie_profile {
  * ingress Root Port by Completer ID, Byte Count and Lower Address. The
  * payload is not compared (the walk holds headers only). A copy without
  * a kept original (forwarded before the capture, or from the device
- * itself) is not judged; originals whose copy never comes raise nothing. */
+ * itself) is not judged; originals whose copy never comes raise nothing.
+ * A completion leaving with another ID than its kept original's is judged
+ * only when it answers no request seen on its link and, after a takeover,
+ * carries the takeover's own ID: another ID may be a request's sent
+ * before the capture. */
 #define UAL_PCIE_LINKS 4
 #define UAL_PCIE_XL_KEPT 64
 
