@@ -493,13 +493,13 @@ static void request(struct ual_dlproto *dp, unsigned dir, const struct ual_dlmsg
                      side_name(dir), label(type), tt);
 
   /* one outstanding control request per partner; crossing requests are
-   * legal, also one that was packed into the flit of its answer to the
-   * partner's (one flit of turnaround) */
+   * legal: the partner's, unanswered, may not have arrived yet. An answer
+   * to it ahead of this request, even in the same flit, shows it had
+   * (seed 000 line 624). */
   struct ual_ctrl_req *pr = &peer->req;
-  bool crossing = (pr->state == UAL_CS_SENT && !pr->answered &&
-                   (!pr->due_ns || !w->ts_ns ||
-                    w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->uart_end_ns, pr->ts_ns, pr->ft_ps))) ||
-                  (pr->state == UAL_CS_GRANTED && pr->grant_frame == w->frame);
+  bool crossing = pr->state == UAL_CS_SENT && !pr->answered &&
+                  (!pr->due_ns || !w->ts_ns ||
+                   w->ts_ns <= pr->due_ns + uart_allowance(pr->uart_segs, pr->uart_end_ns, pr->ts_ns, pr->ft_ps));
   if (me->req.state == UAL_CS_SENT || me->req.state == UAL_CS_GRANTED)
     ual_findings_add(f, UAL_R_DM_CTRL_OUTSTANDING, w->segment, "%c %s request while its own %s request (frame %llu) is %s",
                      side_name(dir), label(type), label(me->req.mtype), (unsigned long long)me->req.frame,

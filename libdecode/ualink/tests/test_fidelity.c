@@ -146,28 +146,30 @@ static void fresh_accels(void) {
 
 /* 5. Responses go in the order the requests and responses they answer were
  * received (seed 000 line 676). B requests channel 4 online; A had its
- * channel 0 request ready and packs it into the flit of its Ack, after
- * the Ack (one flit of turnaround, rules.md DM-CTRL-OUTSTANDING), so B
- * receives A's Ack first: B's confirming Ack comes before its answer to
- * A's request, in one flit or two. Broken twin: B's answer echoes the
- * wrong TargetState. */
+ * channel 0 request ready and sends it in the flit of its Ack, ahead of
+ * the Ack (crossing: A's answer does not yet show B's request received),
+ * so B receives A's request first: B answers it before its confirming
+ * Ack, in one flit or two. Broken twin: B's answer echoes the wrong
+ * TargetState. */
 static void test_response_order(void) {
   for (int broken = 0; broken < 2; broken++)
     for (int one_flit = 0; one_flit < 2; one_flit++) {
       fresh_accels();
       fx_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_REQUEST, 0));
-      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
       fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_REQUEST, 0));
+      fx_push_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));
       fx_flush(&X, FX_A);
-      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms its own */
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, broken ? CH4_ON : CH0_ON));
       if (!one_flit) {
         fx_flush(&X, FX_B);
-        CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
-        CHECK_EQ(X.a.dp.s[FX_A].ch4, 1);
+        CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_ECHO), broken ? X.frame : 0);
+        CHECK_EQ(X.a.dp.s[FX_B].ch4, 0);   /* not confirmed yet */
       }
-      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, broken ? CH4_ON : CH0_ON));
+      fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_CHANNEL, 0, CH4_ON, UAL_CMD_ACK, CH4_ON));   /* confirms its own */
       fx_flush(&X, FX_B);
-      CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_ECHO), broken ? X.frame : 0);
+      if (one_flit) CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_ECHO), broken ? X.frame : 0);
+      CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
+      CHECK_EQ(X.a.dp.s[FX_A].ch4, 1);
       fx_msg(&X, FX_A, fx_ctrl(UAL_MT_CHANNEL, 0, CH0_ON, UAL_CMD_ACK, CH0_ON));
       CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
       CHECK_EQ(X.a.dp.s[FX_B].ch0, 1);
@@ -186,6 +188,45 @@ static void test_response_order(void) {
   CHECK_EQ(X.a.dp.s[FX_A].ch0, 1);
   CHECK_EQ(X.a.dp.s[FX_B].ch4, 1);
   CHECK_EQ(fx_problems(&X), 0);
+}
+
+/* Issue 39 item 3. Once a partner has received a request it schedules no
+ * request of that mclass until the request completes (seed 000 line 624).
+ * B requests LinkWidth x4; in one flit A Acks it and then requests x2,
+ * before B's negotiation completed: its own Ack ahead of the request shows
+ * A had received B's: DM-CTRL-OUTSTANDING there, not a conflict of
+ * crossing requests (B, answering in the order received, confirms x4 and
+ * then Acks x2, below the maximum). Clean twins: A's request ahead of its
+ * Ack in that flit crosses B's (x4 wins: B Nacks x2 before it confirms
+ * x4), or A requests x2 after B's confirming Ack. */
+static void test_outstanding_after_ack(void) {
+  for (int v = 0; v < 3; v++) {
+    bool broken = v == 0, request_first = v == 1;
+    uint32_t ack4 = fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2);
+    uint32_t req2 = fx_ctrl(UAL_MT_LINK_WIDTH, 0, 1, UAL_CMD_REQUEST, 0);
+    fresh_accels();
+    fx_msg(&X, FX_B, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_REQUEST, 0));
+    if (request_first) fx_push_msg(&X, FX_A, req2);
+    fx_push_msg(&X, FX_A, ack4);
+    if (broken) fx_push_msg(&X, FX_A, req2);
+    fx_flush(&X, FX_A);
+    CHECK_EQ(found_here(&X, UAL_R_DM_CTRL_OUTSTANDING), broken ? X.frame : 0);
+    /* B answers in the order received, then confirms x4 */
+    if (request_first) fx_push_msg(&X, FX_B, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 0, UAL_CMD_NACK, 1));
+    fx_push_msg(&X, FX_B, ack4);
+    fx_flush(&X, FX_B);
+    CHECK_EQ(X.a.dp.s[FX_A].width, 2);
+    if (v == 2) fx_msg(&X, FX_A, req2);
+    if (!request_first) {
+      fx_msg(&X, FX_B, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 1, UAL_CMD_ACK, 1));
+      fx_msg(&X, FX_A, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 1, UAL_CMD_ACK, 1));
+    }
+    CHECK_EQ(X.a.dp.s[FX_A].width, request_first ? 2 : 1);
+    CHECK_EQ(X.a.dp.s[FX_B].width, request_first ? 2 : 1);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_OUTSTANDING), (unsigned)broken);
+    CHECK_EQ(fx_count(&X, UAL_R_DM_CTRL_RESOLUTION), 0);
+    CHECK_EQ(problems_except(&X, UAL_R_DM_CTRL_OUTSTANDING, UAL_R_DM_CTRL_OUTSTANDING), 0);
+  }
 }
 
 /* One control negotiation: A requests, B answers with cmd; A confirms an
@@ -346,6 +387,7 @@ int main(void) {
   test_response_during_transport();
   test_response_rules();
   test_response_order();
+  test_outstanding_after_ack();
   test_replay_start();
   test_nak_is_info();
   test_ack_ahead_after_link_up();
