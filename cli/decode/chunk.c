@@ -142,13 +142,17 @@ bool dc_chunk_before(struct dc_chunk *ch, struct dc_ctx *c, uint64_t pos) {
 
 bool dc_chunk_write_side(struct dc_chunk *ch, const struct dc_ctx *c, const char *path, char *msg, size_t cap) {
   if (ch->ov_mem) fflush(ch->ov_mem);
-  FILE *fp = fopen(path, "w");
-  if (!fp) {
-    snprintf(msg, cap, "cannot write %s: %s", path, strerror(errno));
+  /* the header is made in memory so that the file sees two writes whose
+   * errors say why */
+  char *hdr = NULL;
+  size_t hdr_len = 0;
+  FILE *m = open_memstream(&hdr, &hdr_len);
+  if (!m) {
+    snprintf(msg, cap, "out of memory for %s", path);
     return false;
   }
   uint64_t last = c->frame >= ch->first ? c->frame : ch->first - 1;
-  fprintf(fp,
+  fprintf(m,
           "{\"part\":%u,\"parts\":%u,\"first\":%llu,\"last\":%llu,\"warm_from\":%llu,\"verify_from\":%llu,"
           "\"empty\":%s,\"stopped\":%s,\"ended\":%s,\"tail\":[",
           ch->k, ch->n, (unsigned long long)ch->first, (unsigned long long)last, (unsigned long long)ch->warm_from,
@@ -156,15 +160,33 @@ bool dc_chunk_write_side(struct dc_chunk *ch, const struct dc_ctx *c, const char
           c->ended ? "true" : "false");
   for (size_t i = 0; i < ch->tail_n; i++) {
     size_t j = (ch->tail_at + ch->tail_cap - ch->tail_n + i) % ch->tail_cap;
-    fprintf(fp, "%s[%llu,%llu]", i ? "," : "", (unsigned long long)ch->tail_frame[j],
+    fprintf(m, "%s[%llu,%llu]", i ? "," : "", (unsigned long long)ch->tail_frame[j],
             (unsigned long long)ch->tail_off[j]);
   }
   size_t ov = ch->verify_from < ch->first ? ch->ov_len : 0;
-  fprintf(fp, "],\"state_start\":%s,\"state_end\":%s,\"overlap_bytes\":%zu}\n", ch->state_start[0] ? ch->state_start : "null",
+  fprintf(m, "],\"state_start\":%s,\"state_end\":%s,\"overlap_bytes\":%zu}\n", ch->state_start[0] ? ch->state_start : "null",
           ch->state_end[0] ? ch->state_end : "null", ov);
-  if (ov) fwrite(ch->ov_buf, 1, ov, fp);
-  if (fclose(fp) != 0) {
-    snprintf(msg, cap, "error writing %s: %s", path, strerror(errno));
+  if (fclose(m) != 0) {
+    free(hdr);
+    snprintf(msg, cap, "out of memory for %s", path);
+    return false;
+  }
+  FILE *fp = fopen(path, "w");
+  if (!fp) {
+    free(hdr);
+    snprintf(msg, cap, "cannot write %s: %s", path, strerror(errno));
+    return false;
+  }
+  errno = 0;
+  bool ok = fwrite(hdr, 1, hdr_len, fp) == hdr_len && (!ov || fwrite(ch->ov_buf, 1, ov, fp) == ov) && fflush(fp) == 0;
+  int e = errno ? errno : EIO;
+  free(hdr);
+  if (fclose(fp) != 0 && ok) {
+    ok = false;
+    e = errno;
+  }
+  if (!ok) {
+    snprintf(msg, cap, "error writing %s: %s", path, strerror(e));
     return false;
   }
   return true;

@@ -113,7 +113,7 @@ static void usage(FILE *fp) {
         "  1  --strict and a selected record has an error finding, or a record was malformed\n"
         "     or truncated, or the pcap framing was lost\n"
         "  2  usage error, or the input could not be opened or read (missing file, not\n"
-        "     pcap/pcapng, wrong link type, read error)\n"
+        "     pcap/pcapng, wrong link type, read error), or an output could not be written\n"
         "  130, 143  interrupted by SIGINT or SIGTERM (128 + the signal's number); the output,\n"
         "     --stats, --report and -w are complete for the records read before it\n",
         fp);
@@ -689,10 +689,23 @@ void dc_par_progress(struct dc_ctx *c, uint64_t pos) {
   if (c->pg->on) progress_tick(c->pg, c, pos, c->frame);
 }
 
+/* Standard output flushed without error (err: a write that already
+ * failed), else said so. */
+static bool stdout_written(int err) {
+  int before = errno; /* a large write goes past the buffer: its failure left errno */
+  if (fflush(stdout) != 0) err = errno;
+  else if (ferror(stdout) && !err) err = before ? before : EIO;
+  if (!err) return true;
+  fprintf(stderr, PROG ": error writing output: %s\n", strerror(err));
+  return false;
+}
+
 int main(int argc, char **argv) {
   struct dc_opts opts;
+  /* a listing fits the buffer: its write error is seen by the last flush */
+  setvbuf(stdout, NULL, _IOFBF, 1u << 16);
   int rc = parse_args(argc, argv, &opts);
-  if (rc >= 0) return rc;
+  if (rc >= 0) return stdout_written(0) ? rc : DC_EXIT_USAGE; /* --help, --list-rules, -G ... */
 
   int exit_code = DC_EXIT_OK;
   struct dc_chunk ch = { 0 };
@@ -704,7 +717,6 @@ int main(int argc, char **argv) {
     goto done;
   }
   c->o = &opts;
-  setvbuf(stdout, NULL, _IOFBF, 1u << 16);
   if (isatty(STDOUT_FILENO)) opts.line_buffered = true;
 
   if (!dc_input_open(in, &opts)) {
@@ -845,10 +857,7 @@ int main(int argc, char **argv) {
       exit_code = DC_EXIT_USAGE;
     }
   }
-  if (fflush(stdout) != 0 || c->out.failed) {
-    fprintf(stderr, PROG ": error writing output: %s\n", strerror(errno));
-    exit_code = DC_EXIT_USAGE;
-  }
+  if (!stdout_written(c->out.failed ? c->out.err : 0)) exit_code = DC_EXIT_USAGE;
   if (opts.chunk_n && opts.chunk_side) {
     char err[400];
     if (!dc_chunk_write_side(&ch, c, opts.chunk_side, err, sizeof err)) {

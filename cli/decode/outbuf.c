@@ -18,12 +18,18 @@ static bool put(FILE *fp, const void *p, size_t k) {
   }
 }
 
+static void fail(struct dc_out *o) {
+  o->failed = true;
+  o->err = errno ? errno : EIO;
+}
+
 bool dc_out_init(struct dc_out *o, FILE *fp, size_t cap) {
   o->buf = malloc(cap);
   o->n = 0;
   o->cap = o->buf ? cap : 0;
   o->fp = fp;
   o->failed = false;
+  o->err = 0;
   o->written = 0;
   return o->buf != NULL;
 }
@@ -36,7 +42,7 @@ void dc_out_free(struct dc_out *o) {
 }
 
 void dc_out_flush(struct dc_out *o) {
-  if (o->n && !o->failed && !put(o->fp, o->buf, o->n)) o->failed = true;
+  if (o->n && !o->failed && !put(o->fp, o->buf, o->n)) fail(o);
   o->written += o->n;
   o->n = 0;
 }
@@ -45,7 +51,7 @@ void dc_out_mem(struct dc_out *o, const void *p, size_t k) {
   if (o->n + k > o->cap) {
     dc_out_flush(o);
     if (k > o->cap) {
-      if (!o->failed && !put(o->fp, p, k)) o->failed = true;
+      if (!o->failed && !put(o->fp, p, k)) fail(o);
       o->written += k;
       return;
     }

@@ -14,6 +14,7 @@ struct dc_out {
   size_t n, cap;
   FILE *fp;
   bool failed;          /* a write failed (disk full, closed pipe) */
+  int err;              /* its errno */
   uint64_t written;     /* bytes handed to fp */
 };
 

@@ -2,6 +2,7 @@
  * ladders and tables, well-formed XML throughout. */
 #include "report.h"
 
+#include <errno.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ names */
@@ -616,7 +617,9 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   dc_out_str(o, "</main></body></html>\n");
   dc_out_flush(o);
   bool ok = !o->failed;
+  int e = o->err;
   dc_out_free(o);
   if (fflush(r->fp) != 0) ok = false;
+  else if (!ok) errno = e;
   return ok;
 }

@@ -80,6 +80,21 @@ static void die(const char *fmt, const char *arg) {
   exit(2);
 }
 
+/* A file the records or the ground truth could not be written to: exit 1. */
+static int write_error(const struct gen_writer *w) {
+  fprintf(stderr, "ualink-gen: %s: %s\n", w->werr_path ? w->werr_path : "output", strerror(w->werr ? w->werr : EIO));
+  return 1;
+}
+
+/* After --help or a listing: 0, or 1 when standard output could not take it. */
+static int stdout_done(void) {
+  int before = errno; /* a large write goes past the buffer: its failure left errno */
+  int err = fflush(stdout) != 0 ? errno : ferror(stdout) ? (before ? before : EIO) : 0;
+  if (!err) return 0;
+  fprintf(stderr, "ualink-gen: standard output: %s\n", strerror(err));
+  return 1;
+}
+
 /* Every bad option is reported on a line of its own, then the run stops. */
 static unsigned bad_args;
 
@@ -244,8 +259,8 @@ int main(int argc, char **argv) {
       break;
     case O_INJECT: parse_inject(&o, optarg); break;
     case O_TRUTH: truth = optarg; break;
-    case O_LIST_INJ: list_injections(); return 0;
-    case O_LIST_SC: list_scenarios(); return 0;
+    case O_LIST_INJ: list_injections(); return stdout_done();
+    case O_LIST_SC: list_scenarios(); return stdout_done();
     case O_LATENCY:
       if (parse_u64(optarg, "--latency", &v)) {
         if (v > UINT32_MAX) bad("--latency", optarg, "is too long");
@@ -264,8 +279,8 @@ int main(int argc, char **argv) {
         bad("--run-scale", optarg, "is not in (0, 100]");
       break;
     case 'q': quiet = true; break;
-    case 'h': help(); return 0;
-    case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return 0;
+    case 'h': help(); return stdout_done();
+    case O_VERSION: printf("ualink-gen %s\n", UAL_VERSION_STRING); return stdout_done();
     case ':': /* the option ends its argument: a long one is all of it */
       if (!strncmp(argv[optind - 1], "--", 2)) fprintf(stderr, "ualink-gen: option '%s' needs a value\n", argv[optind - 1]);
       else fprintf(stderr, "ualink-gen: option '-%c' needs a value\n", optopt);
@@ -311,6 +326,7 @@ int main(int argc, char **argv) {
   }
   if (truth) {
     w.truth = fopen(truth, "w");
+    w.truth_path = truth;
     if (!w.truth) {
       fprintf(stderr, "ualink-gen: %s: %s\n", truth, strerror(errno));
       out_close(&w);
@@ -322,7 +338,7 @@ int main(int argc, char **argv) {
   if (ub_sc < 0 && o.n_inject && ub_inject_supported(o.inject[0].rule)) ub_sc = ub_inject_scenario(o.inject[0].rule);
   if (ub_sc >= 0) {
     int urc = ub_gen_run(ub_sc, &o, &out, err, sizeof err);
-    if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }
+    if (out_close(&w) != 0) return write_error(&w);
     if (urc != 0) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
     return 0;
   }
@@ -333,16 +349,20 @@ int main(int argc, char **argv) {
     char argsfile[4096];
     snprintf(argsfile, sizeof argsfile, "%s.decode-args", wpath);
     FILE *fa = fopen(argsfile, "w");
-    if (!fa || fprintf(fa, "%s\n", dargs) < 0 || fclose(fa) != 0) {
+    int bad = !fa || fprintf(fa, "%s\n", dargs) < 0;
+    if (fa && fclose(fa) != 0) bad = 1;
+    if (bad) {
+      int e = errno;
       gen_free(g);
       out_close(&w);
-      die("%s: cannot write", argsfile);
+      fprintf(stderr, "ualink-gen: %s: %s\n", argsfile, strerror(e));
+      return 1;
     }
   }
   int rc = gen_run(g, err, sizeof err);
   gen_free(g);
   int lost = out_udp_lost(&w);
-  if (out_close(&w) != 0) { fprintf(stderr, "ualink-gen: write failed\n"); return 1; }
+  if (out_close(&w) != 0) return write_error(&w);
   /* a UDP export that gave up has said so */
   if (rc != 0 && w.udp_fail_run < GEN_UDP_FAIL_RUN) { fprintf(stderr, "ualink-gen: %s\n", err); return 1; }
   if (rc != 0) return 1;

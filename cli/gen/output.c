@@ -24,6 +24,7 @@
 int out_pcap_open(struct gen_writer *w, const char *path, char *err, size_t cap) {
   w->pd = pcap_open_dead_with_tstamp_precision(UAL_DLT_USER0, SNAPLEN, PCAP_TSTAMP_PRECISION_NANO);
   if (!w->pd) { snprintf(err, cap, "pcap_open_dead failed"); return -1; }
+  w->path = strcmp(path, "-") == 0 ? "standard output" : path;
   if (strcmp(path, "-") == 0) {
     w->dump = pcap_dump_fopen(w->pd, stdout);
   } else {
@@ -43,8 +44,17 @@ int out_pcap_open(struct gen_writer *w, const char *path, char *err, size_t cap)
   return 0;
 }
 
+/* The first write error and its file, kept for the message. */
+static int write_failed(struct gen_writer *w, const char *path) {
+  if (!w->werr) {
+    w->werr = errno ? errno : EIO;
+    w->werr_path = path;
+  }
+  return -1;
+}
+
 static int pcap_flush(struct gen_writer *w) {
-  if (w->used && fwrite(w->buf, 1, w->used, w->fp) != w->used) return -1;
+  if (w->used && fwrite(w->buf, 1, w->used, w->fp) != w->used) return write_failed(w, w->path);
   w->used = 0;
   return 0;
 }
@@ -208,12 +218,22 @@ int out_close(struct gen_writer *w) {
   if (w->progress_shown) fputc('\n', stderr);
   if (w->dump) {
     if (pcap_flush(w) != 0) rc = -1;
-    if (pcap_dump_flush(w->dump) != 0) rc = -1;
-    if (w->dump_is_stdout) fflush(stdout);
-    pcap_dump_close(w->dump);
+    errno = 0;
+    if (pcap_dump_flush(w->dump) != 0 || ferror(w->fp)) rc = write_failed(w, w->path);
+    if (w->dump_is_stdout) {
+      if (fflush(stdout) != 0) rc = write_failed(w, w->path);
+      pcap_dump_close(w->dump);
+    } else {
+      /* pcap_dump_close fcloses the file without a word: flushed above */
+      pcap_dump_close(w->dump);
+    }
   }
   if (w->pd) pcap_close(w->pd);
-  if (w->truth && fclose(w->truth) != 0) rc = -1;
+  if (w->truth) {
+    errno = 0;
+    bool bad = ferror(w->truth);
+    if (fclose(w->truth) != 0 || bad) rc = write_failed(w, w->truth_path);
+  }
   if (w->udp_fd >= 0) close(w->udp_fd);
   free(w->buf);
   return rc;

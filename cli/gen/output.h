@@ -20,6 +20,9 @@ struct gen_writer {
   uint8_t *buf;               /* records not yet written */
   size_t used;
   FILE *truth;
+  const char *path, *truth_path;   /* for messages */
+  int werr;                   /* errno of the first failed write to a file, 0 none */
+  const char *werr_path;      /* and the file's name */
   int udp_fd;                 /* -1 when not exporting */
   double rate_limit;          /* datagrams per second; 0 = none */
   bool realtime;              /* pace datagrams by the record timestamps */
@@ -42,6 +45,8 @@ void out_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *so
 void out_progress(void *ctx, uint64_t records, uint64_t ts_ns);
 /* Reports the datagrams that could not be sent; -1 when there were any. */
 int out_udp_lost(const struct gen_writer *w);
+/* Flushes and closes everything; -1 after any failed write (werr says
+ * which file and why for pcap and truth files). */
 int out_close(struct gen_writer *w);
 
 #endif
