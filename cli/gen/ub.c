@@ -325,7 +325,7 @@ static void negotiate(struct ubg *g) {
 static void side_init(struct ubg *g, unsigned d) {
   struct side *s = &g->s[d];
   memset(s, 0, sizeof *s);
-  ual_ub_rx_init(&s->rx);
+  ual_ub_rx_linkup(&s->rx);
   s->width = 4;
   s->dll = DLL_PARAM;
   struct ual_ub_init *in = &s->init;

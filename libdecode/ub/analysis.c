@@ -24,6 +24,7 @@ static void side_forget(struct ual_ub_side *s) {
   s->dll = UAL_UB_DLL_UNKNOWN;
   s->cred_known = 0;
   s->wr_known = 0;
+  s->wr_sure = 0;
   s->unacked = -1;
   s->replaying = 0;
   s->discarding = s->err_pending = 0;
@@ -34,7 +35,11 @@ static void side_forget(struct ual_ub_side *s) {
   s->freed = 0;       /* counted from the set's freed0, now 0 */
   s->held_since_ns = 0;
   s->mc = 0;
+  s->mc_known = 0;
   s->dp_seen = 0;
+  s->disc_maybe = 1;
+  s->req_seen = 0;
+  s->disc_from_ns = 0;
 }
 
 /* Records lost (a dropped-records event, or a record after lost records):
@@ -57,12 +62,15 @@ static void side_reset(struct ual_ub_side *s, unsigned dll) {
   s->dll = (uint8_t)dll;
   s->got_ack_set = s->init_seen = s->sd_sent = s->sd_rcvd = 0;
   s->wr_known = 1;
+  s->wr_sure = 1;
   s->wr = s->rcv = 0;
   s->unacked = 0;
   memset(s->cred, 0, sizeof s->cred);
   memset(s->cred_init, 0, sizeof s->cred_init);
   memset(s->hash, 0, sizeof s->hash);
-  s->dp_seen = 1;   /* the mode change state is known from here */
+  s->dp_seen = 1;
+  s->mc_known = 1;   /* the mode change state is known from here */
+  s->disc_maybe = 0;
 }
 
 void ual_ub_an_init(struct ual_ub_an *a) {
@@ -223,6 +231,7 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
                       side_name(d), cb->rq.rcv_ptr, cb->rq.num_retry);
     peer->err_pending = 0;
     peer->req_rcv = cb->rq.rcv_ptr;
+    peer->req_seen = 1;
     if (s->dll == UAL_UB_DLL_NORMAL) {
       if (s->req_sets && s->last_req_retry >= 0) {
         ual_findings_add(f, UAL_R_UB_RETRY_ACK_TIMEOUT, -1, "%c repeats its Retry_Req_Set: no Retry_Ack_Set came", side_name(d));
@@ -247,13 +256,22 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
                     side_name(d), cb->ra.rd_ptr, cb->ra.wr_ptr);
   unsigned depth = depth_of(a, d);
   s->discarding = 0;
+  s->disc_maybe = 0;
   s->err_pending = 0;
   if (depth) {
     if (s->req_rcv >= 0 && cb->ra.rd_ptr != (unsigned)s->req_rcv % depth)
       ual_findings_add(f, UAL_R_UB_RETRY_ACK_PTR, -1, "RdPtr %u, RcvPtr %d requested", cb->ra.rd_ptr, s->req_rcv);
-    if (s->wr_known && cb->ra.wr_ptr != s->wr % depth)
+    bool agree = s->wr_known && cb->ra.wr_ptr == s->wr % depth;
+    if (s->wr_known && !agree && s->wr_sure)
       ual_findings_add(f, UAL_R_UB_REPLAY_COUNT, -1, "WrPtr %u announces %u flits to replay, %u are stored after RdPtr",
                        cb->ra.wr_ptr, (cb->ra.wr_ptr + depth - cb->ra.rd_ptr) % depth, (s->wr % depth + depth - cb->ra.rd_ptr) % depth);
+    if (s->wr_known && !agree && !s->wr_sure) {
+      /* WrPtr was learned from an earlier set that may have been wrong: learn it again */
+      memset(s->hash, 0, sizeof s->hash);
+      s->wr_known = 0;
+      s->lost_valid = 0;
+    }
+    if (agree) s->wr_sure = 1;
     if (!s->wr_known) {
       if (s->lost_valid && depth <= UAL_UB_HASH_RING)
         for (uint32_t i = s->wr_lost % depth; i != cb->ra.wr_ptr % depth; i = (i + 1) % depth) s->hash[i] = 0;
@@ -263,7 +281,8 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
     }
     /* NumFreeBuf is as the set started: what ACKs freed since counts too */
     int32_t un = (int32_t)depth - (int32_t)cb->ra.num_free_buf - (int32_t)(s->freed - s->set.freed0);
-    s->unacked = cb->ra.num_free_buf <= depth ? (un > 0 ? un : 0) : -1;
+    /* with WrPtr unsure, which blocks are replayed is not known, nor what they add */
+    s->unacked = cb->ra.num_free_buf <= depth && s->wr_sure ? (un > 0 ? un : 0) : -1;
     s->rp_ptr = cb->ra.rd_ptr;
     s->rp_left = (s->wr % depth + depth - cb->ra.rd_ptr) % depth;
     s->rp_done = 0;
@@ -302,6 +321,7 @@ static void mode_change(struct ual_ub_an *a, unsigned d, unsigned type, const st
                         const struct ual_fabric_step *c, struct ual_findings *f) {
   struct ual_ub_side *s = &a->s[d], *peer = &a->s[d ^ 1];
   bool is_mc = type == UAL_UB_CB_MODE_CHG;
+  if (s->disc_maybe) return;   /* the partner may have discarded it */
   if (s->mc == 2 || s->mc == 4) {
     if (type != UAL_UB_CB_NULL_BLOCK && s->mc == 2) {
       ual_findings_add(f, UAL_R_UB_MODECHG_SILENT, -1, "%c sends after its Block_Mode_Chg ACK, before the retrain", side_name(d));
@@ -317,8 +337,7 @@ static void mode_change(struct ual_ub_an *a, unsigned d, unsigned type, const st
     return;
   }
   if (is_mc && cb->mc_type == UAL_UB_MC_ACK) {
-    bool known = s->dp_seen;
-    if (known && (s->mc == 0 || peer->mc == 0))
+    if (s->mc_known && peer->mc_known && (s->mc == 0 || peer->mc == 0))
       ual_findings_add(f, UAL_R_UB_MODECHG_ORDER, -1, "%c Block_Mode_Chg ACK before %s REQ", side_name(d),
                        s->mc == 0 ? "its own" : "the partner's");
     s->mc = 2;
@@ -339,7 +358,9 @@ static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, un
   unsigned depth = depth_of(a, d);
   if (!s->replaying || !depth) return false;
   for (unsigned k = 0; k < n && s->rp_left; k++) {
-    uint32_t h = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES), want = s->hash[(s->rp_ptr % depth) % UAL_UB_HASH_RING];
+    /* a WrPtr learned from one Retry_Ack_Set only may be off: nothing to compare with */
+    uint32_t h = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES),
+             want = s->wr_sure ? s->hash[(s->rp_ptr % depth) % UAL_UB_HASH_RING] : 0;
     if (!want) s->dp_orig_unknown = 1;
     if (want && depth <= UAL_UB_HASH_RING && h != want) {
       if (k > 0) {
@@ -523,7 +544,8 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
         if (depth && s->unacked > (int32_t)depth)
           ual_findings_add(f, UAL_R_UB_RETRY_BUF_FULL, -1, "%c has %d un-ACKed flits, RETRY_BUF_DEPTH %u", side_name(d), s->unacked,
                            depth);
-        if (depth && dlldb && u->block_index == 0 && (int32_t)depth - s->unacked < UAL_UB_LOCKOUT_FREE && s->unacked <= (int32_t)depth)
+        if (depth && dlldb && u->block_index == 0 && (int32_t)depth - s->unacked < UAL_UB_LOCKOUT_FREE &&
+            s->unacked <= (int32_t)depth)
           ual_findings_add(f, UAL_R_UB_LOCKOUT, -1, "%c sends a DLLDP with %d free retry buffer entries", side_name(d),
                            (int32_t)depth - s->unacked);
       }
@@ -539,6 +561,7 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
     }
     if (ual_field_get(UAL_F_UB_LPH_ACK, blk)) ack_free(a, d ^ 1, a->p.data_ack, f);
   }
+  if (u->unit.kind == UAL_UB_UNIT_DLLDP && !s->disc_maybe) s->mc_known = 1;
   if (dlldb && u->block_index == 0 && a->p.known && a->p.min_interval[d] && s->dp_seen && !replay &&
       s->flits - n - s->last_dp_flit < a->p.min_interval[d] && s->dll == UAL_UB_DLL_NORMAL)
     ual_findings_add(f, UAL_R_UB_MIN_INTERVAL, -1, "DLLDPs %llu flits apart, PACKET_MIN_INTERVAL %u",
@@ -555,6 +578,10 @@ static void tick(struct ual_ub_an *a, const struct ual_fabric_step *c, struct ua
   for (unsigned d = 0; d < 2; d++) {
     struct ual_ub_side *s = &a->s[d];
     unsigned from = f ? f->n : 0;
+    if (s->disc_maybe && !s->req_seen) {
+      if (!s->disc_from_ns) s->disc_from_ns = c->ts_ns;
+      else if (c->ts_ns - s->disc_from_ns > UAL_UB_RETRY_REQ_WINDOW_NS) s->disc_maybe = 0;
+    }
     if (s->err_pending && (c->ts_ns - s->err_ns > UAL_UB_RETRY_REQ_WINDOW_NS || end)) {
       if (c->ts_ns - s->err_ns > UAL_UB_RETRY_REQ_WINDOW_NS)
         ual_findings_add(f, UAL_R_UB_RETRY_REQ_MISSING, -1, "error in %c's frame %llu: no Retry_Req_Set from %c", side_name(d),
@@ -578,8 +605,7 @@ static void link_event(struct ual_ub_an *a, struct ual_rec_result *r, const stru
   switch (r->ev.code) {
   case UAL_EV_UB_LINKUP:
     for (unsigned d = 0; d < 2; d++) {
-      ual_ub_rx_resync(&a->rx[d], UAL_UB_MODE_UNKNOWN);
-      a->rx[d].blind = 0;             /* no block before the link-up is replayed */
+      ual_ub_rx_linkup(&a->rx[d]);    /* no block before the link-up is replayed or continued */
       side_reset(&a->s[d], a->s[d].dll);
       set_dll(a, d, UAL_UB_DLL_PARAM_INIT, c);
     }

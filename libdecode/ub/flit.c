@@ -373,6 +373,20 @@ void ual_ub_rx_resync(struct ual_ub_rx *rx, enum ual_ub_mode mode) {
   rx->blind = b;
 }
 
+void ual_ub_rx_linkup(struct ual_ub_rx *rx) {
+  ual_ub_rx_resync(rx, UAL_UB_MODE_UNKNOWN);
+  rx->blind = 0;
+  rx->fresh = 1;
+}
+
+/* Blocks found by hunting: where DLLDPs begin is known after a link-up; after
+ * a bad block the receiver discards until the replay, which starts from the
+ * context before it, so the blocks meanwhile are read as before. */
+static void hunt_synced(struct ual_ub_rx *rx, bool skipped, uint8_t unsure) {
+  rx->dp_unsure = (rx->fresh && !skipped) || rx->err_open ? 0 : unsure;
+  rx->fresh = 0;
+}
+
 static bool cfg_dlldp(unsigned cfg) { return (cfg >= 3 && cfg <= 7) || cfg == 9; }
 
 /* Flits of the block a header starts, as the receiver frames it (0 when
@@ -502,6 +516,14 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
   bool unit_last = !dlldb || rx->db + 1 == rx->ndb;
   bool good = true, ef = false;
   out->block_end = 1;
+  if (crc && dlldb && rx->dp_unsure == 2 && ual_field_get(UAL_F_UB_BCRC_CRC30, last) != ual_ub_block_crc30(b, n)) {
+    /* framed from a header that may be a later DLLDB's: the framing, not the block, failed */
+    ual_ub_rx_resync(rx, UAL_UB_MODE_UNKNOWN);
+    rx->blind = 1;
+    out->block_end = 0;
+    out->skipped = (uint16_t)n;     /* its flits are in no block found */
+    return;
+  }
   if (crc) {
     out->crc_checked = 1;
     out->crc_rx = (uint32_t)ual_field_get(UAL_F_UB_BCRC_CRC30, last);
@@ -533,6 +555,8 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
       rx->snap.db = rx->db;
       rx->snap.ndb = rx->ndb;
       rx->snap.nlast = rx->nlast;
+      rx->snap.dp_unsure = rx->dp_unsure;
+      rx->snap.blind = rx->blind;
       rx->snap.dp_flits = rx->dp_flits;
       rx->snap.pay_n = rx->pay_n;
       rx->snap.dp_frame = rx->dp_frame;
@@ -571,17 +595,19 @@ static void block_end(struct ual_ub_rx *rx, struct ual_ub_flit *out, struct ual_
     rx->blk_n = 0;
     return;
   }
-  dldb_check(rx, b, role, f);
+  out->dp_unsure = rx->dp_unsure;
+  if (rx->dp_unsure != 2) dldb_check(rx, b, role, f);
   dldb_collect(rx, role);
   rx->dp_flits = (uint16_t)(rx->dp_flits + n);
   rx->db++;
   rx->blk_n = 0;
   if (rx->db < rx->ndb) return;
-  if (rx->dp_lost) {
-    /* a DLLDB of it failed: no DLLDP is delivered */
+  if (rx->dp_lost || rx->dp_unsure == 2) {
+    /* a DLLDB of it failed, or where it began is not known: no DLLDP is delivered */
     rx->in_dlldp = rx->dp_lost = 0;
     return;
   }
+  rx->dp_unsure = 0;
   struct ual_ub_unit *u = &out->unit;
   *u = rx->dp;
   u->kind = UAL_UB_UNIT_DLLDP;
@@ -612,6 +638,7 @@ static bool block_start(struct ual_ub_rx *rx, const uint8_t *h, uint64_t frame) 
   rx->blk_role = role;
   rx->blk_frame = frame;
   if (role == UAL_UB_FR_LPH) {
+    if (rx->dp_unsure == 2) rx->dp_unsure = 1;
     rx->dp_lost = 0;
     rx->in_dlldp = 1;
     rx->db = 0;
@@ -676,6 +703,7 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
     rx->hunt_n = 0;
     memcpy(rx->blk, flit, UAL_UB_FLIT_BYTES);
     block_start(rx, rx->blk, frame);
+    hunt_synced(rx, out->skipped, 1);   /* an idle block may sit between two DLLDBs of one DLLDP */
     rx->blk_n = 1;
     out->mode = rx->mode;
     flit_role(rx, out, 0);
@@ -713,6 +741,7 @@ static void hunt(struct ual_ub_rx *rx, const uint8_t *flit, uint64_t frame, stru
       return;
     }
     block_start(rx, rx->blk, frame - len + 1);
+    hunt_synced(rx, out->skipped, rx->blk_role == UAL_UB_FR_LPH ? 2 : 1);   /* an LCH may sit between two DLLDBs */
     rx->blk_n = (uint8_t)len;
     flit_role(rx, out, len - 1);
     block_end(rx, out, f);
@@ -724,7 +753,11 @@ void ual_ub_rx_flit(struct ual_ub_rx *rx, const uint8_t flit[UAL_UB_FLIT_BYTES],
                     struct ual_ub_flit *out, struct ual_findings *f) {
   memset(out, 0, sizeof *out);
   if (hint == UAL_UB_MODE_CRC || hint == UAL_UB_MODE_NONCRC) {
-    if (rx->mode != hint) ual_ub_rx_resync(rx, (enum ual_ub_mode)hint);
+    if (rx->mode != hint) {
+      uint8_t fresh = rx->fresh && !rx->synced;   /* learning the mode at a link-up */
+      ual_ub_rx_resync(rx, (enum ual_ub_mode)hint);
+      rx->fresh = fresh;
+    }
   }
   out->mode = rx->mode;
   if (!rx->synced) {
@@ -741,13 +774,15 @@ void ual_ub_rx_flit(struct ual_ub_rx *rx, const uint8_t flit[UAL_UB_FLIT_BYTES],
         rx->db = rx->snap.db;
         rx->ndb = rx->snap.ndb;
         rx->nlast = rx->snap.nlast;
+        rx->dp_unsure = rx->snap.dp_unsure;
         rx->dp_flits = rx->snap.dp_flits;
         rx->pay_n = rx->snap.pay_n;
         rx->dp_frame = rx->snap.dp_frame;
         rx->dp = rx->snap.dp;
         memcpy(rx->lph, rx->snap.lph, sizeof rx->lph);
       }
-      bool unseen = !rx->err_open && rx->blind;
+      /* a bad block before the first one seen may be where the replay starts */
+      bool unseen = rx->err_open ? rx->snap.blind : rx->blind;
       rx->ack_seen = rx->err_open = rx->blind = 0;
       if (unseen) {
         /* the bad block may have gone before the capture or among the flits

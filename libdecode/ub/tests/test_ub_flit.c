@@ -243,19 +243,41 @@ static unsigned count_rule(const struct feed *s, enum ual_rule r) {
 /* A capture that starts mid-block finds the boundaries, says nothing
  * before, and a corrupted block raises UB-BCRC once. */
 static void test_sync_and_errors(void) {
-  static uint8_t buf[64 * 20], pay[1000];
+  static uint8_t buf[80 * 20], pay[1000];
   static struct feed s;
   memset(pay, 0x5A, sizeof pay);
   struct ual_ub_unit u = { .vl = 1, .cfg = 3 };
   unsigned F = ual_ub_dlldp_build(UAL_UB_MODE_CRC, &u, pay, 700, false, buf, 64);
   CHECK_EQ(F, 36);   /* 632 bytes in DLLDB 0, the rest after an LBH */
   unsigned G = ual_ub_dlldp_build(UAL_UB_MODE_CRC, &u, pay, 100, false, buf + 20 * F, 64 - F);
+  memcpy(buf + 20 * (F + G), buf + 20 * F, 20u * G);
   memset(&s, 0, sizeof s);
+  ual_ub_rx_init(&s.rx);
   feed(&s, buf + 20 * 5, F - 5 + G, 0);   /* cut: starts inside the first DLLDP, no hint */
+  CHECK_EQ(findings(&s), 0);
+  /* the first block found may be a later DLLDB taken for DLLDB 0: no DLLDP from it */
+  unsigned units = 0;
+  for (unsigned i = 0; i < s.n; i++) units += s.out[i].unit.kind != UAL_UB_UNIT_NONE;
+  CHECK_EQ(units, 0);
+  CHECK(s.rx.dp_unsure);
+  feed(&s, buf + 20 * (F + G), G, 0);     /* the next DLLDP, framed from the block before it */
   CHECK_EQ(findings(&s), 0);
   CHECK_EQ(s.out[s.n - 1].unit.kind, UAL_UB_UNIT_DLLDP);
   CHECK_EQ(s.out[s.n - 1].unit.payload_len, 100);
+  CHECK_EQ(s.rx.dp_unsure, 0);
   CHECK_EQ(s.rx.mode, UAL_UB_MODE_CRC);
+
+  /* a later DLLDB of a long DLLDP found first, its PLENGTH read from payload bytes
+   * that frame it whole: nothing judged (no UB-PAD-NONZERO, UB-PLENGTH-*) */
+  static uint8_t big[96 * 20], junk[2000];
+  for (unsigned k = 0; k < sizeof junk; k++) junk[k] = (uint8_t)(0xF0 | k);   /* PLENGTH NDB > 0: 32 flits */
+  unsigned B = ual_ub_dlldp_build(UAL_UB_MODE_CRC, &u, junk, 1800, false, big, 96);
+  CHECK(B > 64);
+  memset(&s, 0, sizeof s);
+  ual_ub_rx_init(&s.rx);
+  feed(&s, big + 20 * 32, 32, 0);          /* DLLDB 1 alone */
+  CHECK_EQ(findings(&s), 0);
+  CHECK_EQ(s.out[s.n - 1].block_end, 1);   /* found as a block of 32 */
 
   /* a bit error in the DLLDP after sync */
   buf[20 * F + 30] ^= 0x04;

@@ -84,6 +84,8 @@ struct ual_ub_side {
   uint8_t held_reported;
   /* retry buffer of this side as a sender */
   uint8_t wr_known;
+  uint8_t wr_sure;                      /* WrPtr followed since a link-up, or confirmed by a second
+                                           Retry_Ack_Set: replays and WrPtr are judged */
   uint32_t wr;                          /* backed-up flits sent (WrPtr before mod) */
   uint32_t wr_lost;                     /* wr when it stopped being followed */
   uint8_t lost_valid;
@@ -111,6 +113,13 @@ struct ual_ub_side {
   uint8_t dp_seen;
   /* mode change: 0 none, 1 REQ sent, 2 ACK sent */
   uint8_t mc;
+  uint8_t mc_known;                     /* mc follows the side (a DLLDP accepted, or a link-up) */
+  /* the partner may be discarding this side's stream for an error before
+   * the capture (or lost records): blocks seen may not be accepted. Ends at
+   * this side's Retry_Ack_Set, a link-up, or a response window of link time
+   * in which the partner asked for no replay */
+  uint8_t disc_maybe, req_seen;
+  uint64_t disc_from_ns;
   uint8_t lanes_tlw, lanes_rlw;
   uint8_t crdack_reported;              /* UB-CRDACK-THRESHOLD said since its last Crd_Ack */
   uint64_t dlldps, dlldp_bytes[UAL_UB_VLS], dlldp_count[UAL_UB_VLS], dllcbs, bad_blocks, retry_req_sets,

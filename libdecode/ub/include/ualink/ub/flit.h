@@ -140,6 +140,8 @@ struct ual_ub_flit {
   uint8_t error_flag;           /* block_end: BCRC/END ERROR_FLAG */
   uint8_t hdr_crd, hdr_ack, hdr_crd_vl;   /* LPH/LBH: credit and ACK return */
   uint16_t skipped;             /* flits before this block that no block found held (hunting) */
+  uint8_t dp_unsure;            /* a DLLDB read before the DLLDP boundaries are known: its block
+                                   may be a later DLLDB taken for DLLDB 0 (no DLLDP delivered) */
   struct ual_ub_unit unit;      /* unit.kind != NONE: a unit ended here */
   const uint8_t *payload;       /* DLLDP payload (valid until the next record), or NULL */
 };
@@ -167,8 +169,14 @@ struct ual_ub_rx {
   uint8_t err_open, ack_seen;
   uint8_t blind;                /* a bad block may be unseen (before the capture or the link-up, or
                                    skipped while hunting) since the last replay */
+  uint8_t fresh;                /* the stream began at a link-up: the first block found is no later DLLDB */
+  uint8_t dp_unsure;            /* DLLDP boundaries not known since the blocks were found by hunting:
+                                   2 the DLLDP being read began at the block hunting found (it may be
+                                   a later DLLDB), 1 a DLLDP begun after a block end; a DLLDP read
+                                   whole from an LPH of state 1 ends it. Meanwhile a failed BCRC
+                                   means the framing was wrong: hunt again, no UB-BCRC */
   struct {
-    uint8_t in_dlldp, db, ndb, nlast;
+    uint8_t in_dlldp, db, ndb, nlast, dp_unsure, blind;
     uint16_t dp_flits, pay_n;
     uint64_t dp_frame;
     struct ual_ub_unit dp;
@@ -184,6 +192,9 @@ void ual_ub_rx_init(struct ual_ub_rx *rx);
  * are unknown again (the mode is kept unless mode is not UNKNOWN; so is
  * `blind`, which a link-up clears). */
 void ual_ub_rx_resync(struct ual_ub_rx *rx, enum ual_ub_mode mode);
+/* A link-up: the blocks are found again, and nothing before it is replayed
+ * or continued (no DLLDP is in progress). */
+void ual_ub_rx_linkup(struct ual_ub_rx *rx);
 /* One flit of this direction. hint is the record's mode hint (U6), 0 when
  * none; fec_bad = flags bit 1 (U2). Fills out and the stateless findings
  * of the blocks (BCRC, headers, PLENGTH, padding, reserved bits). */
