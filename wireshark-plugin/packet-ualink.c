@@ -21,6 +21,8 @@
 #include "ualink/pcie/filter.h"
 #include "ualink/ub/filter.h"
 #include "packet-ualink.h"
+#include "ualink/core/udp.h"
+#include <epan/proto_data.h>
 
 static int proto_ualink = -1;
 /* PCIe records' protocol item and fields (Wireshark 4.0 has no "pcie"). */
@@ -28,7 +30,17 @@ static int proto_pcie = -1;
 /* UB flit records' protocol item (Wireshark 4.0 has no "ub"). */
 static int proto_ub = -1;
 static int uw_tap = -1;
-static dissector_handle_t uw_handle;
+static dissector_handle_t uw_handle, uw_udp_handle;
+/* The UDP export's header (ualink/core/udp.h) and what its sequence says. */
+#define hf_udp_hdr ual_ws_hf_fu[UAL_FU_UDP]
+#define hf_udp_type ual_ws_hf_fu[UAL_FU_UDP_TYPE]
+#define hf_udp_len ual_ws_hf_fu[UAL_FU_UDP_LEN]
+#define hf_udp_seq ual_ws_hf_fu[UAL_FU_UDP_SEQ]
+#define hf_udp_lost ual_ws_hf_fu[UAL_FU_UDP_LOST]
+static gint ett_udp = -1;
+static expert_field ei_udp_lost = EI_INIT;
+static struct ual_udp_rx uw_udp_rx;   /* the first pass's, in frame order */
+struct uw_udp_frame { uint64_t lost; gboolean mark; };
 
 /* One hf per field-table row, indexed by enum ual_field_id. */
 static int hf_field[UAL_F_COUNT];
@@ -189,7 +201,7 @@ static void uw_hf_from_table(hf_register_info *h, int *id, const struct ual_filt
 }
 
 static void uw_register_table_fields(void) {
-  const int n = UAL_FU_SEVERITY - UAL_FU_SECTOR + 1;
+  const int n = UAL_FU_UDP_LOST - UAL_FU_SECTOR + 1;
   hf_register_info *hf = g_new0(hf_register_info, n);
   for (int i = 0; i < n; i++)
     uw_hf_from_table(&hf[i], &ual_ws_hf_fu[UAL_FU_SECTOR + i], &ual_filter_ualink_fields[UAL_FU_SECTOR + i]);
@@ -225,6 +237,8 @@ static void uw_register_expert(void) {
     { &ei_malformed, { "ualink.malformed", PI_MALFORMED, PI_ERROR, "Malformed capture record", EXPFILL } },
     { &ei_hdr_reserved, { "ualink.rec.reserved_set", PI_PROTOCOL, PI_WARN, "Reserved record header bits set", EXPFILL } },
     { &ei_dropped, { "ualink.findings_dropped", PI_PROTOCOL, PI_NOTE, "More findings than one record holds", EXPFILL } },
+    { &ei_udp_lost, { "ualink.udp.lost_before", PI_SEQUENCE, PI_WARN,
+                      "Datagrams of the UDP export lost before this one: the analysis starts over", EXPFILL } },
   };
   ei_register_info *ei = g_new0(ei_register_info, UAL_R_COUNT);
   for (int r = 0; r < UAL_R_COUNT; r++) {
@@ -269,7 +283,10 @@ static gint uw_ett(const char *label) {
 /* ------------------------------------------------------------------ */
 /* Decoding */
 
-static void uw_init(void) { ual_ws_state_init(proto_ualink); }
+static void uw_init(void) {
+  ual_ws_state_init(proto_ualink);
+  ual_udp_rx_init(&uw_udp_rx);
+}
 static void uw_cleanup(void) { ual_ws_state_cleanup(); }
 
 static gboolean uw_decoded(const struct ual_rec_result *r) {
@@ -545,9 +562,67 @@ static gboolean uw_plausible(tvbuff_t *tvb) {
   return rec.h.link <= 3 || rec.h.link == 255;
 }
 
+/* A datagram of the UDP export: the export header when there is one
+ * (its sequence followed on the first pass: the datagrams lost before
+ * this one are counted and the record is passed on with UAL_RF_LOST), then
+ * the record. */
+static int dissect_ualink_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
+  guint len = tvb_captured_length(tvb);
+  const guint8 *buf = tvb_get_ptr(tvb, 0, len);
+  struct uw_udp_frame *uf = p_get_proto_data(wmem_file_scope(), pinfo, proto_ualink, 1);
+  if (!uf) {
+    uf = wmem_new0(wmem_file_scope(), struct uw_udp_frame);
+    if (!PINFO_FD_VISITED(pinfo)) {
+      uint64_t before = uw_udp_rx.lost;
+      size_t n;
+      bool lost;
+      ual_udp_rx_step(&uw_udp_rx, buf, len, &n, &lost);
+      uf->lost = uw_udp_rx.lost - before;
+      uf->mark = lost;
+    }
+    p_add_proto_data(wmem_file_scope(), pinfo, proto_ualink, 1, uf);
+  }
+  struct ual_udp_rx one;   /* where the record starts: the same on every pass */
+  ual_udp_rx_init(&one);
+  size_t n;
+  bool unused;
+  const guint8 *rec = ual_udp_rx_step(&one, buf, len, &n, &unused);
+  guint hlen = (guint)(rec - buf);
+  if (hlen) {
+    proto_item *hi = proto_tree_add_item(tree, hf_udp_hdr, tvb, 0, hlen, ENC_NA);
+    proto_tree *ht = proto_item_add_subtree(hi, ett_udp);
+    proto_tree_add_item(ht, hf_udp_type, tvb, 0, 1, ENC_NA);
+    proto_tree_add_item(ht, hf_udp_len, tvb, 1, 1, ENC_NA);
+    proto_tree_add_item(ht, hf_udp_seq, tvb, 4, 4, ENC_LITTLE_ENDIAN);
+    if (uf->lost || uf->mark) {
+      proto_item *li = proto_tree_add_uint64(ht, hf_udp_lost, tvb, 4, 4, uf->lost);
+      proto_item_set_generated(li);
+      expert_add_info_format(pinfo, li, &ei_udp_lost,
+                             "%" PRIu64 " datagrams of the UDP export lost before this one: the analysis starts over",
+                             uf->lost);
+    }
+  }
+  tvbuff_t *rt = tvb_new_subset_remaining(tvb, (gint)hlen);
+  if (uf->mark && n >= UAL_REC_HDR_BYTES) {
+    guint8 *m = (guint8 *)tvb_memdup(pinfo->pool, rt, 0, (size_t)n);
+    ual_udp_mark_lost(m, n, m, n);
+    rt = tvb_new_child_real_data(tvb, m, (guint)n, (gint)n);
+    add_new_data_source(pinfo, rt, "Record after lost datagrams");
+  }
+  int done = dissect_ualink(rt, pinfo, tree, data);
+  if (uf->lost) col_prepend_fstr(pinfo->cinfo, COL_INFO, "[%" PRIu64 " lost] ", uf->lost);
+  return (int)hlen + done;
+}
+
 static uw_bool dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
-  if (!uw_plausible(tvb)) return FALSE;
-  dissect_ualink(tvb, pinfo, tree, data);
+  guint len = tvb_captured_length(tvb);
+  guint hlen = 0;
+  if (len >= UAL_UDP_HDR_BYTES && tvb_get_guint8(tvb, 0) == UAL_UDP_HDR_TYPE) {   /* the export header */
+    hlen = tvb_get_guint8(tvb, 1);
+    if (hlen < UAL_UDP_HDR_BYTES || hlen > len || tvb_get_letohs(tvb, 2) != 0) return FALSE;
+  }
+  if (!uw_plausible(tvb_new_subset_remaining(tvb, (gint)hlen))) return FALSE;
+  dissect_ualink_udp(tvb, pinfo, tree, data);
   return TRUE;
 }
 
@@ -564,6 +639,9 @@ void proto_register_ualink(void) {
       "Run libdecode's analyzer: replay, LTSSM, DL message protocols and UART streams "
       "(off: stateless decode and unpacking only)", &uw_analyze);
   uw_handle = register_dissector("ualink", dissect_ualink, proto_ualink);
+  uw_udp_handle = register_dissector("ualink.udp", dissect_ualink_udp, proto_ualink);
+  static gint *udp_ett[] = { &ett_udp };
+  proto_register_subtree_array(udp_ett, array_length(udp_ett));
   uw_tap = register_tap(UAL_WS_TAP);
   register_init_routine(uw_init);
   register_cleanup_routine(uw_cleanup);
@@ -571,7 +649,7 @@ void proto_register_ualink(void) {
 
 void proto_reg_handoff_ualink(void) {
   dissector_add_uint("wtap_encap", WTAP_ENCAP_USER0, uw_handle);
-  dissector_add_uint_with_preference("udp.port", UAL_UDP_PORT, uw_handle);
+  dissector_add_uint_with_preference("udp.port", UAL_UDP_PORT, uw_udp_handle);
   heur_dissector_add("udp", dissect_ualink_heur, "UALink capture records over UDP", "ualink_udp",
                      proto_ualink, HEURISTIC_ENABLE);
 }

@@ -405,6 +405,22 @@ udp)
   check "without the heuristic only port 17762 is dissected ($n2 of $total)" test "$n2" -lt "$total" -a "$n2" -gt 0
   n3=$(ts -r "$u" -Y 'ualink && udp.dstport == 40001' --disable-heuristic ualink_udp -o ualink.udp.port:40001 | wc -l)
   check "UDP port preference ualink.udp.port selects the port ($n3 + $n2 = $total)" test "$((n2 + n3))" -eq "$total"
+  # The export with its header and datagrams left out (5-7, 12, 20-24):
+  # the gaps counted, said as expert items, and the analysis starts over at
+  # the record after each: nothing is judged across a gap.
+  q=$work/cap/udp-seq.pcap
+  total=$(ts -r "$q" | wc -l)
+  n=$(ts -r "$q" -Y 'ualink.rec.kind' | wc -l)
+  check "every datagram of the export dissected, header form, both ports ($n of $total)" test "$n" -eq "$total"
+  got=$(ts -r "$q" -Y 'ualink.udp.lost' -T fields -e ualink.udp.lost | tr '\n' ' ')
+  check "the datagrams lost counted at each gap ($got)" test "$got" = "3 1 5 "
+  n=$(ts -r "$q" -Y 'ualink.rec.lost == 1' | wc -l)
+  check "the record after each gap marked lost ($n)" test "$n" -eq 3
+  n=$(ts -r "$q" -Y 'ualink.udp.lost_before' | wc -l)
+  check "an expert item at each gap ($n)" test "$n" -eq 3
+  a=$(ts -r "$work/cap/clean.pcap" -Y 'ualink.severity == "error" || ualink.severity == "warning"' | wc -l)
+  b=$(ts -r "$q" -Y 'ualink.severity == "error" || ualink.severity == "warning"' | wc -l)
+  check "no error or warning finding across the gaps ($b; the whole capture $a)" test "$b" -eq "$a"
   ts -r "$u" -T fields -e _ws.col.Source -e _ws.col.Destination -e _ws.col.Protocol -c 3 > "$work/cols.txt"
   check "src/dst columns are Side A / Side B and protocol UALink" \
     grep -qP '^Side B\tSide A\tUALink$' "$work/cols.txt"

@@ -25,6 +25,7 @@
  * FEC correction), so every field of every frame is checked, and compares
  * the rule IDs of the frame's expert items with its findings. */
 #include "ualink/ualink.h"
+#include "ualink/core/udp.h"
 #include "ualink/ualink/analysis.h"
 
 #include <errno.h>
@@ -559,6 +560,24 @@ static void gen_udp(const char *dir) {
     ts += 2;
     udp_put(f, ts, 40002, bad, (size_t)((int)good_len + muts[i].dlen));
   }
+  fclose(f);
+
+  /* udp-seq.pcap: the clean capture as the export sends it (export header,
+   * sequence numbers), datagrams 5-7, 12 and 20-24 left out; the first
+   * half to the default port, the rest to another (the heuristic). */
+  pcap_open(&in, in_path);
+  snprintf(path, sizeof path, "%s/udp-seq.pcap", dir);
+  f = pcap_create(path, LINKTYPE_ETHERNET);
+  uint8_t dg[UAL_UDP_HDR_BYTES + MAX_REC];
+  for (size_t i = 0; (rec = pcap_next(&in, &len)) != NULL; i++) {
+    ts += 2;
+    if ((i >= 5 && i <= 7) || i == 12 || (i >= 20 && i <= 24)) continue;
+    if (len > MAX_REC) die("record too long");
+    ual_udp_hdr_build((uint32_t)i, dg);
+    memcpy(dg + UAL_UDP_HDR_BYTES, rec, len);
+    udp_put(f, ts, i < n / 2 ? UAL_UDP_PORT : 40001, dg, UAL_UDP_HDR_BYTES + len);
+  }
+  fclose(in.f);
   fclose(f);
 }
 

@@ -40,13 +40,19 @@
   X(NEG_OUTCOME, "Negotiation outcome", "ualink.neg.outcome", UAL_FT_UINT, 1, UAL_FB_DEC, ual_vals_neg_outcome, NULL) \
   X(NEG_LATENCY, "Negotiation latency (ns)", "ualink.neg.latency_ns", UAL_FT_UINT, 8, UAL_FB_DEC, NULL, "Since the request") \
   X(RULE, "Rule", "ualink.rule", UAL_FT_STRING, 0, UAL_FB_NONE, NULL, "Rule ID of a finding (docs/rules.md), one per finding") \
-  X(SEVERITY, "Severity", "ualink.severity", UAL_FT_STRING, 0, UAL_FB_NONE, NULL, "Severity of a finding: info, warning or error")
+  X(SEVERITY, "Severity", "ualink.severity", UAL_FT_STRING, 0, UAL_FB_NONE, NULL, "Severity of a finding: info, warning or error") \
+  X(UDP, "UDP export header", "ualink.udp", UAL_FT_BYTES, 0, UAL_FB_NONE, NULL, "docs/capture-format.md, ualink/core/udp.h") \
+  X(UDP_TYPE, "Type", "ualink.udp.type", UAL_FT_UINT, 1, UAL_FB_HEX, NULL, "0x81: export header, version 1") \
+  X(UDP_LEN, "Header length", "ualink.udp.len", UAL_FT_UINT, 1, UAL_FB_DEC, NULL, NULL) \
+  X(UDP_SEQ, "Sequence number", "ualink.udp.seq", UAL_FT_UINT, 4, UAL_FB_DEC, NULL, "The sender's datagrams numbered from 0") \
+  X(UDP_LOST, "Datagrams lost before", "ualink.udp.lost", UAL_FT_UINT, 8, UAL_FB_DEC, NULL, "Missing from the sequence before this datagram (in frame order)")
 
 /* The expert fields after them: ualink.rule.<ID> for every rule, then these. */
 #define UAL_FILTER_UALINK_EXPERT(X) \
   X(MALFORMED, "Malformed capture record", "ualink.malformed") \
   X(HDR_RESERVED, "Reserved record header bits set", "ualink.rec.reserved_set") \
-  X(DROPPED, "More findings than one record holds", "ualink.findings_dropped")
+  X(DROPPED, "More findings than one record holds", "ualink.findings_dropped") \
+  X(UDP_LOST_BEFORE, "Datagrams of the UDP export lost before this one: the analysis starts over", "ualink.udp.lost_before")
 
 /* Indexes into ual_filter_ualink_fields: the protocol, the fields above,
  * the rules' expert fields, the fixed expert fields. */
@@ -59,6 +65,7 @@ enum ual_fu {
   UAL_FU_MALFORMED = UAL_FU_RULE_FIRST + UAL_R_COUNT,
   UAL_FU_HDR_RESERVED,
   UAL_FU_DROPPED,
+  UAL_FU_UDP_LOST_BEFORE,
   UAL_FU_COUNT
 };
 
