@@ -87,6 +87,14 @@ void ual_pcie_dllp_parse(const uint8_t p[UAL_PCIE_DLLP_BYTES], struct ual_pcie_d
 
 void ual_pcie_dllp_decode(const uint8_t body[UAL_PCIE_DLLP_BODY], struct ual_pcie_dllp *d, struct ual_findings *f) {
   d->framing = (uint8_t)ual_field_get(UAL_F_PCIE_FRAMING, body);
+  /* the record's own bytes, judged whatever the DLLP holds */
+  uint32_t rsvd = ual_field_get(UAL_F_PCIE_BODY_RSVD, body);
+  if (rsvd)
+    ual_findings_add(f, UAL_R_PD_RECORD, -1, "record byte 1 %s (%s) = %02xh", ual_fields[UAL_F_PCIE_BODY_RSVD].name,
+                     ual_fields[UAL_F_PCIE_BODY_RSVD].abbrev, rsvd);
+  if (!ual_field_value_name(UAL_F_PCIE_FRAMING, d->framing))
+    ual_findings_add(f, UAL_R_PD_RECORD, -1, "record byte 0 %s (%s) = %u, not a defined value",
+                     ual_fields[UAL_F_PCIE_FRAMING].name, ual_fields[UAL_F_PCIE_FRAMING].abbrev, d->framing);
   ual_pcie_dllp_parse(body + UAL_PCIE_DLLP_OFF, d);
   if (!d->crc_ok) {
     ual_findings_add(f, UAL_R_PD_CRC, -1, "%s: CRC-16 %04xh received, %04xh computed", ual_pcie_dllp_name_str(d->name),

@@ -249,6 +249,22 @@ static void test_record(void) {
   }
   CHECK(hdr);
   CHECK(crc);
+  CHECK_EQ(r.findings.n, 0);
+  /* the record's reserved byte 1 and an undefined framing byte: PD-RECORD each */
+  static const uint8_t bad[][2] = { { 1, 0x40 }, { 3, 0 }, { 254, 0x01 } };
+  static const unsigned want[] = { 1, 1, 2 };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    body[0] = bad[i][0];
+    body[1] = bad[i][1];
+    n = ual_record_build(&h, body, 8, rec, sizeof rec);
+    ual_decode_stateless(rec, n, 3, &r);
+    CHECK_EQ(r.status, UAL_RS_OK);
+    CHECK_EQ(r.findings.n, want[i]);
+    for (unsigned k = 0; k < r.findings.n; k++) CHECK_EQ(r.findings.v[k].rule, UAL_R_PD_RECORD);
+    CHECK_EQ(r.pcie.name, UAL_PCIE_DT_UPDATEFC_P);   /* the DLLP is decoded all the same */
+  }
+  body[0] = 1;
+  body[1] = 0;
   ual_decode_stateless(rec, n - 1, 3, &r);   /* a body of 7 bytes */
   CHECK_EQ(r.status, UAL_RS_BODY_LEN);
 }

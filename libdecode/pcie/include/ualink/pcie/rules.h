@@ -9,6 +9,7 @@
   X(PD_CRC,             "PD-CRC",             ERROR,   "DLLP CRC-16 of bytes 0-3 differs from bytes 4-5: DLLP discarded") \
   X(PD_TYPE,            "PD-TYPE",            ERROR,   "reserved DLLP type code") \
   X(PD_RESERVED,        "PD-RESERVED",        WARNING, "non-zero reserved bits in a DLLP") \
+  X(PD_RECORD,          "PD-RECORD",          WARNING, "kind-4 record with a non-zero reserved byte 1 or an undefined framing byte 0") \
   X(PD_FC_ORDER,        "PD-FC-ORDER",        ERROR,   "FC DLLP out of order: InitFC2 before all InitFC1, UpdateFC before InitFC2, or InitFC after UpdateFC") \
   X(PD_FC_INIT_CHANGED, "PD-FC-INIT-CHANGED", ERROR,   "InitFC1/InitFC2 of one class and VC carry different credit or scale values") \
   X(PD_FC_BACKWARDS,    "PD-FC-BACKWARDS",    ERROR,   "UpdateFC credits decrease modulo the field width") \
