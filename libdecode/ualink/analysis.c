@@ -129,7 +129,7 @@ static void deliver(struct ual_analyzer *a, unsigned d, const struct ual_flit_vi
   sync_step(a, d, uo, wf, ev, f);
   bool alt = need_before || uo->alt_role[0] || uo->alt_role[1] || uo->alt_role[2] || uo->alt_role[3];
   int usec = alt ? uart_sectors(v, uo) : 0;
-  ual_dlproto_uart(&a->dp, d, a->unpack[d].uart_need, wf->ts_ns ? wf->ts_ns + (wf->ft_ps + 999u) / 1000u : 0);
+  ual_dlproto_uart(&a->dp, d, a->unpack[d].uart_need, wf);
   if (own) {
     out->unpacked = true;
     ual_dlproto_flit(&a->dp, d, &out->flit, usec, wf, f);

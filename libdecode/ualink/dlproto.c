@@ -73,13 +73,25 @@ static uint64_t uart_allowance(uint32_t segs, uint64_t end_ns, uint64_t req_ns, 
   return end_ns > req_ns ? end_ns - req_ns : 0;
 }
 
-void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns) {
+void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, const struct ual_when *w) {
   struct ual_dlproto_side *me = &dp->s[dir & 1], *peer = &dp->s[(dir & 1) ^ 1];
-  bool ended = me->uart_open && !need;
+  bool began = !me->uart_open && need, ended = me->uart_open && !need;
   me->uart_open = (uint8_t)need;
+  if (began && w->ts_ns) {
+    /* begun before a request could have arrived (within one flit time
+     * after it): it blocks the answer as one already open would */
+    uint64_t by = ns_of(w->ft_ps);
+    for (int i = 0; i < UAL_NBASIC; i++) {
+      struct ual_basic_req *b = &peer->basic[i];
+      if (b->active && !b->uart_segs && b->ts_ns && w->ts_ns <= b->ts_ns + by) b->uart_segs = need;
+    }
+    struct ual_ctrl_req *r = &peer->req;
+    if (r->state == UAL_CS_SENT && !r->answered && !r->uart_segs && r->ts_ns && w->ts_ns <= r->ts_ns + by)
+      r->uart_segs = need;
+  }
   if (!ended) return;
   /* stamp what me owes and was waiting behind this transport */
-  if (!end_ns) end_ns = 1;
+  uint64_t end_ns = w->ts_ns ? w->ts_ns + ns_of(w->ft_ps) : 1;
   for (int i = 0; i < UAL_NBASIC; i++)
     if (peer->basic[i].active && peer->basic[i].uart_segs && !peer->basic[i].uart_end_ns)
       peer->basic[i].uart_end_ns = end_ns;

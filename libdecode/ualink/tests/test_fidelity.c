@@ -322,6 +322,36 @@ static void test_response_during_transport(void) {
   }
 }
 
+/* Issue 39 item 4. The same when B's transport begins after the request
+ * but before it can have reached B: A's TL Rate notification (or LinkWidth
+ * request), then B's next flit, half a flit time later, begins a 33-DWord
+ * transport and B answers in the first alternate sector after it. Broken
+ * twin: the answer comes 1 us plus two flits after the transport. */
+static void test_response_after_transport_began(void) {
+  for (int v = 0; v < 4; v++) {
+    bool broken = v & 1, ctrl = v & 2;
+    fresh_accels();
+    X.width = 1;
+    fx_channels_online(&X);
+    fx_msg(&X, FX_A, fx_uart(UAL_MT_UART_CREDIT, 128));
+    fx_clear_counts(&X);
+    fx_msg(&X, FX_A, ctrl ? fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_REQUEST, 0) : fx_basic(UAL_MT_TL_RATE, 0, 2000, 0));
+    X.ts_ns -= fx_ft_ns(&X) / 2;
+    fx_push_transport(&X, FX_B, 32, NULL);
+    while (ual_pack_msg_queued(&X.pack[FX_B])) {
+      fx_data(&X, FX_B);
+      fx_nop(&X, FX_A, UAL_RC_ACK, 0, UAL_DLLP_NOP2);
+    }
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), 0);
+    if (broken) X.ts_ns += 2 * fx_ft_ns(&X) + UAL_RESPONSE_NS + 100;
+    fx_msg(&X, FX_B, ctrl ? fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2) : fx_basic(UAL_MT_TL_RATE, 1, 0, 0));
+    CHECK_EQ(found_here(&X, UAL_R_DM_RESPONSE_LATE), broken ? X.frame : 0);
+    if (ctrl) fx_msg(&X, FX_A, fx_ctrl(UAL_MT_LINK_WIDTH, 0, 2, UAL_CMD_ACK, 2));
+    CHECK_EQ(fx_count(&X, UAL_R_DM_RESPONSE_LATE), broken ? 1u : 0u);
+    CHECK_EQ(problems_except(&X, UAL_R_DM_RESPONSE_LATE, UAL_R_DM_RESPONSE_LATE), 0);
+  }
+}
+
 /* Recovery to rate at 128b/130b: RcvrLock, RcvrCfg, Speed, then at the new
  * rate RcvrLock sending EIEOS and TS1 twice; with eq the equalization
  * phases 1..3 (TS1 with Equalization Control = the phase); RcvrCfg, Idle,
@@ -385,6 +415,7 @@ static void test_eq_ch0_online(void) {
 int main(void) {
   test_eq_ch0_online();
   test_response_during_transport();
+  test_response_after_transport_began();
   test_response_rules();
   test_response_order();
   test_outstanding_after_ack();

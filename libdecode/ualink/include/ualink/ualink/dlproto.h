@@ -102,9 +102,9 @@ void ual_dlproto_flit(struct ual_dlproto *dp, unsigned dir, const struct ual_fli
 /* Deadlines that passed by the time of a record of direction dir. */
 void ual_dlproto_tick(struct ual_dlproto *dp, unsigned dir, const struct ual_when *w,
                       struct ual_events *ev, struct ual_findings *f);
-/* After a delivered flit of partner dir: DWords its open UART transport
- * still owes; end_ns is the end of that flit (0 unknown). */
-void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, uint64_t end_ns);
+/* After a delivered flit of partner dir (w: its time and flit time): DWords
+ * its open UART transport still owes. */
+void ual_dlproto_uart(struct ual_dlproto *dp, unsigned dir, unsigned need, const struct ual_when *w);
 /* The link runs at a header rate code: the maximum allowed speed is at least that. */
 void ual_dlproto_rate(struct ual_dlproto *dp, unsigned rate);
 /* Flits cross the link at this many lanes: the maximum allowed width is at
