@@ -617,8 +617,10 @@ static int dissect_ualink_udp(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tre
 static uw_bool dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data) {
   guint len = tvb_captured_length(tvb);
   guint hlen = 0;
-  if (len >= UAL_UDP_HDR_BYTES && tvb_get_guint8(tvb, 0) == UAL_UDP_HDR_TYPE) {   /* the export header */
-    hlen = tvb_get_guint8(tvb, 1);
+  uint8_t h[2] = { 0, 0 };   /* tvb_get_guint8 is deprecated from 4.4 and tvb_get_uint8 new in it */
+  if (len >= UAL_UDP_HDR_BYTES) tvb_memcpy(tvb, h, 0, sizeof h);
+  if (len >= UAL_UDP_HDR_BYTES && h[0] == UAL_UDP_HDR_TYPE) {   /* the export header */
+    hlen = h[1];
     if (hlen < UAL_UDP_HDR_BYTES || hlen > len || tvb_get_letohs(tvb, 2) != 0) return FALSE;
   }
   if (!uw_plausible(tvb_new_subset_remaining(tvb, (gint)hlen))) return FALSE;
