@@ -214,8 +214,19 @@ void ual_analyzer_step(struct ual_analyzer *a, const uint8_t *rec, size_t len, u
   ual_analyzer_step_decoded(a, frame, ts_ns, out, ev);
 }
 
+static void step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
+                         struct ual_events *ev);
+
 void ual_analyzer_step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
                                struct ual_events *ev) {
+  unsigned from = ev ? ev->n : 0;
+  step_decoded(a, frame, ts_ns, out, ev);
+  /* the events of a record are its link's */
+  for (unsigned i = from; ev && i < ev->n; i++) ev->v[i].link = out->rec.h.link;
+}
+
+static void step_decoded(struct ual_analyzer *a, uint64_t frame, uint64_t ts_ns, struct ual_rec_result *out,
+                         struct ual_events *ev) {
   a->records++;
   if (out->status != UAL_RS_OK && out->status != UAL_RS_RESERVED) return;
   const struct ual_rec_hdr *h = &out->rec.h;

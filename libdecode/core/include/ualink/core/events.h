@@ -28,6 +28,7 @@ struct ual_tevent {
   uint64_t frame, ts_ns;
   uint8_t kind;         /* enum ual_tev_kind */
   uint8_t partner;      /* 0 = side A, 1 = side B, UAL_PARTNER_LINK */
+  uint8_t link;         /* the link byte of the record whose step raised it (set by the top level) */
   uint8_t mtype;        /* UALink NEGOTIATION: enum ual_msg_type */
   uint8_t outcome;      /* UALink NEGOTIATION: enum ual_neg_outcome */
   int32_t value, old;   /* new and previous value; UAL_UNKNOWN when unknown */

@@ -6,12 +6,15 @@
  * joins them with the capture record's own into the one field table
  * (core/fields.h), the one rule table (core/rules.h), the one dispatch
  * table by record kind (core/decode.c), the one list of timeline event
- * kinds (core/events.h) and the analysis registry (core/analysis.h).
+ * kinds (core/events.h), the analysis registry (core/analysis.h) and the
+ * presentation model (core/views.h).
  *
  * Adding a fabric: include its three list headers here and append its
  * lists below; give struct ual_rec_result (core/decode.h) a member for
  * what its records decode into; include its analysis state header in
- * core/analysis.h when it has one; add the module to
+ * core/analysis.h when it has one; its presentation model (X(name) in
+ * its kinds.h, its views.h included by core/views.h, its views.c); add
+ * the module to
  * libdecode/CMakeLists.txt. Its fields, rules and records then reach every
  * front-end. */
 #ifndef UALINK_CORE_FABRICS_H
@@ -46,6 +49,9 @@
  * of a record's analysis subtree), X(kind code, name):
  * ual_name_an_state_text. */
 #define UAL_FABRIC_STATE_TEXT_KINDS(X) UAL_UALINK_STATE_TEXT_KINDS(X) UAL_PCIE_STATE_TEXT_KINDS(X) UAL_UB_STATE_TEXT_KINDS(X)
+/* Each fabric's presentation model X(name): const struct ual_view_fabric
+ * ual_view_name and struct ual_name_tally (core/views.h). */
+#define UAL_FABRIC_VIEWS(X)       UAL_UALINK_VIEWS(X) UAL_PCIE_VIEWS(X) UAL_UB_VIEWS(X)
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
 #define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie) X(ual_filter_ub)

@@ -15,4 +15,8 @@
 #define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie)
 #define UAL_PCIE_STATE_TEXT_KINDS(X)
 
+/* Its presentation model (core/views.h): ual_view_pcie in pcie/views.c,
+ * struct ual_pcie_tally in pcie/views.h. */
+#define UAL_PCIE_VIEWS(X) X(pcie)
+
 #endif

@@ -153,4 +153,10 @@ int ual_analyzer_state_text(const struct ual_analyzer *a, char *buf, size_t cap)
  * Other fabrics' analyses (a->fab) are not in it. */
 uint64_t ual_analyzer_state_hash(const struct ual_analyzer *a);
 
+/* What the presentation model reads (core/views.h): the analyzer's state
+ * (a may be NULL: stateless) and a front-end's tally. */
+struct ual_view_tally;
+struct ual_view_src;
+void ual_analyzer_view_src(const struct ual_analyzer *a, const struct ual_view_tally *t, struct ual_view_src *out);
+
 #endif

@@ -34,4 +34,8 @@
 #define UAL_UALINK_ANALYSIS_KINDS(X)
 #define UAL_UALINK_STATE_TEXT_KINDS(X)
 
+/* Its presentation model (core/views.h): ual_view_ualink in ualink/views.c,
+ * struct ual_ualink_tally in ualink/views.h. */
+#define UAL_UALINK_VIEWS(X) X(ualink)
+
 #endif

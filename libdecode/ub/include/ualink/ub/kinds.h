@@ -21,4 +21,8 @@
 #define UAL_UB_ANALYSIS_KINDS(X) X(UAL_REC_UB_FLIT, ub)
 #define UAL_UB_STATE_TEXT_KINDS(X) X(UAL_REC_UB_FLIT, ub)
 
+/* Its presentation model (core/views.h): ual_view_ub in ub/views.c,
+ * struct ual_ub_tally in ub/views.h. */
+#define UAL_UB_VIEWS(X) X(ub)
+
 #endif
