@@ -12,6 +12,7 @@
 #include "ualink/ub/analysis.h"
 #include "ualink/core/fields.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,9 @@ const char *ub_scenario_what(int sc) { return sc >= 0 && sc < UB_SC_COUNT ? scen
   X(UB_FEC_UNCORRECTABLE,BER,    "flags bit 1 on a flit of A (B discards and asks for a replay)") \
   X(UB_RETRY_ACK_PTR,   BER,     "a Retry_Ack_Set with RdPtr one past the RcvPtr asked") \
   X(UB_REPLAY_COUNT,    BER,     "a Retry_Ack_Set with WrPtr one too far") \
-  X(UB_REPLAY_START,    BER,     "A's replay starts with a changed one-DLLDB DLLDP, the rest unsent") \
+  X(UB_REPLAY_START,    BER,     "A's replay starts with a changed one-DLLDB DLLDP, then replays") \
   X(UB_REPLAY_CONTENT,  BER,     "a changed body flit in the last block of A's replay") \
-  X(UB_ACK_STATE_SEND,  BER,     "A sends a NOP block after the first block of its replay, the rest unsent") \
+  X(UB_ACK_STATE_SEND,  BER,     "A sends a NOP block after the first block of its replay, then goes on") \
   X(UB_RETRY_REQ_MISSING,BER,    "B sends its Retry_Req_Set for an error in A's stream 20 us late") \
   X(UB_RETRY_ACK_TIMEOUT,BER,    "A does not answer B's first Retry_Req_Set: B repeats it") \
   X(UB_NUM_RETRY_SEQ,   BER,     "as UB-RETRY-ACK-TIMEOUT, the repeat with NUM_RETRY 2") \
@@ -814,7 +815,7 @@ static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, uns
   int inj = -1;
   uint32_t last = from;
   for (unsigned k = 0; k < nrep && s->blen[(from + k) % UB_DEPTH]; k += s->blen[(from + k) % UB_DEPTH]) last = (from + k) % UB_DEPTH;
-  unsigned n0 = s->blen[from % UB_DEPTH];
+  unsigned n0 = s->blen[from % UB_DEPTH], ack_mark = UINT_MAX;
   if (may_inject && g->fec_retry && d == 0 && s->dll == DLL_NORMAL && nrep && n0) {
     g->fec_retry = 0;
     uint8_t nf[FB];
@@ -838,11 +839,13 @@ static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, uns
   for (unsigned k = 0; k < nrep; k++) {
     uint32_t i = (from + k) % UB_DEPTH;
     if (inj == I_UB_ACK_STATE_SEND && k == n0) {
-      /* a new block between the replay's first and second */
+      /* a new block between the replay's first and second: the second,
+       * going on with the replay, tells it was sent inside the replay */
       uint8_t nf[FB];
       nop_flit(nf);
       store(s, nf, 1);
-      mark(push(s, nf, 1), UAL_R_UB_ACK_STATE_SEND, 0);
+      push(s, nf, 1);
+      ack_mark = n0 + s->blen[i] - 1u;
       done(g, inj);
     }
     if (inj == I_UB_REPLAY_CONTENT && i == last) {
@@ -854,7 +857,9 @@ static void replay(struct ubg *g, struct side *s, unsigned d, uint32_t from, uns
       k += s->blen[last] - 1u;
       continue;
     }
-    push(s, s->buf[i], 1)->replay = 1;
+    struct qf *e = push(s, s->buf[i], 1);
+    e->replay = 1;
+    if (k == ack_mark) mark(e, UAL_R_UB_ACK_STATE_SEND, 0);
   }
 }
 

@@ -26,7 +26,7 @@ static void side_forget(struct ual_ub_side *s) {
   s->wr_known = 0;
   s->wr_sure = 0;
   s->unacked = -1;
-  s->replaying = 0;
+  s->replaying = s->rp_gap = s->rp_idle = 0;
   s->discarding = s->err_pending = 0;
   s->req_rcv = -1;
   s->last_req_retry = -1;
@@ -286,7 +286,7 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
     s->rp_ptr = cb->ra.rd_ptr;
     s->rp_left = (s->wr % depth + depth - cb->ra.rd_ptr) % depth;
     s->rp_done = 0;
-    s->rp_said = 0;
+    s->rp_said = s->rp_gap = s->rp_idle = 0;
     s->replaying = s->rp_left > 0;
     s->rcv = cb->ra.rd_ptr;
   }
@@ -352,11 +352,34 @@ static void mode_change(struct ual_ub_an *a, unsigned d, unsigned type, const st
   }
 }
 
-/* The replay d owes: each backed-up flit against the one stored at its pointer. */
-static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, unsigned n, struct ual_findings *f) {
+/* A replay whose first stored flits are unknown (only ever seen damaged):
+ * a first block equal to the stored flits right after them skipped them. */
+static void replay_skip(struct ual_ub_an *a, unsigned d, const uint8_t *blk, unsigned n, struct ual_findings *f) {
+  struct ual_ub_side *s = &a->s[d];
+  unsigned depth = depth_of(a, d), u = 0;
+  if (s->rp_done || s->rp_said || !s->wr_sure || depth > UAL_UB_HASH_RING || s->hash[s->rp_ptr % depth]) return;
+  while (u < s->rp_left && !s->hash[(s->rp_ptr + u) % depth]) u++;
+  if (u + n > s->rp_left) return;
+  for (unsigned k = 0; k < n; k++)
+    if (flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES) != s->hash[(s->rp_ptr + u + k) % depth]) return;
+  ual_findings_add(f, UAL_R_UB_REPLAY_START, -1,
+                   "%c's replay starts at %u, not at RcvPtr %u (seen only damaged)",
+                   side_name(d), (s->rp_ptr + u) % depth, s->rp_ptr % depth);
+  s->rp_said = 1;
+  s->rp_ptr += u;
+  s->rp_left -= u;
+}
+
+/* The replay d owes: each backed-up flit against the one stored at its
+ * pointer. A block that is not the stored one is new: first, the replay
+ * starts wrong; later, the next block tells whether it was sent inside the
+ * replay (which goes on after it) or the replay ended short. */
+static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, unsigned n, uint64_t frame,
+                         struct ual_findings *f) {
   struct ual_ub_side *s = &a->s[d];
   unsigned depth = depth_of(a, d);
   if (!s->replaying || !depth) return false;
+  replay_skip(a, d, blk, n, f);
   for (unsigned k = 0; k < n && s->rp_left; k++) {
     /* a WrPtr learned from one Retry_Ack_Set only may be off: nothing to compare with */
     uint32_t h = flit_hash(blk + (size_t)k * UAL_UB_FLIT_BYTES),
@@ -366,19 +389,31 @@ static bool replay_check(struct ual_ub_an *a, unsigned d, const uint8_t *blk, un
       if (k > 0) {
         ual_findings_add(f, UAL_R_UB_REPLAY_CONTENT, -1, "%c's replayed flit at %u differs from the original", side_name(d),
                          s->rp_ptr % depth);
-        s->replaying = 0;
+        s->replaying = s->rp_gap = 0;
         return true;
       }
-      /* a mismatch at a block start is a new block; the replay may go on after it */
-      if (!s->rp_said && s->rp_done == 0)
+      if (!s->rp_said && s->rp_done == 0) {
         ual_findings_add(f, UAL_R_UB_REPLAY_START, -1, "%c's replay does not start with the flit stored at %u", side_name(d),
                          s->rp_ptr % depth);
-      else if (!s->rp_said)
-        ual_findings_add(f, UAL_R_UB_ACK_STATE_SEND, -1, "%c sends a new block with %u flits of the replay left", side_name(d),
-                         s->rp_left);
-      s->rp_said = 1;
+        s->rp_said = 1;
+      } else if (s->rp_gap) {
+        ual_findings_add(f, UAL_R_UB_REPLAY_COUNT, -1,
+                         "%c's replay ended after %u of %u flits: new blocks from frame %llu",
+                         side_name(d), s->rp_done, s->rp_done + s->rp_left, (unsigned long long)s->rp_gap_frame);
+        s->replaying = s->rp_gap = 0;
+      } else if (!s->rp_said) {
+        s->rp_gap = 1;
+        s->rp_gap_frame = frame;
+      }
       return false;
     }
+    if (k == 0 && s->rp_gap) {
+      ual_findings_add(f, UAL_R_UB_ACK_STATE_SEND, -1, "%c sent a new block at frame %llu inside its replay, which goes on here",
+                       side_name(d), (unsigned long long)s->rp_gap_frame);
+      s->rp_gap = 0;
+      s->rp_said = 1;
+    }
+    s->rp_idle = 0;
     s->rp_ptr++;
     s->rp_done++;
     s->rp_left--;
@@ -517,7 +552,7 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
     if (backed)
       ual_findings_add(f, UAL_R_UB_DISCARDED, -1, "%c's %s discarded: waiting for its Retry_Ack_Set", side_name(d),
                        dlldb ? "DLLDB" : ual_ub_cb_name((enum ual_ub_cb_type)type));
-    bool replay = backed && replay_check(a, d, blk, n, NULL);
+    bool replay = backed && replay_check(a, d, blk, n, c->frame, NULL);
     if (backed && s->wr_known && !replay) {
       unsigned depth = depth_of(a, d);
       for (unsigned k = 0; k < n; k++, s->wr++)
@@ -534,7 +569,7 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
   retry_sets(a, d, type, cb ? cb : &none, c, f);
   bool replay = false;
   if (backed) {
-    replay = replay_check(a, d, blk, n, f);
+    replay = replay_check(a, d, blk, n, c->frame, f);
     if (!replay && s->wr_known) {
       unsigned depth = depth_of(a, d);
       for (unsigned k = 0; k < n; k++, s->wr++)
@@ -551,6 +586,8 @@ static void block_done(struct ual_ub_an *a, unsigned d, struct ual_rec_result *r
       }
     }
     s->rcv += n;
+  } else if (type == UAL_UB_CB_NULL_BLOCK && s->replaying) {
+    s->rp_idle = 1;
   }
   if (dlldb && a->p.known) {
     /* CRD/ACK of the DLLDB header return to the partner */
@@ -695,7 +732,7 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
     wr_lost(s);
     a->crd_exact = 0;
     s->unacked = -1;
-    s->replaying = 0;
+    s->replaying = s->rp_gap = 0;
   }
   if (h->flags & UAL_RF_PHY_ERR) stream_error(a, d, c);
   if (!r->ub.block_end) return;
@@ -727,6 +764,21 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
 
 void ual_ub_an_finish(struct ual_ub_an *a, struct ual_findings *f, const struct ual_fabric_step *c) {
   tick(a, c, f, true);
+  /* a replay that stopped: new blocks or idle to the end of the capture */
+  for (unsigned d = 0; d < 2; d++) {
+    const struct ual_ub_side *s = &a->s[d];
+    if (!s->replaying || !(s->rp_gap || s->rp_idle)) continue;
+    unsigned from = f ? f->n : 0;
+    if (s->rp_gap)
+      ual_findings_add(f, UAL_R_UB_REPLAY_COUNT, -1,
+                       "%c's replay ended after %u of %u flits: a new block at frame %llu",
+                       side_name(d), s->rp_done, s->rp_done + s->rp_left, (unsigned long long)s->rp_gap_frame);
+    else
+      ual_findings_add(f, UAL_R_UB_REPLAY_COUNT, -1,
+                       "%c's replay ended after %u of %u flits: idle to the end",
+                       side_name(d), s->rp_done, s->rp_done + s->rp_left);
+    ual_findings_set_dir(f, from, d);
+  }
 }
 
 int ual_ub_an_state_text(const struct ual_ub_an *a, char *buf, size_t cap) {

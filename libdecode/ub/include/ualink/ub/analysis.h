@@ -96,6 +96,10 @@ struct ual_ub_side {
   uint8_t replaying;
   uint32_t rp_ptr, rp_left, rp_done;
   uint8_t rp_said;                      /* the replay's start or a new block in it reported */
+  uint8_t rp_gap;                       /* a new block came inside the replay: the next block
+                                           tells whether the replay goes on or ended short */
+  uint8_t rp_idle;                      /* Null blocks since the last replayed flit */
+  uint64_t rp_gap_frame;
   uint8_t dp_orig_unknown;              /* a replayed DLLDP whose original was not seen intact */
   /* its stream as the partner receives it */
   uint8_t discarding;                   /* partner discards until this side's Ack set */
