@@ -167,14 +167,39 @@ unsigned ual_view_marks(const struct ual_view_tally *t, int k, const struct ual_
   return fabrics[t->l[k].fabric]->marks(r, ev, out, cap);
 }
 
-bool ual_view_txn(const struct ual_tevent *e, struct ual_view_txn *tx) {
-  for (unsigned f = 0; f < UAL_VF_COUNT; f++) {
-    memset(tx, 0, sizeof *tx);
-    if (fabrics[f]->txn(e, tx)) {
-      tx->fabric = (uint8_t)f;
-      tx->index = e->link;
-      return true;
-    }
+unsigned ual_view_txns(const struct ual_view_tally *t, int k, const struct ual_rec_result *r, uint64_t ts_ns,
+                       const struct ual_events *ev, struct ual_view_txn *out, unsigned cap) {
+  if (k < 0 || (unsigned)k >= t->n) return 0;
+  if (r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED) return 0;
+  const struct ual_view_link_tally *l = &t->l[k];
+  unsigned n = fabrics[l->fabric]->txns(r, ev, out, cap);
+  for (unsigned i = 0; i < n; i++) {
+    out[i].fabric = l->fabric;
+    out[i].index = l->index;
+    if (!out[i].end_ns) out[i].end_ns = ts_ns;
+    if (!out[i].start_ns && out[i].latency_ns && out[i].end_ns >= out[i].latency_ns)
+      out[i].start_ns = out[i].end_ns - out[i].latency_ns;
   }
-  return false;
+  return n;
+}
+
+struct open_ctx {
+  const struct ual_view_link_tally *l;
+  ual_view_txn_fn fn;
+  void *ctx;
+};
+
+static void open_one(void *ctx, const struct ual_view_txn *t) {
+  const struct open_ctx *o = ctx;
+  struct ual_view_txn x = *t;
+  x.fabric = o->l->fabric;
+  x.index = o->l->index;
+  x.status = UAL_TXN_OPEN;
+  o->fn(o->ctx, &x);
+}
+
+void ual_view_open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx) {
+  const struct ual_view_link_tally *l = &s->tally->l[k];
+  struct open_ctx o = { l, fn, ctx };
+  fabrics[l->fabric]->open_txns(s, k, open_one, &o);
 }

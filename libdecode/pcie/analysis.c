@@ -621,7 +621,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
     *slot = (struct ual_pcie_req){ 1, (uint8_t)v->type, out ? (uint8_t)(out - x->out->v) : 255, (uint16_t)rid,
                                    (uint16_t)tag, x->c->frame, x->c->ts_ns, ty->hdr == UAL_TLP_H_CFG, rsv,
                                    (uint8_t)(rsv ? ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0), (uint8_t)first_la(v),
-                                   captures };
+                                   captures, 0 };
     if (out) out->link = UAL_PCIE_LK_REQ;
     return;
   }
@@ -637,7 +637,10 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
     unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0), len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
     bool last = !ty->data || bc <= 4u * (len ? len : 1024u);
     uint64_t ns = x->c->ts_ns >= q->ts_ns ? x->c->ts_ns - q->ts_ns : 0;
+    if (q->parts < UINT16_MAX) q->parts++;
     if (out) {
+      out->peer_type = q->type;
+      out->parts = q->parts;
       out->link = last ? UAL_PCIE_LK_CPL : UAL_PCIE_LK_CPL_PART;
       out->peer_frame = q->frame;
       out->peer_index = q->index;

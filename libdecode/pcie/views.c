@@ -1,45 +1,391 @@
-/* PCIe's presentation model (core/views.h). */
+/* PCIe's presentation model (core/views.h): a link's ends by their roles,
+ * its state as the PCIe engineer reads it (power state, DL_Up, flow control
+ * per VC, outstanding requests, TLP alignment, Segment Captured), its
+ * counters (DLLPs and TLPs by type, completion latency by request type),
+ * its lanes and its request -> completion(s) pairs as transactions. */
 #include "ualink/core/views.h"
 
-static bool owns(unsigned kind) { return kind == UAL_REC_PCIE_DLLP || kind == UAL_REC_PCIE_FLIT; }
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
-static void name(const struct ual_view_src *s, unsigned k, struct ual_view_link *l) {
-  (void)s, (void)k, (void)l;
+#include "ualink/core/fields.h"
+#include "ualink/pcie/analysis.h"
+
+static bool owns(unsigned kind) {
+#define UAL_X_(code, m) if (kind == code) return true;
+  UAL_PCIE_ANALYSIS_KINDS(UAL_X_)
+#undef UAL_X_
+  return false;
 }
 
-static void tally(struct ual_view_link_tally *t, const struct ual_rec_result *r) { t->f.pcie.d[r->dir & 1].records++; }
-
-static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, void *ctx) {
-  (void)s, (void)k, (void)fn, (void)ctx;
+static const struct ual_pcie_link_an *link_an(const struct ual_view_src *s, unsigned k) {
+  return s->fab ? ual_pcie_an_link(&s->fab->pcie, s->tally->l[k].index) : NULL;
 }
 
-static int state_line(const struct ual_view_src *s, unsigned k, char *buf, size_t cap) {
-  (void)s, (void)k, (void)buf, (void)cap;
-  return 0;
+/* Role abbreviations for a link's name: "RP0 <-> EP". */
+static const char *role_short(unsigned role) {
+  static const char *const n[8] = { "?", "RP", "USP", "DSP", "EP", "UP", "?", "?" };
+  return n[role & 7];
+}
+
+static void name_link(const struct ual_view_src *s, unsigned k, struct ual_view_link *l) {
+  const struct ual_pcie_link_an *a = link_an(s, k);
+  if (!a) return;
+  for (unsigned d = 0; d < 2; d++)
+    if (a->role[d]) snprintf(l->side[d], sizeof l->side[d], "%s", ual_value_name(ual_vals_pcie_role, a->role[d]));
+  if (!a->role[0] && !a->role[1]) return;
+  char idx[8] = "";
+  if (l->index != 255) snprintf(idx, sizeof idx, "%u", l->index);
+  /* the port that tells the link apart (a Root Port, a switch's downstream port) carries the index */
+  unsigned upper = a->role[0] == 1 || a->role[0] == 3 ? 0 : a->role[1] == 1 || a->role[1] == 3 ? 1 : 0;
+  snprintf(l->name, sizeof l->name, "%s%s <-> %s", role_short(a->role[upper]), idx, role_short(a->role[upper ^ 1]));
+}
+
+/* ---- counters ---- */
+
+static void tally(struct ual_view_link_tally *t, const struct ual_rec_result *r) {
+  struct ual_pcie_dir_tally *p = &t->f.pcie.d[r->dir & 1];
+  if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
+    p->flits++;
+    if (!r->flit.crc_ok) p->flit_crc_bad++;
+    if (r->flit.fec.status == UAL_FEC_CORRECTED) p->flit_fec_corrected++;
+    p->nops += r->tlps.nops;
+    p->tlps += r->tlps.n + r->tlps.dropped;
+    for (unsigned i = 0; i < r->tlps.n; i++) p->tlp_by_type[ual_pcie_tlp_dw0(&r->tlps.v[i].t)[0]]++;
+    return;
+  }
+  if (r->rec.h.kind != UAL_REC_PCIE_DLLP) return;
+  p->dllps++;
+  if (!r->pcie.crc_ok) p->crc_bad++;
+  p->by_type[r->pcie.name < UAL_PCIE_DT_COUNT ? r->pcie.name : UAL_PCIE_DT_RESERVED]++;
+}
+
+struct out {
+  ual_view_counter_fn fn;
+  void *ctx;
+};
+
+static void row(const struct out *o, unsigned table, const char *label, const char *unit, unsigned indent,
+                bool heading, uint64_t a, uint64_t b, bool no_total) {
+  struct ual_view_counter c = { (uint8_t)table, NULL, label, unit, indent, heading, false, no_total, { a, b },
+                                { 0, 0 } };
+  o->fn(o->ctx, &c);
+}
+
+static const char *type_name(unsigned t, char buf[16]) {
+  const char *n = ual_pcie_tlp_type(t)->name;
+  if (n) return n;
+  snprintf(buf, 16, "Type %02xh", t);
+  return buf;
 }
 
 static void kinds(const struct ual_view_src *s, unsigned k, ual_view_counter_fn fn, void *ctx) {
   const struct ual_pcie_tally *t = &s->tally->l[k].f.pcie;
-  struct ual_view_counter c = { UAL_VIEW_T_RECORDS, "pcie", "PCIe records", "records", 2, false, false, false,
-                                { t->d[0].records, t->d[1].records }, { 0, 0 } };
-  fn(ctx, &c);
+  struct out o = { fn, ctx };
+  if (t->d[0].dllps + t->d[1].dllps)
+    row(&o, UAL_VIEW_T_RECORDS, "PCIe DLLPs", "DLLPs", 2, false, t->d[0].dllps, t->d[1].dllps, false);
+  if (t->d[0].flits + t->d[1].flits)
+    row(&o, UAL_VIEW_T_RECORDS, "PCIe flits", "flits", 2, false, t->d[0].flits, t->d[1].flits, false);
+}
+
+/* Completion latency by request Type, by the side that sent the requests:
+ * the completions d ^ 1 sent finish the requests d sent (pcie/analysis.h
+ * keeps them in the completer's flow). */
+static void sent_by(const struct out *o, const struct ual_pcie_link_an *l) {
+  const unsigned T = UAL_VIEW_T_SENT_BY;
+  char n[16], label[64];
+  const struct ual_pcie_flow *rq[2] = { &l->fl[0], &l->fl[1] }, *cp[2] = { &l->fl[1], &l->fl[0] };
+  bool any = false;
+  for (unsigned t = 0; t < 256; t++) {
+    const struct ual_pcie_lat *a = &cp[0]->lat[t], *b = &cp[1]->lat[t];
+    if (!a->n && !b->n) continue;
+    any = true;
+    snprintf(label, sizeof label, "%s completed", type_name(t, n));
+    row(o, T, label, "requests", 4, false, a->n, b->n, false);
+    snprintf(label, sizeof label, "%s latency min (ns)", type_name(t, n));
+    row(o, T, label, "ns", 6, false, a->min_ns, b->min_ns, true);
+    snprintf(label, sizeof label, "%s latency mean (ns)", type_name(t, n));
+    row(o, T, label, "ns", 6, false, a->n ? a->sum_ns / a->n : 0, b->n ? b->sum_ns / b->n : 0, true);
+    snprintf(label, sizeof label, "%s latency max (ns)", type_name(t, n));
+    row(o, T, label, "ns", 6, false, a->max_ns, b->max_ns, true);
+  }
+  if (!any && !rq[0]->tlps && !rq[1]->tlps) return;
+  row(o, T, "requests outstanding at the end", "requests", 4, false, rq[0]->outstanding, rq[1]->outstanding, false);
+  row(o, T, "requests not tracked (table full)", "requests", 4, false, rq[0]->untracked, rq[1]->untracked, false);
+  row(o, T, "completions without a request", "TLPs", 4, false, cp[0]->cpl_unmatched, cp[1]->cpl_unmatched, false);
+  row(o, T, "split completion parts before the last", "TLPs", 4, false, cp[0]->split_parts, cp[1]->split_parts,
+      false);
 }
 
 static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_fn fn, void *ctx) {
-  (void)s, (void)k, (void)fn, (void)ctx;
+  const struct ual_pcie_dir_tally *a = &s->tally->l[k].f.pcie.d[0], *b = &s->tally->l[k].f.pcie.d[1];
+  struct out o = { fn, ctx };
+  const unsigned T = UAL_VIEW_T_RECORDS;
+  char n[16];
+  if (a->flits + b->flits) {
+    row(&o, T, "PCIe flits", "", 0, true, 0, 0, false);
+    row(&o, T, "total", "flits", 2, false, a->flits, b->flits, false);
+    row(&o, T, "CRC-64 bad", "flits", 2, false, a->flit_crc_bad, b->flit_crc_bad, false);
+    row(&o, T, "FEC corrected", "flits", 2, false, a->flit_fec_corrected, b->flit_fec_corrected, false);
+    row(&o, T, "PCIe TLPs (NOP TLPs not counted)", "", 0, true, 0, 0, false);
+    row(&o, T, "total", "TLPs", 2, false, a->tlps, b->tlps, false);
+    for (unsigned t = 0; t < 256; t++)
+      if (a->tlp_by_type[t] || b->tlp_by_type[t])
+        row(&o, T, type_name(t, n), "TLPs", 4, false, a->tlp_by_type[t], b->tlp_by_type[t], false);
+    row(&o, T, "NOP TLPs", "TLPs", 2, false, a->nops, b->nops, false);
+  }
+  if (a->dllps + b->dllps) {
+    row(&o, T, "PCIe DLLPs", "", 0, true, 0, 0, false);
+    row(&o, T, "total", "DLLPs", 2, false, a->dllps, b->dllps, false);
+    row(&o, T, "CRC-16 bad", "DLLPs", 2, false, a->crc_bad, b->crc_bad, false);
+    for (unsigned t = 0; t < UAL_PCIE_DT_COUNT; t++)
+      if (a->by_type[t] || b->by_type[t])
+        row(&o, T, ual_pcie_dllp_name_str(t), "DLLPs", 4, false, a->by_type[t], b->by_type[t], false);
+  }
+  const struct ual_pcie_link_an *l = link_an(s, k);
+  if (l) sent_by(&o, l);
+}
+
+/* ---- state rows ---- */
+
+struct rows {
+  ual_view_row_fn fn;
+  void *ctx;
+  const char *group;
+};
+
+static void put_row(const struct rows *w, const char *label, const char *unit, bool link_wide, const char *a,
+                    const char *b) {
+  struct ual_view_row r = { w->group, label, unit, link_wide, { a != NULL, b != NULL }, { "", "" } };
+  snprintf(r.value[0], sizeof r.value[0], "%.47s", a ? a : UAL_VIEW_UNKNOWN);
+  snprintf(r.value[1], sizeof r.value[1], "%.47s", b ? b : UAL_VIEW_UNKNOWN);
+  w->fn(w->ctx, &r);
+}
+
+/* The data link layer's state of a side from VC0's flow control
+ * initialisation (VC0 initialises first): DL_Up once its InitFC2 or
+ * UpdateFC came. */
+static const char *dl_state(const struct ual_pcie_side *s) {
+  switch (s->vc[0].phase) {
+  case UAL_PCIE_PH_NONE: return "DL_Inactive";
+  case UAL_PCIE_PH_INIT1: return "DL_Init (FC_INIT1)";
+  case UAL_PCIE_PH_INIT2:
+  case UAL_PCIE_PH_UPDATE: return "DL_Up";
+  default: return NULL;
+  }
+}
+
+static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, void *ctx) {
+  const struct ual_pcie_link_an *l = link_an(s, k);
+  if (!l) return;
+  static const char *const class_name[UAL_PCIE_CLASSES] = { "P", "NP", "Cpl" };
+  struct rows w = { fn, ctx, "Link" };
+  char a[2][48];
+  const char *v[2];
+  for (unsigned d = 0; d < 2; d++) v[d] = l->role[d] ? ual_value_name(ual_vals_pcie_role, l->role[d]) : NULL;
+  put_row(&w, "role", "", false, v[0], v[1]);
+  for (unsigned d = 0; d < 2; d++) v[d] = l->rate[d] ? ual_rate_name(l->rate[d]) : NULL;
+  put_row(&w, "data rate", "GT/s", false, v[0], v[1]);
+  for (unsigned d = 0; d < 2; d++) {
+    snprintf(a[d], sizeof a[d], "x%u", l->width[d]);
+    v[d] = l->width[d] ? a[d] : NULL;
+  }
+  put_row(&w, "width", "lanes", false, v[0], v[1]);
+  bool traffic = l->fl[0].flits + l->fl[1].flits + l->s[0].dllps + l->s[1].dllps > 0;
+  put_row(&w, "LTSSM (from traffic)", "", true, l->in_l1 ? "L1" : traffic ? "L0" : NULL, NULL);
+  w.group = "Data link";
+  put_row(&w, "DL state", "", false, dl_state(&l->s[0]), dl_state(&l->s[1]));
+  for (unsigned d = 0; d < 2; d++) {
+    snprintf(a[d], sizeof a[d], "%u", l->s[d].ack_seq);
+    v[d] = l->s[d].ack_known ? a[d] : NULL;
+  }
+  put_row(&w, "last Ack/Nak sequence", "", false, v[0], v[1]);
+  for (unsigned d = 0; d < 2; d++)
+    v[d] = l->s[d].pm_req ? ual_pcie_dllp_name_str(ual_pcie_dllp_name_of(l->s[d].pm_req)) : l->s[d].seen ? "none" : NULL;
+  put_row(&w, "PM request pending", "", false, v[0], v[1]);
+  for (unsigned vc = 0; vc < UAL_PCIE_VCS; vc++) {
+    if (l->s[0].vc[vc].phase == UAL_PCIE_PH_UNKNOWN && l->s[1].vc[vc].phase == UAL_PCIE_PH_UNKNOWN && vc) continue;
+    static const char *const group[UAL_PCIE_VCS] = { "Flow control VC0", "Flow control VC1", "Flow control VC2",
+                                                     "Flow control VC3", "Flow control VC4", "Flow control VC5",
+                                                     "Flow control VC6", "Flow control VC7" };
+    w.group = group[vc];
+    for (unsigned d = 0; d < 2; d++)
+      v[d] = l->s[d].vc[vc].phase == UAL_PCIE_PH_UNKNOWN ? NULL : ual_pcie_fc_phase_name(l->s[d].vc[vc].phase);
+    put_row(&w, "FC initialisation", "", false, v[0], v[1]);
+    for (unsigned c = 0; c < UAL_PCIE_CLASSES; c++) {
+      char label[40];
+      snprintf(label, sizeof label, "%s credits advertised (hdr/data)", class_name[c]);
+      for (unsigned d = 0; d < 2; d++) {
+        const struct ual_pcie_fc_vals *x = &l->s[d].adv[vc][c];
+        snprintf(a[d], sizeof a[d], "%u/%u", x->hdr, x->data);
+        v[d] = x->known ? a[d] : NULL;
+      }
+      put_row(&w, label, "credits", false, v[0], v[1]);
+    }
+  }
+  w.group = "Transactions";
+  for (unsigned d = 0; d < 2; d++) v[d] = l->fl[d].walk.synced ? "aligned" : l->fl[d].flits ? "not yet aligned" : NULL;
+  put_row(&w, "TLP stream", "", false, v[0], v[1]);
+  for (unsigned d = 0; d < 2; d++) {
+    snprintf(a[d], sizeof a[d], "%u", l->fl[d].outstanding);
+    v[d] = l->fl[d].walk.synced || l->fl[d].outstanding ? a[d] : NULL;
+  }
+  put_row(&w, "outstanding requests", "requests", false, v[0], v[1]);
+  w.group = "Hierarchy segment";
+  char rp[16], t0[48];
+  snprintf(rp, sizeof rp, "%u", l->seg.rp_seg);
+  put_row(&w, "Root Port segment", "", true, l->seg.rp_known ? rp : NULL, NULL);
+  const char *t0v = NULL;
+  if (l->seg.t0_known && s->fab) {
+    unsigned seg = 0, st = ual_pcie_seg_of(&s->fab->pcie, l, l->seg.t0_bdf, true, &seg);
+    if (st == UAL_SEG_SET) snprintf(t0, sizeof t0, "Set (segment %u) at %04x", seg, l->seg.t0_bdf);
+    else if (st == UAL_SEG_CLEAR) snprintf(t0, sizeof t0, "Clear at %04x", l->seg.t0_bdf);
+    if (st == UAL_SEG_SET || st == UAL_SEG_CLEAR) t0v = t0;
+  } else if (l->seg.reset) {
+    t0v = "Clear (reset)";
+  }
+  put_row(&w, "Segment Captured", "", true, t0v, NULL);
+}
+
+static int state_line(const struct ual_view_src *s, unsigned k, char *buf, size_t cap) {
+  const struct ual_pcie_link_an *l = link_an(s, k);
+  if (!l) return 0;
+  int n = 0;
+  for (unsigned d = 0; d < 2; d++) {
+    const char *dl = dl_state(&l->s[d]);
+    const char *rate = l->rate[d] ? ual_rate_name(l->rate[d]) : NULL;
+    int m = snprintf(buf && (size_t)n < cap ? buf + n : NULL, buf && (size_t)n < cap ? cap - (size_t)n : 0,
+                     "%s%c:%s %s x%u outstanding %u", d ? " | " : "", d ? 'B' : 'A', dl ? dl : "?", rate ? rate : "?",
+                     l->width[d], l->fl[d].outstanding);
+    if (m > 0) n += m;
+  }
+  return n;
+}
+
+/* ---- lanes ---- */
+
+static const char *power_name(unsigned v) { return v == 1 ? "L0" : v == 2 ? "L1" : "unknown"; }
+static const char *rate_text(unsigned v) {
+  const char *n = ual_rate_name(v);
+  return n ? n : "?";
+}
+static const char *width_text(unsigned v) {
+  static const char *const n[17] = { "?", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12",
+                                     "x13", "x14", "x15", "x16" };
+  return v <= 16 ? n[v] : "?";
+}
+
+enum { L_POWER, L_RATE, L_WIDTH, L_FC, L_NAK, L_CRC, L_PM, L_FC_ERR, L_COUNT };
+
+static const struct ual_view_lane lanes[L_COUNT] = {
+  [L_POWER] = { "pcie_power", "link power state", UAL_LANE_STATE, 1, 3, power_name, NULL },
+  [L_RATE] = { "rate", "data rate (GT/s)", UAL_LANE_LEVEL, 0, 0, rate_text, NULL },
+  [L_WIDTH] = { "width", "width", UAL_LANE_LEVEL, 0, 0, width_text, NULL },
+  [L_FC] = { "pcie_fc", "VC0 flow control", UAL_LANE_STATE, 0, UAL_PCIE_PH_NONE + 1, ual_pcie_fc_phase_name, NULL },
+  [L_NAK] = { "pcie_nak", "Nak DLLPs", UAL_LANE_MARKS, 0, 0, NULL, "#e67e22" },
+  [L_CRC] = { "pcie_crc", "CRC failures", UAL_LANE_MARKS, 0, 0, NULL, "#c0392b" },
+  [L_PM] = { "pcie_pm", "PM DLLPs", UAL_LANE_MARKS, 0, 0, NULL, "#16a085" },
+  [L_FC_ERR] = { "pcie_fc_error", "flow control errors (PD-FC-*)", UAL_LANE_MARKS, 0, 0, NULL, "#8e44ad" },
+};
+
+static unsigned put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v) {
+  if (n < cap) out[n++] = (struct ual_view_mark){ (uint8_t)lane, (uint8_t)side, v };
+  return n;
+}
+
+static bool fc_rule(unsigned r) {
+  return r == UAL_R_PD_FC_ORDER || r == UAL_R_PD_FC_INIT_CHANGED || r == UAL_R_PD_FC_BACKWARDS ||
+         r == UAL_R_PD_FC_INFINITE || r == UAL_R_PD_FC_SCALE;
 }
 
 static unsigned marks(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_mark *out,
                       unsigned cap) {
-  (void)r, (void)ev, (void)out, (void)cap;
-  return 0;
+  unsigned n = 0, d = r->dir & 1;
+  if (r->rec.h.kind == UAL_REC_PCIE_DLLP) {
+    if (r->pcie.name == UAL_PCIE_DT_NAK) n = put(out, n, cap, L_NAK, d, 1);
+    if (!r->pcie.crc_ok) n = put(out, n, cap, L_CRC, d, 1);
+  } else if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
+    const struct ual_flit_info *fi = &r->flit;
+    if (fi->valid && (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE))
+      n = put(out, n, cap, L_NAK, d, 1);
+    if (!fi->crc_ok) n = put(out, n, cap, L_CRC, d, 1);
+  }
+  for (unsigned i = 0; i < r->findings.n; i++)
+    if (fc_rule(r->findings.v[i].rule)) n = put(out, n, cap, L_FC_ERR, d, 1);
+  for (unsigned i = 0; ev && i < ev->n; i++) {
+    const struct ual_tevent *e = &ev->v[i];
+    switch (e->kind) {
+    case UAL_TEV_L1: n = put(out, n, cap, L_POWER, UAL_VIEW_LINKWIDE, e->value == 1 ? 2 : 1); break;
+    case UAL_TEV_RATE: n = put(out, n, cap, L_RATE, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_WIDTH: n = put(out, n, cap, L_WIDTH, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_PCIE_FC:
+      if (e->old == 0 && e->value >= 0) n = put(out, n, cap, L_FC, e->partner, e->value);
+      break;
+    case UAL_TEV_PCIE_PM: n = put(out, n, cap, L_PM, e->partner, 1); break;
+    default: break;
+    }
+  }
+  return n;
 }
 
-static bool txn(const struct ual_tevent *e, struct ual_view_txn *t) {
-  (void)e, (void)t;
-  return false;
+/* ---- transactions: a non-posted request and its completion(s) ---- */
+
+static bool is_read(unsigned type) {
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
+  return ty->name && (ty->name[1] == 'R' || ty->name[2] == 'R');   /* MRd, CfgRd, IORd */
+}
+
+static unsigned txns(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_txn *out,
+                     unsigned cap) {
+  (void)ev;
+  unsigned n = 0;
+  char tn[16];
+  for (unsigned i = 0; i < r->tlps.n && n < cap; i++) {
+    const struct ual_pcie_tlp_rec *c = &r->tlps.v[i];
+    if (c->link != UAL_PCIE_LK_CPL) continue;
+    const uint8_t *dw0 = ual_pcie_tlp_dw0(&c->t);
+    const struct ual_pcie_tlp_type *cty = ual_pcie_tlp_type(dw0[0]);
+    struct ual_view_txn *t = &out[n++];
+    memset(t, 0, sizeof *t);
+    t->side = (uint8_t)((r->dir & 1) ^ 1);   /* the completer answers the other side's request */
+    bool poisoned = ual_field_get(UAL_F_PCIE_CPL_EP, dw0) != 0;
+    /* a read answered without data failed (UR, CA or CRS) */
+    t->status = poisoned ? UAL_TXN_ERROR : is_read(c->peer_type) && !cty->data ? UAL_TXN_REJECT : UAL_TXN_OK;
+    t->parts = c->parts;
+    t->start_frame = c->peer_frame;
+    t->end_frame = r->frame;
+    t->latency_ns = c->latency_ns;
+    snprintf(t->kind, sizeof t->kind, "%s", type_name(c->peer_type, tn));
+    snprintf(t->what, sizeof t->what, "%s RID %04x tag %u", type_name(c->peer_type, tn),
+             (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0), (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0));
+    snprintf(t->result, sizeof t->result, "%s%s", cty->name ? cty->name : "Cpl", poisoned ? " (poisoned)" : "");
+  }
+  return n;
+}
+
+/* Requests still waiting for their completions. */
+static void open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx) {
+  const struct ual_pcie_link_an *l = link_an(s, k);
+  if (!l) return;
+  char tn[16];
+  for (unsigned d = 0; d < 2; d++)
+    for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
+      const struct ual_pcie_req *q = &l->fl[d].req[i];
+      if (!q->used) continue;
+      struct ual_view_txn t;
+      memset(&t, 0, sizeof t);
+      t.side = (uint8_t)d;
+      t.start_frame = q->frame;
+      t.start_ns = q->ts_ns;
+      t.parts = q->parts;
+      snprintf(t.kind, sizeof t.kind, "%s", type_name(q->type, tn));
+      snprintf(t.what, sizeof t.what, "%s RID %04x tag %u", type_name(q->type, tn), q->rid, q->tag);
+      snprintf(t.result, sizeof t.result, "%s", q->parts ? "partly completed" : "no completion");
+      fn(ctx, &t);
+    }
 }
 
 const struct ual_view_fabric ual_view_pcie = {
-  "PCIe", "pcie", owns, name, tally, state, state_line, kinds, counters, NULL, 0, marks, txn,
+  "PCIe", "pcie", owns, name_link, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns,
 };

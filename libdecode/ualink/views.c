@@ -8,6 +8,7 @@
 
 #include "ualink/ualink/analysis.h"
 #include "ualink/ualink/filter.h"
+#include "ualink/ualink/dlproto.h"
 #include "ualink/ualink/ltssm.h"
 
 void ual_analyzer_view_src(const struct ual_analyzer *a, const struct ual_view_tally *t, struct ual_view_src *out) {
@@ -16,7 +17,12 @@ void ual_analyzer_view_src(const struct ual_analyzer *a, const struct ual_view_t
   out->tally = t;
 }
 
-static bool owns(unsigned kind) { return kind == UAL_REC_FLIT || kind == UAL_REC_OS; }
+static bool owns(unsigned kind) {
+#define UAL_X_(code, k) if (kind == code) return true;
+  UAL_UALINK_KINDS(UAL_X_)
+#undef UAL_X_
+  return false;
+}
 
 static void name(const struct ual_view_src *s, unsigned k, struct ual_view_link *l) {
   (void)k;
@@ -373,8 +379,8 @@ static unsigned marks(const struct ual_rec_result *r, const struct ual_events *e
 
 /* ---- transactions: negotiations, from request to their end ---- */
 
-static bool txn(const struct ual_tevent *e, struct ual_view_txn *t) {
-  if (e->kind != UAL_TEV_NEGOTIATION) return false;
+static bool neg_txn(const struct ual_tevent *e, struct ual_view_txn *t) {
+  memset(t, 0, sizeof *t);
   switch (e->outcome) {
   case UAL_NEG_COMPLETE: t->status = UAL_TXN_OK; break;
   case UAL_NEG_NACK: t->status = UAL_TXN_REJECT; break;
@@ -396,6 +402,35 @@ static bool txn(const struct ual_tevent *e, struct ual_view_txn *t) {
   return true;
 }
 
+static unsigned txns(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_txn *out,
+                     unsigned cap) {
+  (void)r;
+  unsigned n = 0;
+  for (unsigned i = 0; ev && i < ev->n && n < cap; i++)
+    if (ev->v[i].kind == UAL_TEV_NEGOTIATION && neg_txn(&ev->v[i], &out[n])) n++;
+  return n;
+}
+
+/* A control request sent and not answered (or Acked and not confirmed). */
+static void open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx) {
+  (void)k;
+  if (!s->top) return;
+  for (unsigned d = 0; d < 2; d++) {
+    const struct ual_ctrl_req *q = &s->top->dp.s[d].req;
+    if (q->state != UAL_CS_SENT && q->state != UAL_CS_GRANTED) continue;
+    struct ual_view_txn t;
+    memset(&t, 0, sizeof t);
+    t.side = (uint8_t)d;
+    t.start_frame = q->frame;
+    t.start_ns = q->ts_ns;
+    unsigned mt = q->mtype < UAL_MT_COUNT ? q->mtype : UAL_MT_RESERVED;
+    snprintf(t.kind, sizeof t.kind, "%s", ual_msg_types[mt].json);
+    snprintf(t.what, sizeof t.what, "%c requests %s (target %u)", d ? 'B' : 'A', ual_msg_types[mt].json, q->target);
+    snprintf(t.result, sizeof t.result, "%s", q->state == UAL_CS_GRANTED ? "acked, not confirmed" : "no answer");
+    fn(ctx, &t);
+  }
+}
+
 const struct ual_view_fabric ual_view_ualink = {
-  "UALink", "ualink", owns, name, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txn,
+  "UALink", "ualink", owns, name, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns,
 };

@@ -31,6 +31,7 @@ static void side_forget(struct ual_ub_side *s) {
   s->req_rcv = -1;
   s->last_req_retry = -1;
   s->req_sets = 0;
+  s->ep_frame = s->ep_ns = 0;
   memset(&s->set, 0, sizeof s->set);
   s->freed = 0;       /* counted from the set's freed0, now 0 */
   s->held_since_ns = 0;
@@ -229,6 +230,10 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
                      cb->rq.rcv_ptr, cb->rq.num_retry);
     ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_UB_RETRY, d, 1, cb->rq.rcv_ptr, "%c Retry_Req_Set RcvPtr %u NUM_RETRY %u",
                       side_name(d), cb->rq.rcv_ptr, cb->rq.num_retry);
+    if (!s->ep_frame) {
+      s->ep_frame = c->frame;
+      s->ep_ns = c->ts_ns;
+    }
     peer->err_pending = 0;
     peer->req_rcv = cb->rq.rcv_ptr;
     peer->req_seen = 1;
@@ -252,8 +257,15 @@ static void set_complete(struct ual_ub_an *a, unsigned d, const struct ual_ub_dl
   peer->got_ack_set = 1;
   peer->req_sets = 0;
   peer->last_req_retry = -1;
-  ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_UB_RETRY, d, 2, cb->ra.rd_ptr, "%c Retry_Ack_Set RdPtr %u WrPtr %u",
-                    side_name(d), cb->ra.rd_ptr, cb->ra.wr_ptr);
+  struct ual_tevent *e = ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_UB_RETRY, d, 2, cb->ra.rd_ptr,
+                                           "%c Retry_Ack_Set RdPtr %u WrPtr %u", side_name(d), cb->ra.rd_ptr,
+                                           cb->ra.wr_ptr);
+  /* the retry episode the partner's first Req set opened ends here */
+  if (e && peer->ep_frame) {
+    e->req_frame = peer->ep_frame;
+    e->latency_ns = c->ts_ns && peer->ep_ns && c->ts_ns >= peer->ep_ns ? c->ts_ns - peer->ep_ns : 0;
+  }
+  peer->ep_frame = peer->ep_ns = 0;
   unsigned depth = depth_of(a, d);
   s->discarding = 0;
   s->disc_maybe = 0;

@@ -75,13 +75,15 @@ static void test_negotiation(void) {
       if (ev.v[j].kind == UAL_TEV_NEGOTIATION && ev.v[j].mtype == UAL_MT_LINK_WIDTH &&
           ev.v[j].outcome == UAL_NEG_REQUEST)
         width_req_frame = ev.v[j].frame;
-      struct ual_view_txn t;
-      if (ual_view_txn(&ev.v[j], &t)) {
-        txns++;
-        CHECK_EQ(t.fabric, UAL_VF_ualink);
-        CHECK_EQ(t.status, UAL_TXN_OK);
-        if (!strcmp(t.kind, "link_width")) width_txn = t;
-      }
+    }
+    static struct ual_view_txn tx[UAL_VIEW_MAX_TXNS];
+    unsigned nt = ual_view_txns(&T, k, &r, LOG.ts[i], &ev, tx, UAL_VIEW_MAX_TXNS);
+    for (unsigned j = 0; j < nt; j++) {
+      txns++;
+      CHECK_EQ(tx[j].fabric, UAL_VF_ualink);
+      CHECK_EQ(tx[j].status, UAL_TXN_OK);
+      CHECK_EQ(tx[j].end_ns, LOG.ts[i]);
+      if (!strcmp(tx[j].kind, "link_width")) width_txn = tx[j];
     }
     struct ual_view_mark m[UAL_VIEW_MAX_MARKS];
     unsigned n = ual_view_marks(&T, k, &r, &ev, m, UAL_VIEW_MAX_MARKS);

@@ -32,8 +32,8 @@ struct ual_tevent {
   uint8_t mtype;        /* UALink NEGOTIATION: enum ual_msg_type */
   uint8_t outcome;      /* UALink NEGOTIATION: enum ual_neg_outcome */
   int32_t value, old;   /* new and previous value; UAL_UNKNOWN when unknown */
-  uint64_t latency_ns;  /* NEGOTIATION: since the request; 0 when unknown */
-  uint64_t req_frame;   /* NEGOTIATION: frame of the request this event answers or completes */
+  uint64_t latency_ns;  /* an exchange's end (UALink NEGOTIATION, UB_RETRY Ack set): since its request; 0 unknown */
+  uint64_t req_frame;   /* an exchange's end: frame of the request it answers or completes, 0 unknown */
   char text[96];        /* one timeline line, without frame/time */
 };
 

@@ -23,9 +23,10 @@
  *   lanes         the fabric's table of timeline lanes (state, level and
  *                 marker lanes); ual_view_marks says what a record and its
  *                 timeline events put on them
- *   transactions  ual_view_txn: a timeline event that ends an exchange
- *                 (a negotiation's outcome, a request's last completion,
- *                 a retry episode's end) as one table row
+ *   transactions  ual_view_txns: the exchanges a record ends (a
+ *                 negotiation's outcome, a request's last completion, a
+ *                 retry episode's end) as rows of one table;
+ *                 ual_view_open_txns: those still open at the end
  *
  * A front-end:
  *
@@ -34,12 +35,13 @@
  *   for each record r (after the analyzer's step), its events ev:
  *     int k = ual_view_tally_add(&t, &r, ts_ns, selected);   // k: its link slot
  *     n = ual_view_marks(&t, k, &r, &ev, marks, cap);         // lanes
- *     for each event e: if (ual_view_txn(&e, &tx)) a transaction row
+ *     n = ual_view_txns(&t, k, &r, ts_ns, &ev, txns, UAL_VIEW_MAX_TXNS);  // transactions it ended
  *   struct ual_view_src src;  ual_analyzer_view_src(&an, &t, &src);   // ualink/analysis.h
  *   for (k = 0; k < t.n; k++) {
  *     struct ual_view_link l;  ual_view_link_get(&src, k, &l);
  *     ual_view_state(&src, k, row_fn, ctx);
  *     ual_view_counters(&src, k, counter_fn, ctx);
+ *     ual_view_open_txns(&src, k, txn_fn, ctx);
  *     lanes: ual_view_fabric_get(l.fabric)->lanes[0 .. n_lanes)
  *   }
  */
@@ -195,6 +197,9 @@ struct ual_view_txn {
   char result[32];                /* the answer: "CplD SC", "ack", "nack" */
 };
 
+typedef void (*ual_view_txn_fn)(void *ctx, const struct ual_view_txn *t);
+#define UAL_VIEW_MAX_TXNS 64      /* transactions one record ends, at most */
+
 /* ---- a fabric's registration ---- */
 
 struct ual_view_src;
@@ -222,8 +227,12 @@ struct ual_view_fabric {
   /* What record r and the events of its step put on the lanes. */
   unsigned (*marks)(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_mark *out,
                     unsigned cap);
-  /* e as a transaction, when it ends one. */
-  bool (*txn)(const struct ual_tevent *e, struct ual_view_txn *t);
+  /* The transactions r ended (from its result and its step's events). */
+  unsigned (*txns)(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_txn *out,
+                   unsigned cap);
+  /* Link k's transactions still open (requests without an answer), from
+   * the state. */
+  void (*open_txns)(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx);
 };
 
 #define UAL_X_(m) extern const struct ual_view_fabric ual_view_##m;
@@ -267,8 +276,11 @@ int ual_view_state_line(const struct ual_view_src *s, unsigned k, char *buf, siz
  * fabric; returns the count (at most cap). */
 unsigned ual_view_marks(const struct ual_view_tally *t, int k, const struct ual_rec_result *r,
                         const struct ual_events *ev, struct ual_view_mark *out, unsigned cap);
-/* e as a transaction (the fabric whose event kind it is; its link from
- * e->link); false when it ends none. */
-bool ual_view_txn(const struct ual_tevent *e, struct ual_view_txn *tx);
+/* The transactions r (on link slot k, at ts_ns) ended, from its result
+ * and its step's events, into out; returns the count (at most cap). */
+unsigned ual_view_txns(const struct ual_view_tally *t, int k, const struct ual_rec_result *r, uint64_t ts_ns,
+                       const struct ual_events *ev, struct ual_view_txn *out, unsigned cap);
+/* Link k's transactions still open at the end, from the analysis state. */
+void ual_view_open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx);
 
 #endif

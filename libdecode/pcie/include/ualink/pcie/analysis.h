@@ -80,6 +80,7 @@ struct ual_pcie_req {
   uint8_t rseg_valid, rseg;  /* OHC-C with RSV = 1: its Requester Segment */
   uint8_t la;                /* Lower Address[1:0] its completion must carry (from OHC-A1's First DW BE) */
   uint8_t captures;          /* a Type 0 Configuration Write that sets its target's segment */
+  uint16_t parts;            /* completions received for it so far */
 };
 
 /* Completion latency of one request Type: request to the completion that

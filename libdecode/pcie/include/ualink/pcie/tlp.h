@@ -235,6 +235,8 @@ struct ual_pcie_tlp_rec {
   struct ual_pcie_tlp t;
   uint8_t link;              /* enum ual_pcie_link */
   uint8_t peer_index;        /* completion, paired: the request's index in its frame's struct ual_pcie_tlps */
+  uint8_t peer_type;         /* completion, paired: the request's Type */
+  uint16_t parts;            /* completion, paired: the request's completions so far, this one included */
   uint64_t start_frame;      /* the frame it started in (this one unless it straddles in) */
   uint64_t peer_frame;       /* completion: its request's frame; request: the frame of the completion that
                                 finished it, 0 while not known (a front-end with a second pass fills it) */

@@ -1,13 +1,17 @@
-/* PCIE's part of the presentation model (core/views.h): what it counts of
+/* PCIe's part of the presentation model (core/views.h): what it counts of
  * the selected records of a link, per direction. Its registration,
  * ual_view_pcie, is in pcie/views.c. */
 #ifndef UALINK_PCIE_VIEWS_H
 #define UALINK_PCIE_VIEWS_H
 
 #include <stdint.h>
+#include "ualink/pcie/dllp.h"
 
 struct ual_pcie_dir_tally {
-  uint64_t records;
+  uint64_t dllps, crc_bad;              /* non-flit DLLPs (kind 4) */
+  uint64_t by_type[UAL_PCIE_DT_COUNT];
+  uint64_t flits, flit_crc_bad, flit_fec_corrected, tlps, nops;   /* flits (kind 5) */
+  uint64_t tlp_by_type[256];
 };
 
 struct ual_pcie_tally {

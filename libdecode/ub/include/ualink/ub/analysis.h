@@ -112,6 +112,7 @@ struct ual_ub_side {
   int16_t last_req_retry;               /* NUM_RETRY of its last Req set, -1 none */
   uint8_t last_reinit;
   uint8_t req_sets;                     /* Req sets since the last Ack set came back */
+  uint64_t ep_frame, ep_ns;             /* its first Req set of the retry episode the partner has not answered, 0 none */
   /* packet spacing */
   uint64_t flits, last_dp_flit;
   uint8_t dp_seen;

@@ -5,9 +5,12 @@
 #define UALINK_UB_VIEWS_H
 
 #include <stdint.h>
+#include "ualink/ub/flit.h"
 
 struct ual_ub_dir_tally {
-  uint64_t records;
+  uint64_t flits, bcrc_bad;
+  uint64_t dllcbs[UAL_UB_CB_UNKNOWN + 1];
+  uint64_t dlldps[UAL_UB_VLS], bytes[UAL_UB_VLS];
 };
 
 struct ual_ub_tally {
