@@ -24,5 +24,5 @@ static void event_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_event = {
-  "link event", "event", event_body_ok, event_decode, NULL, event_tree, event_summary, NULL, NULL, event_fixed, UAL_SC_REC,
+  "link event", "event", event_body_ok, event_decode, NULL, event_tree, event_summary, NULL, NULL, event_fixed, UAL_SC_REC, NULL,
 };

@@ -3,7 +3,7 @@
 
 #define END { 0, NULL }
 
-const struct ual_value_name ual_vals_rec_kind[] = { {1, "Flit"}, {2, "Ordered set"}, {3, "Link event"}, {4, "PCIe DLLP"}, {5, "PCIe flit"}, {6, "UB flit"}, END };
+const struct ual_value_name ual_vals_rec_kind[] = { {1, "Flit"}, {2, "Ordered set"}, {3, "Link event"}, {4, "PCIe DLLP"}, {5, "PCIe flit"}, {6, "UB flit"}, {7, "PCIe packet"}, END };
 const struct ual_value_name ual_vals_dir[] = { {0, "A>B"}, {1, "B>A"}, END };
 const struct ual_value_name ual_vals_rate[] = {
   {0, "unknown"}, {1, "2.5 GT/s"}, {2, "32.0 GT/s"}, {3, "64.0 GT/s"},

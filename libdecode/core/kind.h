@@ -129,6 +129,9 @@ struct ual_kind {
    * to (base: record byte 0): the tree shows them in place of the record
    * rows whose bits they cover. 0 (UAL_SC_REC): none. */
   enum ual_scope hdr_scope;
+  /* Whether a body of a valid length is well formed (NULL: always); a
+   * malformed one is UAL_RS_BODY, reported like any malformed record. */
+  bool (*body_valid)(const uint8_t *body, size_t len);
 };
 
 /* Where kind shows field id as a fixed row (NULL: not one). */

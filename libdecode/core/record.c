@@ -101,6 +101,7 @@ enum ual_rec_status ual_record_parse(const uint8_t *buf, size_t len, struct ual_
   const struct ual_kind *k = ual_kind_of(r->h.kind);
   if (!k) return UAL_RS_KIND;
   if (!k->body_ok(r->body_len)) return UAL_RS_BODY_LEN;
+  if (k->body_valid && !k->body_valid(r->body, r->body_len)) return UAL_RS_BODY;
   if (k->hdr_reserved ? k->hdr_reserved(&r->h) : hdr_rsvd_any(buf))
     return UAL_RS_RESERVED;
   return UAL_RS_OK;

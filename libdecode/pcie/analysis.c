@@ -332,6 +332,9 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     flit_step(an, s, r, c);
     return;
   }
+  /* kind 7: a DLLP goes the kind-4 way below (a truncated one changes no
+   * state, pcie.md [P45]); TLPs and undecoded packets stop here */
+  if (h->kind == UAL_REC_PCIE_NF && (!r->nf.dllp_decoded || r->nf.truncated)) return;
   unsigned d = r->dir;
   struct ual_pcie_side *me = &s->s[d];
   const struct ual_pcie_dllp *p = &r->pcie;

@@ -96,6 +96,10 @@ void ual_pcie_dllp_decode(const uint8_t body[UAL_PCIE_DLLP_BODY], struct ual_pci
     ual_findings_add(f, UAL_R_PD_RECORD, -1, "record byte 0 %s (%s) = %u, not a defined value",
                      ual_fields[UAL_F_PCIE_FRAMING].name, ual_fields[UAL_F_PCIE_FRAMING].abbrev, d->framing);
   ual_pcie_dllp_parse(body + UAL_PCIE_DLLP_OFF, d);
+  ual_pcie_dllp_check(d, f);
+}
+
+void ual_pcie_dllp_check(const struct ual_pcie_dllp *d, struct ual_findings *f) {
   if (!d->crc_ok) {
     ual_findings_add(f, UAL_R_PD_CRC, -1, "%s: CRC-16 %04xh received, %04xh computed", ual_pcie_dllp_name_str(d->name),
                      d->crc_rx, d->crc_calc);
@@ -107,7 +111,7 @@ void ual_pcie_dllp_decode(const uint8_t body[UAL_PCIE_DLLP_BODY], struct ual_pci
   }
   enum ual_field_id id;
   uint32_t v;
-  if (d->layout != UAL_PCIE_L_RAW && ual_scope_reserved_set((enum ual_scope)ual_pcie_layout_scope(d->layout), body + UAL_PCIE_DLLP_OFF, &id, &v))
+  if (d->layout != UAL_PCIE_L_RAW && ual_scope_reserved_set((enum ual_scope)ual_pcie_layout_scope(d->layout), d->bytes, &id, &v))
     ual_findings_add(f, UAL_R_PD_RESERVED, -1, "%s: %s (%s) = %xh", ual_pcie_dllp_name_str(d->name),
                      ual_fields[id].name, ual_fields[id].abbrev, v);
 }

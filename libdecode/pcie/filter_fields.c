@@ -23,7 +23,9 @@ const struct ual_filter_field ual_filter_pcie_fields[UAL_FP_COUNT] = {
 #undef UAL_X_
 };
 
-bool ual_pcie_kind(unsigned kind) { return kind == UAL_REC_PCIE_DLLP || kind == UAL_REC_PCIE_FLIT; }
+bool ual_pcie_kind(unsigned kind) {
+  return kind == UAL_REC_PCIE_DLLP || kind == UAL_REC_PCIE_FLIT || kind == UAL_REC_PCIE_NF;
+}
 
 static bool decoded(const struct ual_rec_result *r) { return r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED; }
 

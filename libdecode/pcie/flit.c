@@ -158,5 +158,5 @@ static void flit_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_pcie_flit = {
-  "PCIe flit", "pcie_flit", flit_body_ok, flit_decode, NULL, flit_tree, flit_summary, NULL, NULL, flit_fixed, UAL_SC_REC,
+  "PCIe flit", "pcie_flit", flit_body_ok, flit_decode, NULL, flit_tree, flit_summary, NULL, NULL, flit_fixed, UAL_SC_REC, NULL,
 };

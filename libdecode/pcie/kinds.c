@@ -1,7 +1,12 @@
-/* The PCIe record kind (kinds.h): kind 4, a non-flit DLLP, decoded, shown
- * as a field tree and summarised in one line. */
+/* The PCIe non-flit record kinds (kinds.h): kind 4, a non-flit DLLP, and
+ * kind 7, a TLP or DLLP as framed on the wire, decoded, shown as a field
+ * tree and summarised in one line. */
 #include "ualink/pcie/dllp.h"
+#include "ualink/pcie/nonflit.h"
 #include "core/kind.h"
+#include "core/field_access.h"
+
+#include <inttypes.h>
 
 static bool dllp_body_ok(size_t len) { return len == UAL_PCIE_DLLP_BODY; }
 
@@ -22,6 +27,17 @@ static const struct ual_fixed_rows body_fixed = UAL_FIXED_ROWS(body_rows), dllp_
                                    crc_fixed = UAL_FIXED_ROWS(crc_rows);
 static const struct ual_fixed_rows *const dllp_kind_fixed[] = { &body_fixed, &dllp_fixed, &crc_fixed, NULL };
 
+/* The rows of bytes 1-3 by layout, with the FC values scaled. */
+static void dllp_layout_rows(struct ual_tree_builder *w, unsigned depth, const struct ual_pcie_dllp *p, unsigned dl) {
+  ual_tb_scope(w, depth, (enum ual_scope)ual_pcie_layout_scope(p->layout), dl);   /* reserved types: raw */
+  if (p->layout == UAL_PCIE_L_FC) {
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_CLASS, dl, p->fc_class);
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_HDR_CREDITS, dl + 1, (uint64_t)p->hdr_fc * ual_pcie_scale_factor(p->hdr_scale));
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_DATA_CREDITS, dl + 2,
+                 (uint64_t)p->data_fc * ual_pcie_scale_factor(p->data_scale));
+  }
+}
+
 static void dllp_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
   const struct ual_pcie_dllp *p = &r->pcie;
   const unsigned body = UAL_REC_HDR_BYTES, dl = DL_;
@@ -31,18 +47,11 @@ static void dllp_tree(struct ual_tree_builder *w, const struct ual_rec_result *r
   ual_tb_group(w, 1, "DLLP", dl, UAL_PCIE_DLLP_BYTES, "%02x %02x %02x %02x %02x %02x", p->bytes[0], p->bytes[1],
                p->bytes[2], p->bytes[3], p->bytes[4], p->bytes[5]);
   ual_tb_fixed(w, 2, &dllp_fixed);
-  ual_tb_scope(w, 2, (enum ual_scope)ual_pcie_layout_scope(p->layout), dl);   /* reserved types: raw */
-  if (p->layout == UAL_PCIE_L_FC) {
-    ual_tb_field(w, 2, UAL_F_PCIE_GEN_CLASS, dl, p->fc_class);
-    ual_tb_field(w, 2, UAL_F_PCIE_GEN_HDR_CREDITS, dl + 1, (uint64_t)p->hdr_fc * ual_pcie_scale_factor(p->hdr_scale));
-    ual_tb_field(w, 2, UAL_F_PCIE_GEN_DATA_CREDITS, dl + 2,
-                 (uint64_t)p->data_fc * ual_pcie_scale_factor(p->data_scale));
-  }
+  dllp_layout_rows(w, 2, p, dl);
   ual_tb_fixed(w, 2, &crc_fixed);
 }
 
-static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) {
-  const struct ual_pcie_dllp *p = &r->pcie;
+static void dllp_line(struct ual_text *o, const struct ual_pcie_dllp *p) {
   if (p->name == UAL_PCIE_DT_RESERVED) ual_text_put(o, "DLLP %02xh?", p->type);
   else ual_text_put(o, "%s", ual_pcie_dllp_name_str(p->name));
   switch (p->layout) {
@@ -58,6 +67,191 @@ static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) {
   if (!p->crc_ok) ual_text_put(o, " CRC:bad");
 }
 
+static void dllp_summary(struct ual_text *o, const struct ual_rec_result *r) { dllp_line(o, &r->pcie); }
+
 const struct ual_kind ual_kind_pcie_dllp = {
-  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL, dllp_kind_fixed, UAL_SC_REC,
+  "PCIe DLLP", "pcie_dllp", dllp_body_ok, dllp_decode, NULL, dllp_tree, dllp_summary, NULL, NULL, dllp_kind_fixed, UAL_SC_REC, NULL,
+};
+
+/* ---- kind 7 ---- */
+
+static bool nf_body_ok(size_t len) { return len > UAL_PCIE_NF_HDR; }
+
+static void nf_decode(struct ual_rec_result *r) {
+  ual_pcie_nf_decode(r->rec.body, r->rec.body_len, &r->nf, &r->pcie, &r->findings);
+}
+
+#define NF_ UAL_REC_HDR_BYTES
+
+/* The TLP's name: a message's by its code, else its Fmt/Type's. */
+static void tlp_name(struct ual_text *o, const struct ual_pcie_tlph *h) {
+  const char *m = h->kind == UAL_NF_K_MSG ? ual_pcie_msg_name(h->code) : NULL;
+  struct ual_pcie_nf_type t;
+  ual_pcie_nf_type(h->byte0, &t);
+  if (m) ual_text_put(o, "%s", m);
+  else if (h->kind == UAL_NF_K_MSG) ual_text_put(o, "%s code %02xh", t.name ? t.name : "Msg", h->code);
+  else if (t.name) ual_text_put(o, "%s", t.name);
+  else ual_text_put(o, "Fmt/Type %02xh", h->byte0);
+}
+
+/* One line as a PCIe engineer writes a TLP (issue 36): type, length,
+ * Requester ID, tag, address, byte enables, completion status and byte
+ * count, message name. */
+static void tlp_line(struct ual_text *o, const struct ual_pcie_nf *nf) {
+  const struct ual_pcie_tlph *h = &nf->h;
+  char id[16];
+  if (nf->tlp_len < (unsigned)h->hdr_off + 4) {
+    ual_text_put(o, "TLP");
+  } else if (!h->complete) {   /* a cut header: its Fmt/Type only */
+    struct ual_pcie_nf_type t;
+    ual_pcie_nf_type(h->byte0, &t);
+    if (t.name) ual_text_put(o, "%s", t.name);
+    else ual_text_put(o, "Fmt/Type %02xh", h->byte0);
+  } else {
+    tlp_name(o, h);
+    if (h->has_data || (h->kind != UAL_NF_K_MSG && h->kind != UAL_NF_K_CPL)) ual_text_put(o, " len %u", h->len_dw);
+    switch (h->kind) {
+    case UAL_NF_K_MEM: case UAL_NF_K_IO: case UAL_NF_K_ATOMIC: case UAL_NF_K_DMWR: case UAL_NF_K_CFG:
+      ual_pcie_bdf(id, sizeof id, h->rid);
+      ual_text_put(o, " req %s tag %u", id, h->tag);
+      if (h->kind == UAL_NF_K_CFG) {
+        ual_pcie_bdf(id, sizeof id, h->target);
+        ual_text_put(o, " to %s reg %03xh", id, h->reg);
+      } else {
+        ual_text_put(o, " addr 0x%" PRIx64, h->addr);
+      }
+      ual_text_put(o, " BE %x/%x", h->last_be, h->first_be);
+      break;
+    case UAL_NF_K_CPL: {
+      const char *st = ual_field_value_name(UAL_F_PCIE_NF_CPL_STATUS, h->status);
+      ual_pcie_bdf(id, sizeof id, h->cid);
+      ual_text_put(o, " cpl %s", id);
+      if (st) ual_text_put(o, " %s", h->status == 0 ? "SC" : h->status == 1 ? "UR" : h->status == 2 ? "RRS" : "CA");
+      else ual_text_put(o, " status %u", h->status);
+      ual_pcie_bdf(id, sizeof id, h->rid);
+      ual_text_put(o, " bc %u req %s tag %u la %02xh", h->byte_count ? h->byte_count : 4096u, id, h->tag, h->lower_addr);
+      break;
+    }
+    case UAL_NF_K_MSG:
+      if (h->rid) {
+        ual_pcie_bdf(id, sizeof id, h->rid);
+        ual_text_put(o, " req %s", id);
+      }
+      break;
+    default:
+      break;
+    }
+    if (h->prefixes) ual_text_put(o, " +%u prefix", h->prefixes);
+  }
+  if (nf->seq_off || nf->encoding == UAL_PCIE_NF_128B) ual_text_put(o, " seq %u", nf->seq);
+  switch (nf->lcrc) {
+  case UAL_PCIE_LCRC_BAD: ual_text_put(o, " LCRC:bad"); break;
+  case UAL_PCIE_LCRC_NULLIFIED: ual_text_put(o, " nullified"); break;
+  case UAL_PCIE_LCRC_NULLIFIED_BAD: ual_text_put(o, " nullified LCRC:bad"); break;
+  default: break;
+  }
+  if (h->ecrc == UAL_PCIE_ECRC_BAD) ual_text_put(o, " ECRC:bad");
+  if (nf->truncated) ual_text_put(o, " truncated");
+  else if (!nf->framing_ok) ual_text_put(o, " framing:bad");
+}
+
+static void nf_summary(struct ual_text *o, const struct ual_rec_result *r) {
+  const struct ual_pcie_nf *nf = &r->nf;
+  if (nf->dllp_decoded) dllp_line(o, &r->pcie);
+  else if (ual_pcie_nf_is_tlp(nf)) tlp_line(o, nf);
+  else ual_text_put(o, "%s packet%s", ual_pcie_nf_is_dllp(nf) ? "DLLP" : "PCIe", nf->truncated ? " truncated" : " framing:bad");
+}
+
+/* The header rows of a TLP (bytes at tlp, record offset at). */
+static void tlp_rows(struct ual_tree_builder *w, unsigned depth, const struct ual_pcie_nf *nf, unsigned at) {
+  const struct ual_pcie_tlph *h = &nf->h;
+  for (unsigned k = 0; k < h->prefixes && 4u * k + 4 <= nf->tlp_len; k++) ual_tb_scope(w, depth, UAL_SC_PCIE_NF_PREFIX, at + 4u * k);
+  unsigned dw0 = at + h->hdr_off;
+  if (nf->tlp_len < (unsigned)h->hdr_off + 4) return;
+  ual_tb_scope(w, depth, UAL_SC_PCIE_NF_DW0, dw0);
+  ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_FMT, dw0, h->fmt);
+  ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_TYPE, dw0, h->type);
+  switch (h->kind) {
+  case UAL_NF_K_MEM: case UAL_NF_K_IO: case UAL_NF_K_ATOMIC: case UAL_NF_K_DMWR: case UAL_NF_K_CFG:
+    ual_tb_scope(w, depth, UAL_SC_PCIE_NF_REQ, dw0);
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_TAG, dw0 + 6, h->tag);
+    if (h->kind == UAL_NF_K_CFG) {
+      ual_tb_scope(w, depth, UAL_SC_PCIE_NF_CFG, dw0);
+      ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_REG, dw0 + 10, h->reg);
+    } else {
+      ual_tb_scope(w, depth, h->hdr_dw == 4 ? UAL_SC_PCIE_NF_A64 : UAL_SC_PCIE_NF_A32, dw0);
+    }
+    break;
+  case UAL_NF_K_CPL:
+    ual_tb_scope(w, depth, UAL_SC_PCIE_NF_CPL, dw0);
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_TAG, dw0 + 10, h->tag);
+    break;
+  case UAL_NF_K_MSG: ual_tb_scope(w, depth, UAL_SC_PCIE_NF_MSG, dw0); break;
+  default: break;
+  }
+  if (h->pay_len) {
+    ual_tb_group(w, depth, "Data", at + h->pay_off, h->pay_len, "%u bytes", h->pay_len);
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_PAYLOAD, at + h->pay_off, h->pay_len);
+  }
+  if (h->td) {
+    if (h->ecrc != UAL_PCIE_ECRC_UNCHECKED) {
+      ual_tb_scope(w, depth, UAL_SC_PCIE_NF_ECRC, at + h->size - 4u);
+      ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_ECRC_CALC, at + h->size - 4u, h->ecrc_calc);
+    }
+    ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_ECRC_STATUS, dw0, h->ecrc);
+  }
+}
+
+static void nf_tree(struct ual_tree_builder *w, const struct ual_rec_result *r) {
+  const struct ual_pcie_nf *nf = &r->nf;
+  const unsigned body = NF_, pk = body + UAL_PCIE_NF_HDR, end = (unsigned)(pk + nf->n - 1);
+  char sum[160];
+  struct ual_text t = { sum, sizeof sum, 0 };
+  sum[0] = 0;
+  nf_summary(&t, r);
+  ual_tb_group(w, 0, ual_pcie_nf_is_dllp(nf) ? "PCIe DLLP" : "PCIe TLP", body, (unsigned)r->rec.body_len, "%s", sum);
+  ual_tb_scope(w, 1, UAL_SC_PCIE_NF_BODY, body);
+  bool e8 = nf->encoding == UAL_PCIE_NF_8B10B, e128 = nf->encoding == UAL_PCIE_NF_128B;
+  if (e8) ual_tb_scope(w, 1, UAL_SC_PCIE_NF_START, pk);
+  if (ual_pcie_nf_is_dllp(nf)) {
+    if (e128) ual_tb_scope(w, 1, UAL_SC_PCIE_NF_SDPT, pk);
+    if (nf->dllp_decoded) {
+      const struct ual_pcie_dllp *p = &r->pcie;
+      unsigned dl = pk + (e8 ? 1u : e128 ? 2u : 0u);
+      ual_tb_group(w, 1, "DLLP", dl, UAL_PCIE_DLLP_BYTES, "%02x %02x %02x %02x %02x %02x", p->bytes[0], p->bytes[1],
+                   p->bytes[2], p->bytes[3], p->bytes[4], p->bytes[5]);
+      ual_tb_scope(w, 2, UAL_SC_PCIE_DLLP, dl);
+      dllp_layout_rows(w, 2, p, dl);
+      ual_tb_field(w, 2, UAL_F_PCIE_GEN_CRC_CALC, dl + 4, p->crc_calc);
+      ual_tb_field(w, 2, UAL_F_PCIE_GEN_CRC_OK, dl + 4, p->crc_ok);
+    }
+  } else if (ual_pcie_nf_is_tlp(nf)) {
+    if (e128 && nf->n >= 4) {
+      ual_tb_group(w, 1, "STP token", pk, 4, "TLP Length %u, seq %u", nf->stp_len, nf->seq);
+      ual_tb_scope(w, 2, UAL_SC_PCIE_NF_STP, pk);
+      ual_tb_field(w, 2, UAL_F_PCIE_GEN_NF_STP_LEN, pk, nf->stp_len);
+      ual_tb_field(w, 2, UAL_F_PCIE_GEN_NF_FCRC_CALC, pk + 2, nf->fcrc_calc);
+      ual_tb_field(w, 2, UAL_F_PCIE_GEN_NF_PARITY_CALC, pk + 1, nf->parity_calc);
+    } else if (nf->seq_off) {
+      ual_tb_scope(w, 1, UAL_SC_PCIE_NF_SEQ, body + nf->seq_off);
+    }
+    if (nf->tlp_off && nf->tlp_len) {
+      unsigned at = body + nf->tlp_off;
+      ual_tb_group(w, 1, "TLP", at, nf->tlp_len, "%u bytes", nf->tlp_len);
+      tlp_rows(w, 2, nf, at);
+    }
+    if (nf->lcrc_off) {
+      ual_tb_scope(w, 1, UAL_SC_PCIE_NF_LCRC, body + nf->lcrc_off);
+      ual_tb_field(w, 1, UAL_F_PCIE_GEN_NF_LCRC_CALC, body + nf->lcrc_off, nf->lcrc_calc);
+    }
+    ual_tb_field(w, 1, UAL_F_PCIE_GEN_NF_LCRC_STATUS, pk, nf->lcrc);
+    ual_tb_field(w, 1, UAL_F_PCIE_GEN_NF_ACCEPTED, pk, nf->accepted);
+    if (e128 && nf->nullified && !nf->truncated) ual_tb_scope(w, 1, UAL_SC_PCIE_NF_EDBT, end - 3);
+  }
+  if (e8 && !nf->truncated && nf->n >= 2) ual_tb_scope(w, 1, UAL_SC_PCIE_NF_END, end);
+}
+
+const struct ual_kind ual_kind_pcie_nf = {
+  "PCIe packet", "pcie_nf", nf_body_ok, nf_decode, NULL, nf_tree, nf_summary, NULL, NULL, NULL, UAL_SC_REC,
+  ual_pcie_nf_body_ok,
 };

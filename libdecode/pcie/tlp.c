@@ -8,8 +8,8 @@
 #include <string.h>
 
 static const struct ual_pcie_tlp_type types[] = {
-#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h) \
-  { lo, hi, named ? n : NULL, UAL_TLP_FC_##fc, data, base, UAL_TLP_RT_##rt, UAL_TLP_H_##h },
+#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h, nf) \
+  { lo, hi, named ? n : NULL, UAL_TLP_FC_##fc, data, base, UAL_TLP_RT_##rt, UAL_TLP_H_##h, nf },
   UAL_PCIE_TLP_TYPES(UAL_X_)
 #undef UAL_X_
 };
@@ -168,7 +168,7 @@ int ual_pcie_ohc_a_scope(unsigned type) {
   return -1;
 }
 
-static void bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.%u", id >> 8, id >> 3 & 0x1F, id & 7); }
+void ual_pcie_bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.%u", id >> 8 & 0xFF, id >> 3 & 0x1F, id & 7); }
 
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
@@ -182,23 +182,23 @@ void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
 #define PUT_(...) do { if (k < cap) { n = snprintf(buf + k, cap - k, __VA_ARGS__); if (n > 0) k += (size_t)n; } } while (0)
   if (t->size.payload_dw) PUT_(" len %u", t->size.payload_dw);
   if (have >= 12 && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
-    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0));
+    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0));
     PUT_(" RID %s tag %u", id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0));
     if (ty->hdr == UAL_TLP_H_CFG) {
       unsigned reg = (unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 8 |
                      (unsigned)ual_field_shown(UAL_F_PCIE_CFG_REG, ual_field_get(UAL_F_PCIE_CFG_REG, dw0));
-      bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, dw0));
+      ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, dw0));
       PUT_(" to %s reg %03xh", id, reg);
     } else if ((ty->route == UAL_TLP_RT_A64 && have >= 16) || ty->route == UAL_TLP_RT_A32) {
       enum ual_field_id a = ty->route == UAL_TLP_RT_A64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR;
       PUT_(" addr 0x%" PRIx64, ual_field_shown(a, ual_field_get(a, dw0)));
     }
   } else if (have >= 12 && ty->hdr == UAL_TLP_H_CPL) {
-    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0));
+    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0));
     PUT_(" to %s tag %u bc %u", id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0),
          (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0));
   } else if (have >= 8 && ty->hdr == UAL_TLP_H_MSG) {
-    bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_RID, dw0));
+    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_RID, dw0));
     PUT_(" RID %s code %02xh", id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_CODE, dw0));
   }
   if (t->prefix_dw) PUT_(" +%u prefix", t->prefix_dw);

@@ -3,6 +3,7 @@
 #include "ualink/core/fields.h"
 #include "ualink/pcie/dllp.h"
 #include "ualink/pcie/tlp.h"
+#include "ualink/pcie/nonflit.h"
 
 #define END { 0, NULL }
 
@@ -42,7 +43,7 @@ const struct ual_value_name ual_vals_pcie_lm_cmd[] = { { 0x4, "Request" }, { 0x6
 #define TLP_VAL_1(lo, n) { lo, n },
 #define TLP_VAL_0(lo, n)
 const struct ual_value_name ual_vals_pcie_tlp_type[] = {
-#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h) TLP_VAL_##named(lo, n)
+#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h, nf) TLP_VAL_##named(lo, n)
   UAL_PCIE_TLP_TYPES(UAL_X_)
 #undef UAL_X_
   END };
@@ -67,3 +68,39 @@ const struct ual_value_name ual_vals_pcie_link[] = {
   { UAL_PCIE_LK_REQ, "request" }, { UAL_PCIE_LK_REQ_UNTRACKED, "request (not tracked)" },
   { UAL_PCIE_LK_CPL, "completion" }, { UAL_PCIE_LK_CPL_PART, "split completion part" },
   { UAL_PCIE_LK_CPL_UNMATCHED, "completion without request" }, END };
+
+/* Non-flit packets, kind 7 (nonflit.h, pcie.md §7) */
+const struct ual_value_name ual_vals_pcie_nf_encoding[] = {
+  { UAL_PCIE_NF_8B10B, "8b/10b" }, { UAL_PCIE_NF_128B, "128b/130b" }, { UAL_PCIE_NF_STRIPPED, "framing stripped" }, END };
+const struct ual_value_name ual_vals_pcie_nf_class[] = {
+  { UAL_PCIE_NF_CL_FRAMING, "from the framing" }, { UAL_PCIE_NF_CL_TLP, "TLP" }, { UAL_PCIE_NF_CL_DLLP, "DLLP" }, END };
+const struct ual_value_name ual_vals_pcie_k_symbol[] = {
+  { UAL_PCIE_K_STP, "STP" }, { UAL_PCIE_K_SDP, "SDP" }, { UAL_PCIE_K_END, "END" }, { UAL_PCIE_K_EDB, "EDB" },
+  { 0xF7, "PAD" }, END };
+/* Byte 0 names: the flit-mode table's non-flit types (MRd32 at 00h), then
+ * the non-flit-only ones. */
+#define NF_VAL_1(lo, n) { (lo) == 0x03 ? 0x00 : (lo), n },
+#define NF_VAL_0(lo, n)
+const struct ual_value_name ual_vals_pcie_nf_type[] = {
+#define UAL_X_(lo, hi, named, n, fc, data, base, rt, h, nf) NF_VAL_##nf(lo, n)
+  UAL_PCIE_TLP_TYPES(UAL_X_)
+#undef UAL_X_
+#define UAL_X_(c, n, k, hd, d, fc, rt) { c, n },
+  UAL_PCIE_NF_ONLY_TYPES(UAL_X_)
+#undef UAL_X_
+  END };
+const struct ual_value_name ual_vals_pcie_nf_fmt[] = {
+  { 0, "3 DW, no data" }, { 1, "4 DW, no data" }, { 2, "3 DW, data" }, { 3, "4 DW, data" }, { 4, "TLP prefix" }, END };
+const struct ual_value_name ual_vals_pcie_nf_at[] = {
+  { 0, "untranslated" }, { 1, "translation request" }, { 2, "translated" }, { 3, "reserved" }, END };
+const struct ual_value_name ual_vals_pcie_msg_code[] = {
+#define UAL_X_(c, n) { c, n },
+  UAL_PCIE_MSG_CODES(UAL_X_)
+#undef UAL_X_
+  END };
+const struct ual_value_name ual_vals_pcie_lcrc[] = {
+  { UAL_PCIE_LCRC_NONE, "not checked" }, { UAL_PCIE_LCRC_GOOD, "good" }, { UAL_PCIE_LCRC_BAD, "bad" },
+  { UAL_PCIE_LCRC_NULLIFIED, "nullified" }, { UAL_PCIE_LCRC_NULLIFIED_BAD, "nullified, LCRC bad" }, END };
+const struct ual_value_name ual_vals_pcie_ecrc[] = {
+  { UAL_PCIE_ECRC_NONE, "no digest" }, { UAL_PCIE_ECRC_GOOD, "good" }, { UAL_PCIE_ECRC_BAD, "bad" },
+  { UAL_PCIE_ECRC_UNCHECKED, "not checked" }, END };

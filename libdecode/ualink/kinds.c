@@ -187,9 +187,9 @@ static void os_summary(struct ual_text *o, const struct ual_rec_result *r) {
 }
 
 const struct ual_kind ual_kind_ualink_flit = {
-  "flit", "flit", flit_body_ok, flit_decode, flit_stream, flit_tree, flit_summary, NULL, NULL, flit_fixed, UAL_SC_REC,
+  "flit", "flit", flit_body_ok, flit_decode, flit_stream, flit_tree, flit_summary, NULL, NULL, flit_fixed, UAL_SC_REC, NULL,
 };
 
 const struct ual_kind ual_kind_ualink_os = {
-  "ordered set", "os", os_body_ok, os_decode, NULL, os_tree, os_summary, NULL, NULL, NULL, UAL_SC_REC,
+  "ordered set", "os", os_body_ok, os_decode, NULL, os_tree, os_summary, NULL, NULL, NULL, UAL_SC_REC, NULL,
 };

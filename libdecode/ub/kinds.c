@@ -169,5 +169,5 @@ static void ub_summary(struct ual_text *o, const struct ual_rec_result *r) {
 
 const struct ual_kind ual_kind_ub_flit = {
   "UB flit", "ub", ub_body_ok, ub_decode, ub_stream, ub_tree, ub_summary, ub_hdr_reserved, ub_bad_len, NULL,
-  UAL_SC_UB_REC,
+  UAL_SC_UB_REC, NULL,
 };

@@ -876,7 +876,7 @@ static void write_bad_kinds(void) {
     { 1, UAL_REC_OS, 0 },    { 1, UAL_REC_OS, 3 },                     { 1, UAL_REC_OS, 4 + UAL_OS_MAX_SYMBOLS + 1 },
     { 1, UAL_REC_EVENT, 0 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES - 1 }, { 1, UAL_REC_EVENT, UAL_REC_EVENT_BYTES + 1 },
     { 0, UAL_REC_EVENT, 8 }, { 2, UAL_REC_EVENT, 8 },                  { 255, UAL_REC_EVENT, 8 },
-    { 1, 0, 8 },             { 1, 7, 8 },                              { 1, 255, 8 },
+    { 1, 0, 8 },             { 1, 200, 8 },                            { 1, 255, 8 },
   };
   struct cap c;
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES + 1];

@@ -39,7 +39,8 @@ static void test_names(void) {
   CHECK_STR(ual_rec_kind_key(UAL_REC_OS), "os");
   CHECK_STR(ual_rec_kind_key(UAL_REC_EVENT), "event");
   CHECK_STR(ual_rec_kind_key(UAL_REC_PCIE_FLIT), "pcie_flit");
-  CHECK(ual_rec_kind_key(7) == NULL);
+  CHECK_STR(ual_rec_kind_key(UAL_REC_PCIE_NF), "pcie_nf");
+  CHECK(ual_rec_kind_key(8) == NULL);
   /* every registered kind is complete: the dispatch calls these unchecked */
   unsigned n = 0;
   for (unsigned k = 0; k < 256; k++) {
@@ -51,13 +52,13 @@ static void test_names(void) {
 #define UAL_X_(code, kind) +1
   CHECK_EQ(n, 0 UAL_KINDS(UAL_X_));   /* the core's and every fabric's kinds */
 #undef UAL_X_
-  CHECK_EQ(n, 6);   /* UALink 1, 2; events 3; PCIe DLLP 4, flit 5; UB 6 */
+  CHECK_EQ(n, 7);   /* UALink 1, 2; events 3; PCIe DLLP 4, flit 5; UB 6; PCIe packet 7 */
 }
 
-/* A kind nobody registered (7: no digest gives it one). */
+/* A kind nobody registered (8: no digest gives it one). */
 static void test_unregistered(void) {
   static const struct { unsigned kind; size_t body; } k[] = {
-    { 7, 256 } };
+    { 8, 256 } };
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
     uint8_t body[256] = {0}, rec[8 + 256];
     size_t n = record(k[i].kind, body, k[i].body, rec, sizeof rec);

@@ -25,6 +25,13 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_PCIE_TLP_A64: return 16;
   case UAL_SC_PCIE_OHC_A1: case UAL_SC_PCIE_OHC_A2: case UAL_SC_PCIE_OHC_A3: case UAL_SC_PCIE_OHC_A4:
   case UAL_SC_PCIE_OHC_A5: case UAL_SC_PCIE_OHC_B: case UAL_SC_PCIE_OHC_C: return 4;
+  case UAL_SC_PCIE_NF_START: case UAL_SC_PCIE_NF_END: return 1;
+  case UAL_SC_PCIE_NF_SDPT: case UAL_SC_PCIE_NF_SEQ: return 2;
+  case UAL_SC_PCIE_NF_BODY: case UAL_SC_PCIE_NF_EDBT: case UAL_SC_PCIE_NF_STP: case UAL_SC_PCIE_NF_LCRC:
+  case UAL_SC_PCIE_NF_PREFIX: case UAL_SC_PCIE_NF_DW0: case UAL_SC_PCIE_NF_ECRC: return 4;
+  case UAL_SC_PCIE_NF_REQ: return 8;
+  case UAL_SC_PCIE_NF_A32: case UAL_SC_PCIE_NF_CFG: case UAL_SC_PCIE_NF_CPL: return 12;
+  case UAL_SC_PCIE_NF_A64: case UAL_SC_PCIE_NF_MSG: return 16;
   default:
     if (sc >= UAL_SC_UB_LPH && sc < UAL_SC_UB_GEN) return 20;   /* a UB flit */
     return 4; /* DL message and VDP DWords */
@@ -124,6 +131,9 @@ static void test_layouts(void) {
   for (unsigned sc = UAL_SC_PCIE_OHC_A1; sc <= UAL_SC_PCIE_OHC_C; sc++) check_scope_layout(sc, 1);
   for (unsigned sc = UAL_SC_PCIE_TLP_REQ; sc <= UAL_SC_PCIE_TLP_CPL; sc++) check_scope_layout(sc, 0);
   check_scope_layout(UAL_SC_PCIE_FDLLP_LM, 0);
+  /* kind 7: the record body, the framing, DW0 and a prefix: every bit once; header rows: no overlaps */
+  for (unsigned sc = UAL_SC_PCIE_NF_BODY; sc <= UAL_SC_PCIE_NF_DW0; sc++) check_scope_layout(sc, 1);
+  for (unsigned sc = UAL_SC_PCIE_NF_REQ; sc <= UAL_SC_PCIE_NF_ECRC; sc++) check_scope_layout(sc, 0);
   check_scope_layout(UAL_SC_TS, 0);
   check_scope_layout(UAL_SC_MTS, 0);
   /* Every message type has a scope with fields. */

@@ -155,7 +155,7 @@ static void test_status(void) {
   CHECK_EQ(parse_with(2, 9, 3, 2, 0x80, &r), UAL_RS_VERSION); /* version wins */
 
   for (unsigned k = 0; k < 256; k++) {
-    if (k >= 1 && k <= UAL_REC_UB_FLIT) continue;
+    if (k >= 1 && k <= UAL_REC_PCIE_NF) continue;
     CHECK_EQ(parse_with(1, k, 256, 0, 0, &r), UAL_RS_KIND);
   }
   CHECK_EQ(r.h.kind, 255);

@@ -18,6 +18,7 @@
 #include "ualink/ualink/os.h"
 #include "ualink/pcie/dllp.h"
 #include "ualink/pcie/tlp.h"
+#include "ualink/pcie/nonflit.h"
 #include "ualink/ub/flit.h"
 
 struct ual_rec_result {
@@ -33,8 +34,10 @@ struct ual_rec_result {
   struct ual_pcie_tlps tlps;
   /* kind == UAL_REC_OS */
   struct ual_os os;
-  /* PCIe, kind == UAL_REC_PCIE_DLLP */
+  /* PCIe, kind == UAL_REC_PCIE_DLLP; kind UAL_REC_PCIE_NF holding a DLLP too */
   struct ual_pcie_dllp pcie;
+  /* PCIe, kind == UAL_REC_PCIE_NF: the packet, a TLP's fields (pcie/nonflit.h) */
+  struct ual_pcie_nf nf;
   /* UB, kind == UAL_REC_UB_FLIT */
   struct ual_ub_flit ub;
   /* kind == UAL_REC_EVENT (every fabric) */

@@ -18,6 +18,7 @@
 #define UAL_REC_PCIE_DLLP 4   /* PCIe non-flit DLLP (pcie/dllp.h) */
 #define UAL_REC_PCIE_FLIT 5   /* PCIe flit */
 #define UAL_REC_UB_FLIT   6   /* UB data-link flit (libdecode/ub) */
+#define UAL_REC_PCIE_NF   7   /* PCIe non-flit TLP or DLLP as framed (pcie/nonflit.h) */
 #define UAL_REC_EVENT_BYTES 8
 #define UAL_DLT_USER0     147
 #define UAL_UDP_PORT      17762
@@ -62,7 +63,8 @@ const char *ual_event_name(unsigned code); /* NULL when unknown */
   X(VERSION,     "unknown record version") \
   X(KIND,        "unknown record kind") \
   X(BODY_LEN,    "body length wrong for its kind") \
-  X(RESERVED,    "reserved header bits set")
+  X(RESERVED,    "reserved header bits set") \
+  X(BODY,        "body malformed for its kind")
 
 enum ual_rec_status {
 #define UAL_X_(e, t) UAL_RS_##e,

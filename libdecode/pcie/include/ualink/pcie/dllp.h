@@ -120,8 +120,10 @@ unsigned ual_pcie_fdllp_layout(unsigned type);
 unsigned ual_pcie_scale_factor(unsigned code);
 /* DLLP bytes 0..5 (the CRC is checked, not trusted) into d; no findings. */
 void ual_pcie_dllp_parse(const uint8_t dllp[UAL_PCIE_DLLP_BYTES], struct ual_pcie_dllp *d);
-/* The kind-4 body: parse plus the stateless checks PD-CRC, PD-TYPE,
- * PD-RESERVED (none after a bad CRC: the DLLP is discarded). */
+/* The stateless checks of a parsed DLLP: PD-CRC, PD-TYPE, PD-RESERVED
+ * (none after a bad CRC: the DLLP is discarded). Kinds 4 and 7. */
+void ual_pcie_dllp_check(const struct ual_pcie_dllp *d, struct ual_findings *f);
+/* The kind-4 body: PD-RECORD, parse, ual_pcie_dllp_check. */
 void ual_pcie_dllp_decode(const uint8_t body[UAL_PCIE_DLLP_BODY], struct ual_pcie_dllp *d, struct ual_findings *f);
 /* Builds DLLP bytes 0..5 from d's type and layout fields (d->type is used
  * as given; vc, scales, credits, seq, raw by layout), CRC computed. */

@@ -1,10 +1,12 @@
-/* The record kinds PCIe decodes (kind 4, non-flit DLLP; kind 5, PCIe flit), its timeline event
+/* The record kinds PCIe decodes (kind 4, non-flit DLLP; kind 5, PCIe flit;
+ * kind 7, non-flit TLP or DLLP as framed), its timeline event
  * kinds and its stateful analysis (core/analysis.h). Pure X-macro lists
  * with no includes, registered in core/fabrics.h. */
 #ifndef UALINK_PCIE_KINDS_H
 #define UALINK_PCIE_KINDS_H
 
-#define UAL_PCIE_KINDS(X) X(UAL_REC_PCIE_DLLP, ual_kind_pcie_dllp) X(UAL_REC_PCIE_FLIT, ual_kind_pcie_flit)
+#define UAL_PCIE_KINDS(X) X(UAL_REC_PCIE_DLLP, ual_kind_pcie_dllp) X(UAL_REC_PCIE_FLIT, ual_kind_pcie_flit) \
+  X(UAL_REC_PCIE_NF, ual_kind_pcie_nf)
 
 /* X(enum suffix, "json name") */
 #define UAL_PCIE_TEV_KINDS(X) \
@@ -12,7 +14,7 @@
   X(PCIE_PM, "pcie_pm")   /* a PM DLLP starting or answering a handshake: value = DLLP type */
 
 #define UAL_PCIE_ANALYSES(X) X(pcie)
-#define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie)
+#define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie) X(UAL_REC_PCIE_NF, pcie)
 #define UAL_PCIE_STATE_TEXT_KINDS(X)
 
 /* Its presentation model (core/views.h): ual_view_pcie in pcie/views.c,

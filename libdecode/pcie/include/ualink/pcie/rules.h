@@ -1,5 +1,5 @@
-/* The PCIe DLLP and flit-mode TLP conformance rules (docs/rules.md, digest
- * pcie.md §2.4, §3.6, §4).
+/* The PCIe DLLP, flit-mode TLP and non-flit packet conformance rules
+ * (docs/rules.md, digest pcie.md §2.4, §3.6, §4, §7.7).
  * A pure X-macro list with no includes, registered in core/fabrics.h. */
 #ifndef UALINK_PCIE_RULES_H
 #define UALINK_PCIE_RULES_H
@@ -49,6 +49,17 @@
   X(PS_CPL_DSEG_NONE,   "PS-CPL-DSEG-NONE",   ERROR,   "completion of a request without Requester Segment with OHC-A5 DSV = 1 or Destination Segment other than 00h") \
   X(PS_CPL_DSEG_COPY,   "PS-CPL-DSEG-COPY",   ERROR,   "completion of a request with Requester Segment whose OHC-A5 has DSV = 0 or a Destination Segment other than it") \
   X(PS_CPL_A5_CROSS,    "PS-CPL-A5-CROSS",    ERROR,   "completion without OHC-A5 of a memory request whose Requester Segment is not the completer's captured segment") \
-  X(PS_CPL_A5_OMIT,     "PS-CPL-A5-OMIT",     ERROR,   "completion without OHC-A5 where it may not be omitted (completer Clear, Lower Address[1:0] not 00b, Selective IDE)")
+  X(PS_CPL_A5_OMIT,     "PS-CPL-A5-OMIT",     ERROR,   "completion without OHC-A5 where it may not be omitted (completer Clear, Lower Address[1:0] not 00b, Selective IDE)") \
+  X(PN_REC_TRUNC,       "PN-REC-TRUNC",       INFO,    "kind-7 record marked truncated: decoded as far as it goes, no size, LCRC, ECRC or end finding") \
+  X(PN_FRAME_END,       "PN-FRAME-END",       ERROR,   "8b/10b: start symbol not STP/SDP, TLP not ending in END/EDB, DLLP not ending in END") \
+  X(PN_FRAME_SHORT,     "PN-FRAME-SHORT",     ERROR,   "packet too short or DLLP of the wrong size (8b/10b TLP < 18 symbols between STP and END/EDB, DLLP frame != 8; 128b/130b SDP n != 8; stripped DLLP n != 6, TLP n < 18)") \
+  X(PN_STP_CHECK,       "PN-STP-CHECK",       ERROR,   "128b/130b STP token: Frame CRC or Frame Parity wrong (Framing Error)") \
+  X(PN_STP_LENGTH,      "PN-STP-LENGTH",      ERROR,   "128b/130b STP token: TLP Length 0, 2-4 or 1152-1535, or the record neither 4*L nor 4*L + 4 bytes") \
+  X(PN_STP_PMUX,        "PN-STP-PMUX",        WARNING, "128b/130b STP token: TLP Length > 1535, a PMUX packet: not decoded") \
+  X(PN_TOKEN,           "PN-TOKEN",           ERROR,   "128b/130b: first byte neither SDP nor STP, an EDS-shaped STP (L = 1), SDP byte 1 != ACh, or an EDB tail other than C0 C0 C0 C0") \
+  X(PN_SEQ_RESERVED,    "PN-SEQ-RESERVED",    WARNING, "the 4 bits before Seq[11:8] are not 0000b (8b/10b, stripped)") \
+  X(PN_LCRC,            "PN-LCRC",            ERROR,   "LCRC differs from the computed one and is no valid nullification: Bad TLP") \
+  X(PN_NULLIFIED,       "PN-NULLIFIED",       INFO,    "nullified TLP (EDB and the inverted LCRC): discarded, its sequence number comes again") \
+  X(PN_NULLIFIED_BAD,   "PN-NULLIFIED-BAD",   ERROR,   "EDB but the LCRC is not the inverse of the computed one: Bad TLP")
 
 #endif

@@ -33,119 +33,122 @@ enum ual_pcie_tlp_hdr { UAL_TLP_H_NONE, UAL_TLP_H_MEM, UAL_TLP_H_CFG, UAL_TLP_H_
 
 /* The Type table (T Table 2-5): X(first code, last code, named (0 =
  * reserved), "name", FC, data (1 = Length DW of payload), base DW, routing, header
- * kind). Every code 00h-FFh is in exactly one row; reserved codes are sized
- * from it. The one table of TLP types. */
+ * kind, nf). Every code 00h-FFh is in exactly one row; reserved codes are sized
+ * from it. The one table of TLP types: nf = 1 marks the types non-flit mode
+ * has too, with Fmt/Type byte 0 = the code (MRd32 excepted: 00h there;
+ * pcie.md §7.4.3; nonflit.h). */
 #define UAL_PCIE_TLP_TYPES(X) \
-  X(0x00, 0x00, 1, "NOP",        NONE, 0, 1, NONE, NONE) \
-  X(0x01, 0x01, 1, "MRdLk32",    NPR, 0, 3, A32, MEM) \
-  X(0x02, 0x02, 1, "IORd",       NPR, 0, 3, A32, MEM) \
-  X(0x03, 0x03, 1, "MRd32",      NPR, 0, 3, A32, MEM) \
-  X(0x04, 0x04, 1, "CfgRd0",     NPR, 0, 3, ID, CFG) \
-  X(0x05, 0x05, 1, "CfgRd1",     NPR, 0, 3, ID, CFG) \
-  X(0x06, 0x07, 0, "reserved", CPL, 1, 4, ID, NONE) \
-  X(0x08, 0x09, 0, "reserved", PR, 0, 3, ID, NONE) \
-  X(0x0A, 0x0A, 1, "Cpl",        CPL, 0, 3, ID, CPL) \
-  X(0x0B, 0x0B, 1, "CplLk",      CPL, 0, 3, ID, CPL) \
-  X(0x0C, 0x0C, 1, "UIOWrCpl",   CPL, 0, 3, ID, CPL) \
-  X(0x0D, 0x0D, 1, "UIORdCpl",   CPL, 0, 3, ID, CPL) \
-  X(0x0E, 0x0F, 0, "reserved", CPL, 0, 3, ID, NONE) \
-  X(0x10, 0x15, 0, "reserved", NPR, 1, 5, A64, NONE) \
-  X(0x16, 0x17, 0, "reserved", NPR, 1, 7, A64, NONE) \
-  X(0x18, 0x19, 0, "reserved", CPL, 0, 7, ID, NONE) \
-  X(0x1A, 0x1B, 0, "reserved", CPL, 1, 7, ID, NONE) \
-  X(0x1C, 0x1D, 0, "reserved", NPR, 0, 3, ID, NONE) \
-  X(0x1E, 0x1F, 0, "reserved", NPR, 0, 6, ID, NONE) \
-  X(0x20, 0x20, 1, "MRd64",      NPR, 0, 4, A64, MEM) \
-  X(0x21, 0x21, 1, "MRdLk64",    NPR, 0, 4, A64, MEM) \
-  X(0x22, 0x22, 1, "UIOMRd",     NPR, 0, 4, A64, MEM) \
-  X(0x23, 0x27, 0, "reserved", NPR, 0, 4, A64, NONE) \
-  X(0x28, 0x2B, 0, "reserved", CPL, 0, 4, ID, NONE) \
-  X(0x2C, 0x2D, 0, "reserved", PR, 0, 4, ID, NONE) \
-  X(0x2E, 0x2F, 0, "reserved", PR, 0, 5, ID, NONE) \
-  X(0x30, 0x30, 1, "Msg-RC",     PR, 0, 4, MSG, MSG) \
-  X(0x31, 0x31, 1, "Msg-Addr",   PR, 0, 4, MSG, MSG) \
-  X(0x32, 0x32, 1, "Msg-ID",     PR, 0, 4, MSG, MSG) \
-  X(0x33, 0x33, 1, "Msg-Bcast",  PR, 0, 4, MSG, MSG) \
-  X(0x34, 0x34, 1, "Msg-Local",  PR, 0, 4, MSG, MSG) \
-  X(0x35, 0x35, 1, "Msg-Gather", PR, 0, 4, MSG, MSG) \
-  X(0x36, 0x37, 0, "reserved", PR, 0, 4, MSG, NONE) \
-  X(0x38, 0x3B, 0, "reserved", NPR, 0, 4, A64, NONE) \
-  X(0x3C, 0x3D, 0, "reserved", NPR, 0, 4, ID, NONE) \
-  X(0x3E, 0x3F, 0, "reserved", NPR, 0, 5, ID, NONE) \
-  X(0x40, 0x40, 1, "MWr32",      PR, 1, 3, A32, MEM) \
-  X(0x41, 0x41, 0, "reserved", PR, 1, 6, ID, NONE) \
-  X(0x42, 0x42, 1, "IOWr",       NPR, 1, 3, A32, MEM) \
-  X(0x43, 0x43, 0, "reserved", PR, 1, 6, ID, NONE) \
-  X(0x44, 0x44, 1, "CfgWr0",     NPR, 1, 3, ID, CFG) \
-  X(0x45, 0x45, 1, "CfgWr1",     NPR, 1, 3, ID, CFG) \
-  X(0x46, 0x47, 0, "reserved", NPR, 1, 3, ID, NONE) \
-  X(0x48, 0x48, 1, "UIORdCplD",  CPL, 1, 3, ID, CPL) \
-  X(0x49, 0x49, 0, "reserved", CPL, 1, 3, ID, NONE) \
-  X(0x4A, 0x4A, 1, "CplD",       CPL, 1, 3, ID, CPL) \
-  X(0x4B, 0x4B, 1, "CplDLk",     CPL, 1, 3, ID, CPL) \
-  X(0x4C, 0x4C, 1, "FetchAdd32", NPR, 1, 3, A32, MEM) \
-  X(0x4D, 0x4D, 1, "Swap32",     NPR, 1, 3, A32, MEM) \
-  X(0x4E, 0x4E, 1, "CAS32",      NPR, 1, 3, A32, MEM) \
-  X(0x4F, 0x4F, 0, "reserved", PR, 0, 4, A64, NONE) \
-  X(0x50, 0x55, 0, "reserved", NPR, 1, 6, A64, NONE) \
-  X(0x56, 0x57, 0, "reserved", NPR, 1, 7, A64, NONE) \
-  X(0x58, 0x59, 0, "reserved", PR, 1, 3, ID, NONE) \
-  X(0x5A, 0x5A, 0, "reserved", PR, 1, 4, A64, NONE) \
-  X(0x5B, 0x5B, 1, "DMWr32",     NPR, 1, 3, A32, MEM) \
-  X(0x5C, 0x5D, 0, "reserved", PR, 1, 4, ID, NONE) \
-  X(0x5E, 0x5F, 0, "reserved", PR, 1, 5, ID, NONE) \
-  X(0x60, 0x60, 1, "MWr64",      PR, 1, 4, A64, MEM) \
-  X(0x61, 0x61, 1, "UIOMWr",     PR, 1, 4, A64, MEM) \
-  X(0x62, 0x6B, 0, "reserved", PR, 1, 4, A64, NONE) \
-  X(0x6C, 0x6C, 1, "FetchAdd64", NPR, 1, 4, A64, MEM) \
-  X(0x6D, 0x6D, 1, "Swap64",     NPR, 1, 4, A64, MEM) \
-  X(0x6E, 0x6E, 1, "CAS64",      NPR, 1, 4, A64, MEM) \
-  X(0x6F, 0x6F, 0, "reserved", NPR, 1, 4, A64, NONE) \
-  X(0x70, 0x70, 1, "MsgD-RC",    PR, 1, 4, MSG, MSG) \
-  X(0x71, 0x71, 1, "MsgD-Addr",  PR, 1, 4, MSG, MSG) \
-  X(0x72, 0x72, 1, "MsgD-ID",    PR, 1, 4, MSG, MSG) \
-  X(0x73, 0x73, 1, "MsgD-Bcast", PR, 1, 4, MSG, MSG) \
-  X(0x74, 0x74, 1, "MsgD-Local", PR, 1, 4, MSG, MSG) \
-  X(0x75, 0x75, 1, "MsgD-Gather",PR, 1, 4, MSG, MSG) \
-  X(0x76, 0x77, 0, "reserved", PR, 1, 4, MSG, NONE) \
-  X(0x78, 0x7A, 0, "reserved", NPR, 1, 4, A64, NONE) \
-  X(0x7B, 0x7B, 1, "DMWr64",     NPR, 1, 4, A64, MEM) \
-  X(0x7C, 0x7F, 0, "reserved", NPR, 1, 4, A64, NONE) \
-  X(0x80, 0x8C, 0, "reserved", NONE, 0, 1, LOCAL, NONE) \
-  X(0x8D, 0x8D, 1, "FlitModePrefix", NONE, 0, 1, LOCAL, NONE) \
-  X(0x8E, 0x8E, 1, "VendPrefixL0",   NONE, 0, 1, LOCAL, NONE) \
-  X(0x8F, 0x8F, 1, "VendPrefixL1",   NONE, 0, 1, LOCAL, NONE) \
-  X(0x90, 0x93, 0, "reserved", PR, 0, 4, A64, NONE) \
-  X(0x94, 0x97, 0, "reserved", PR, 0, 5, A64, NONE) \
-  X(0x98, 0x9B, 0, "reserved", PR, 0, 6, A64, NONE) \
-  X(0x9C, 0x9F, 0, "reserved", PR, 0, 7, A64, NONE) \
-  X(0xA0, 0xA7, 0, "reserved", NPR, 0, 5, ID, NONE) \
-  X(0xA8, 0xA9, 0, "reserved", PR, 0, 6, ID, NONE) \
-  X(0xAA, 0xAB, 0, "reserved", PR, 0, 7, ID, NONE) \
-  X(0xAC, 0xAD, 0, "reserved", CPL, 0, 5, ID, NONE) \
-  X(0xAE, 0xAF, 0, "reserved", CPL, 0, 6, ID, NONE) \
-  X(0xB0, 0xBF, 0, "reserved", PR, 1, 5, A64, NONE) \
-  X(0xC0, 0xC7, 0, "reserved", NPR, 0, 6, A64, NONE) \
-  X(0xC8, 0xC9, 0, "reserved", NPR, 0, 7, ID, NONE) \
-  X(0xCA, 0xCB, 0, "reserved", CPL, 1, 5, ID, NONE) \
-  X(0xCC, 0xCD, 0, "reserved", CPL, 1, 6, ID, NONE) \
-  X(0xCE, 0xCF, 0, "reserved", PR, 1, 7, ID, NONE) \
-  X(0xD0, 0xDF, 0, "reserved", PR, 1, 6, A64, NONE) \
-  X(0xE0, 0xE1, 0, "reserved", NONE, 0, 4, LOCAL, NONE) \
-  X(0xE2, 0xE3, 0, "reserved", NONE, 0, 6, LOCAL, NONE) \
-  X(0xE4, 0xE5, 0, "reserved", NONE, 1, 4, LOCAL, NONE) \
-  X(0xE6, 0xE7, 0, "reserved", NONE, 1, 6, LOCAL, NONE) \
-  X(0xE8, 0xEF, 0, "reserved", NPR, 0, 7, A64, NONE) \
-  X(0xF0, 0xF1, 0, "reserved", NPR, 1, 4, ID, NONE) \
-  X(0xF2, 0xF3, 0, "reserved", NPR, 1, 5, ID, NONE) \
-  X(0xF4, 0xF5, 0, "reserved", NPR, 1, 6, ID, NONE) \
-  X(0xF6, 0xF7, 0, "reserved", NPR, 1, 7, ID, NONE) \
-  X(0xF8, 0xFF, 0, "reserved", PR, 1, 7, A64, NONE)
+  X(0x00, 0x00, 1, "NOP",        NONE, 0, 1, NONE, NONE, 0) \
+  X(0x01, 0x01, 1, "MRdLk32",    NPR, 0, 3, A32, MEM, 1) \
+  X(0x02, 0x02, 1, "IORd",       NPR, 0, 3, A32, MEM, 1) \
+  X(0x03, 0x03, 1, "MRd32",      NPR, 0, 3, A32, MEM, 1) \
+  X(0x04, 0x04, 1, "CfgRd0",     NPR, 0, 3, ID, CFG, 1) \
+  X(0x05, 0x05, 1, "CfgRd1",     NPR, 0, 3, ID, CFG, 1) \
+  X(0x06, 0x07, 0, "reserved", CPL, 1, 4, ID, NONE, 0) \
+  X(0x08, 0x09, 0, "reserved", PR, 0, 3, ID, NONE, 0) \
+  X(0x0A, 0x0A, 1, "Cpl",        CPL, 0, 3, ID, CPL, 1) \
+  X(0x0B, 0x0B, 1, "CplLk",      CPL, 0, 3, ID, CPL, 1) \
+  X(0x0C, 0x0C, 1, "UIOWrCpl",   CPL, 0, 3, ID, CPL, 0) \
+  X(0x0D, 0x0D, 1, "UIORdCpl",   CPL, 0, 3, ID, CPL, 0) \
+  X(0x0E, 0x0F, 0, "reserved", CPL, 0, 3, ID, NONE, 0) \
+  X(0x10, 0x15, 0, "reserved", NPR, 1, 5, A64, NONE, 0) \
+  X(0x16, 0x17, 0, "reserved", NPR, 1, 7, A64, NONE, 0) \
+  X(0x18, 0x19, 0, "reserved", CPL, 0, 7, ID, NONE, 0) \
+  X(0x1A, 0x1B, 0, "reserved", CPL, 1, 7, ID, NONE, 0) \
+  X(0x1C, 0x1D, 0, "reserved", NPR, 0, 3, ID, NONE, 0) \
+  X(0x1E, 0x1F, 0, "reserved", NPR, 0, 6, ID, NONE, 0) \
+  X(0x20, 0x20, 1, "MRd64",      NPR, 0, 4, A64, MEM, 1) \
+  X(0x21, 0x21, 1, "MRdLk64",    NPR, 0, 4, A64, MEM, 1) \
+  X(0x22, 0x22, 1, "UIOMRd",     NPR, 0, 4, A64, MEM, 0) \
+  X(0x23, 0x27, 0, "reserved", NPR, 0, 4, A64, NONE, 0) \
+  X(0x28, 0x2B, 0, "reserved", CPL, 0, 4, ID, NONE, 0) \
+  X(0x2C, 0x2D, 0, "reserved", PR, 0, 4, ID, NONE, 0) \
+  X(0x2E, 0x2F, 0, "reserved", PR, 0, 5, ID, NONE, 0) \
+  X(0x30, 0x30, 1, "Msg-RC",     PR, 0, 4, MSG, MSG, 1) \
+  X(0x31, 0x31, 1, "Msg-Addr",   PR, 0, 4, MSG, MSG, 1) \
+  X(0x32, 0x32, 1, "Msg-ID",     PR, 0, 4, MSG, MSG, 1) \
+  X(0x33, 0x33, 1, "Msg-Bcast",  PR, 0, 4, MSG, MSG, 1) \
+  X(0x34, 0x34, 1, "Msg-Local",  PR, 0, 4, MSG, MSG, 1) \
+  X(0x35, 0x35, 1, "Msg-Gather", PR, 0, 4, MSG, MSG, 1) \
+  X(0x36, 0x37, 0, "reserved", PR, 0, 4, MSG, NONE, 0) \
+  X(0x38, 0x3B, 0, "reserved", NPR, 0, 4, A64, NONE, 0) \
+  X(0x3C, 0x3D, 0, "reserved", NPR, 0, 4, ID, NONE, 0) \
+  X(0x3E, 0x3F, 0, "reserved", NPR, 0, 5, ID, NONE, 0) \
+  X(0x40, 0x40, 1, "MWr32",      PR, 1, 3, A32, MEM, 1) \
+  X(0x41, 0x41, 0, "reserved", PR, 1, 6, ID, NONE, 0) \
+  X(0x42, 0x42, 1, "IOWr",       NPR, 1, 3, A32, MEM, 1) \
+  X(0x43, 0x43, 0, "reserved", PR, 1, 6, ID, NONE, 0) \
+  X(0x44, 0x44, 1, "CfgWr0",     NPR, 1, 3, ID, CFG, 1) \
+  X(0x45, 0x45, 1, "CfgWr1",     NPR, 1, 3, ID, CFG, 1) \
+  X(0x46, 0x47, 0, "reserved", NPR, 1, 3, ID, NONE, 0) \
+  X(0x48, 0x48, 1, "UIORdCplD",  CPL, 1, 3, ID, CPL, 0) \
+  X(0x49, 0x49, 0, "reserved", CPL, 1, 3, ID, NONE, 0) \
+  X(0x4A, 0x4A, 1, "CplD",       CPL, 1, 3, ID, CPL, 1) \
+  X(0x4B, 0x4B, 1, "CplDLk",     CPL, 1, 3, ID, CPL, 1) \
+  X(0x4C, 0x4C, 1, "FetchAdd32", NPR, 1, 3, A32, MEM, 1) \
+  X(0x4D, 0x4D, 1, "Swap32",     NPR, 1, 3, A32, MEM, 1) \
+  X(0x4E, 0x4E, 1, "CAS32",      NPR, 1, 3, A32, MEM, 1) \
+  X(0x4F, 0x4F, 0, "reserved", PR, 0, 4, A64, NONE, 0) \
+  X(0x50, 0x55, 0, "reserved", NPR, 1, 6, A64, NONE, 0) \
+  X(0x56, 0x57, 0, "reserved", NPR, 1, 7, A64, NONE, 0) \
+  X(0x58, 0x59, 0, "reserved", PR, 1, 3, ID, NONE, 0) \
+  X(0x5A, 0x5A, 0, "reserved", PR, 1, 4, A64, NONE, 0) \
+  X(0x5B, 0x5B, 1, "DMWr32",     NPR, 1, 3, A32, MEM, 1) \
+  X(0x5C, 0x5D, 0, "reserved", PR, 1, 4, ID, NONE, 0) \
+  X(0x5E, 0x5F, 0, "reserved", PR, 1, 5, ID, NONE, 0) \
+  X(0x60, 0x60, 1, "MWr64",      PR, 1, 4, A64, MEM, 1) \
+  X(0x61, 0x61, 1, "UIOMWr",     PR, 1, 4, A64, MEM, 0) \
+  X(0x62, 0x6B, 0, "reserved", PR, 1, 4, A64, NONE, 0) \
+  X(0x6C, 0x6C, 1, "FetchAdd64", NPR, 1, 4, A64, MEM, 1) \
+  X(0x6D, 0x6D, 1, "Swap64",     NPR, 1, 4, A64, MEM, 1) \
+  X(0x6E, 0x6E, 1, "CAS64",      NPR, 1, 4, A64, MEM, 1) \
+  X(0x6F, 0x6F, 0, "reserved", NPR, 1, 4, A64, NONE, 0) \
+  X(0x70, 0x70, 1, "MsgD-RC",    PR, 1, 4, MSG, MSG, 1) \
+  X(0x71, 0x71, 1, "MsgD-Addr",  PR, 1, 4, MSG, MSG, 1) \
+  X(0x72, 0x72, 1, "MsgD-ID",    PR, 1, 4, MSG, MSG, 1) \
+  X(0x73, 0x73, 1, "MsgD-Bcast", PR, 1, 4, MSG, MSG, 1) \
+  X(0x74, 0x74, 1, "MsgD-Local", PR, 1, 4, MSG, MSG, 1) \
+  X(0x75, 0x75, 1, "MsgD-Gather",PR, 1, 4, MSG, MSG, 1) \
+  X(0x76, 0x77, 0, "reserved", PR, 1, 4, MSG, NONE, 0) \
+  X(0x78, 0x7A, 0, "reserved", NPR, 1, 4, A64, NONE, 0) \
+  X(0x7B, 0x7B, 1, "DMWr64",     NPR, 1, 4, A64, MEM, 1) \
+  X(0x7C, 0x7F, 0, "reserved", NPR, 1, 4, A64, NONE, 0) \
+  X(0x80, 0x8C, 0, "reserved", NONE, 0, 1, LOCAL, NONE, 0) \
+  X(0x8D, 0x8D, 1, "FlitModePrefix", NONE, 0, 1, LOCAL, NONE, 0) \
+  X(0x8E, 0x8E, 1, "VendPrefixL0",   NONE, 0, 1, LOCAL, NONE, 1) \
+  X(0x8F, 0x8F, 1, "VendPrefixL1",   NONE, 0, 1, LOCAL, NONE, 1) \
+  X(0x90, 0x93, 0, "reserved", PR, 0, 4, A64, NONE, 0) \
+  X(0x94, 0x97, 0, "reserved", PR, 0, 5, A64, NONE, 0) \
+  X(0x98, 0x9B, 0, "reserved", PR, 0, 6, A64, NONE, 0) \
+  X(0x9C, 0x9F, 0, "reserved", PR, 0, 7, A64, NONE, 0) \
+  X(0xA0, 0xA7, 0, "reserved", NPR, 0, 5, ID, NONE, 0) \
+  X(0xA8, 0xA9, 0, "reserved", PR, 0, 6, ID, NONE, 0) \
+  X(0xAA, 0xAB, 0, "reserved", PR, 0, 7, ID, NONE, 0) \
+  X(0xAC, 0xAD, 0, "reserved", CPL, 0, 5, ID, NONE, 0) \
+  X(0xAE, 0xAF, 0, "reserved", CPL, 0, 6, ID, NONE, 0) \
+  X(0xB0, 0xBF, 0, "reserved", PR, 1, 5, A64, NONE, 0) \
+  X(0xC0, 0xC7, 0, "reserved", NPR, 0, 6, A64, NONE, 0) \
+  X(0xC8, 0xC9, 0, "reserved", NPR, 0, 7, ID, NONE, 0) \
+  X(0xCA, 0xCB, 0, "reserved", CPL, 1, 5, ID, NONE, 0) \
+  X(0xCC, 0xCD, 0, "reserved", CPL, 1, 6, ID, NONE, 0) \
+  X(0xCE, 0xCF, 0, "reserved", PR, 1, 7, ID, NONE, 0) \
+  X(0xD0, 0xDF, 0, "reserved", PR, 1, 6, A64, NONE, 0) \
+  X(0xE0, 0xE1, 0, "reserved", NONE, 0, 4, LOCAL, NONE, 0) \
+  X(0xE2, 0xE3, 0, "reserved", NONE, 0, 6, LOCAL, NONE, 0) \
+  X(0xE4, 0xE5, 0, "reserved", NONE, 1, 4, LOCAL, NONE, 0) \
+  X(0xE6, 0xE7, 0, "reserved", NONE, 1, 6, LOCAL, NONE, 0) \
+  X(0xE8, 0xEF, 0, "reserved", NPR, 0, 7, A64, NONE, 0) \
+  X(0xF0, 0xF1, 0, "reserved", NPR, 1, 4, ID, NONE, 0) \
+  X(0xF2, 0xF3, 0, "reserved", NPR, 1, 5, ID, NONE, 0) \
+  X(0xF4, 0xF5, 0, "reserved", NPR, 1, 6, ID, NONE, 0) \
+  X(0xF6, 0xF7, 0, "reserved", NPR, 1, 7, ID, NONE, 0) \
+  X(0xF8, 0xFF, 0, "reserved", PR, 1, 7, A64, NONE, 0)
 
 struct ual_pcie_tlp_type {
   uint8_t first, last;
   const char *name;          /* NULL: reserved */
   uint8_t fc, data, base_dw, route, hdr;
+  uint8_t nf;                /* a non-flit type too */
 };
 /* The row of a Type code (every code has one). */
 const struct ual_pcie_tlp_type *ual_pcie_tlp_type(unsigned type);
@@ -268,6 +271,8 @@ int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hd
  * A3 configuration, A4 ID-routed messages, A5 completions), -1 where all
  * OHC-A bits are reserved. */
 int ual_pcie_ohc_a_scope(unsigned type);
+/* A Requester/Completer ID as bus:dev.fn, "01:00.0" [P27]. */
+void ual_pcie_bdf(char *buf, size_t cap, unsigned id);
 /* One line for a TLP: "MRd32 len 1 RID 01:00.0 tag 5 addr 0x1000". */
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap);
 /* DW0 of a TLP (after its kept prefixes) in its held header. */
