@@ -9,6 +9,7 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
+#include "ualink/core/views.h"
 #include "outbuf.h"
 #include "stats.h"
 #include "report.h"
@@ -31,6 +32,9 @@ struct dc_opts {
   bool verbose, hexdump, quiet, json, stats, strict, color, line_buffered;
   bool stateless;              /* --stateless: no replay/LTSSM/protocol tracking */
   bool timeline;               /* --timeline: state changes instead of records */
+  bool transactions;           /* --transactions: one line per transaction instead of records */
+  bool link_sel;               /* --link: only the records of these link indexes */
+  uint8_t link_on[256];        /* by the record header's link byte, when link_sel */
   const char *report;          /* --report FILE: HTML page, "-" = stdout; NULL none */
   uint64_t count;              /* 0 = no limit: records shown */
   uint64_t frame_lo, frame_hi; /* selected frames, inclusive */
@@ -68,6 +72,8 @@ struct dc_ctx {
   struct ual_events ev;
   struct ual_rec_result res;
   struct dc_stats st;
+  struct ual_view_tally vt;    /* the presentation model's links and counters (core/views.h) */
+  bool link_col;               /* the capture has more than one link: lines name it */
   struct dc_out out;
   struct dc_tref tref;         /* what record times are measured from (-t) */
   struct dc_save *save;        /* -w */
@@ -102,6 +108,20 @@ void dc_print_hexdump(struct dc_out *o, const uint8_t *p, size_t n);
 
 /* print_json.c */
 void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns);
+
+/* view.c: what ualink-decode renders of the presentation model */
+/* A record after its selection: its link in the tally, counted when
+ * selected; --transactions lines of what it ended. */
+void dc_view_record(struct dc_ctx *c, uint64_t ts_ns, bool selected);
+/* Whether the capture has more than one link (c->link_col), from the
+ * first records of a pcap file read once more ahead of the decode. */
+void dc_view_prescan(struct dc_ctx *c);
+/* End of the capture: transactions still open (--transactions). */
+void dc_view_end(struct dc_ctx *c);
+/* Whether --link selects a record or event of link byte l. */
+static inline bool dc_link_selected(const struct dc_opts *o, unsigned l) { return !o->link_sel || o->link_on[l & 255]; }
+/* The "L1 " column of a record or event line ("" with one link). */
+void dc_link_col(const struct dc_ctx *c, unsigned link, struct dc_out *o);
 
 /* timeline.c */
 void dc_print_events(struct dc_ctx *c, const struct ual_events *ev);

@@ -56,6 +56,11 @@ static void usage(FILE *fp) {
         "  --timeline           one line per state change (LTSSM, rate, width, channels,\n"
         "                       negotiations with outcome and latency, L1/L0p, replays);\n"
         "                       JSON Lines with --json\n"
+        "  --transactions       one line per transaction (UALink negotiations, PCIe request\n"
+        "                       and completions, UB retry episodes) with status and\n"
+        "                       latency; JSON Lines with --json\n"
+        "  --link N[,M...]      only the records, events and transactions of these links\n"
+        "                       (the record header's link index; 255: none named)\n"
         "  --report FILE        HTML link report (timeline, throughput, negotiation and\n"
         "                       link-state ladders, findings, totals); '-' to stdout\n"
         "  --stateless          decode each record on its own: no replay, LTSSM or DL\n"
@@ -163,6 +168,22 @@ static void parse_nfm_subtree(struct dc_opts *o, const char *arg, int none_below
   }
 }
 
+/* --link N[,M...]: link indexes 0-255 (255: records that name no link). */
+static void parse_links(struct dc_opts *o, const char *arg) {
+  char buf[1024];
+  snprintf(buf, sizeof buf, "%s", arg);
+  o->link_sel = true;
+  for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char *end;
+    long link = strtol(tok, &end, 10);
+    if (*end || end == tok || link < 0 || link > 255) {
+      arg_error("--link needs link indexes 0-255, not '%s'", tok);
+      continue;
+    }
+    o->link_on[link] = 1;
+  }
+}
+
 /* --segment BDF=SEG|clear[,...]: BDF as bus:dev.fn in hex (01:00.0). */
 static void parse_segments(struct dc_opts *o, const char *arg) {
   char buf[1024];
@@ -261,7 +282,7 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
-       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE };
+       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE, OPT_TRANSACTIONS, OPT_LINK };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -285,6 +306,8 @@ static const struct option long_opts[] = {
   { "version", no_argument, NULL, OPT_VERSION },
   { "stateless", no_argument, NULL, OPT_STATELESS },
   { "timeline", no_argument, NULL, OPT_TIMELINE },
+  { "transactions", no_argument, NULL, OPT_TRANSACTIONS },
+  { "link", required_argument, NULL, OPT_LINK },
   { "report", required_argument, NULL, OPT_REPORT },
   { "list-rules", no_argument, NULL, OPT_LIST_RULES },
   { "udp-port", required_argument, NULL, OPT_UDP_PORT },
@@ -422,6 +445,8 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_STRICT: o->strict = true; break;
     case OPT_STATELESS: o->stateless = true; break;
     case OPT_TIMELINE: o->timeline = true; break;
+    case OPT_TRANSACTIONS: o->transactions = true; break;
+    case OPT_LINK: parse_links(o, optarg); break;
     case OPT_REPORT: o->report = optarg; break;
     case OPT_LIST_RULES: list_rules(); return DC_EXIT_OK;
     case OPT_VERSION: {
@@ -492,6 +517,7 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
 static bool selected(const struct dc_opts *o, const struct ual_rec_result *r) {
   if (r->frame < o->frame_lo || r->frame > o->frame_hi) return false;
   if (o->sel_dir >= 0 && r->dir != o->sel_dir) return false;
+  if (!dc_link_selected(o, r->rec.h.link)) return false;
   if (o->rule_filter) {
     bool hit = false;
     for (unsigned i = 0; i < r->findings.n && !hit; i++) hit = o->rules[r->findings.v[i].rule];
@@ -602,6 +628,7 @@ static void consume(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t t
   check_resolution(c, r, link_ts(c, ts_ns));
   bool sel = selected(o, r) && dc_filter_pass(c, rec, len, r->frame, ts_ns, wire_len);
   if (c->rep) dc_report_record(c->rep, &c->an, r, link_ts(c, ts_ns), sel);
+  dc_view_record(c, link_ts(c, ts_ns), sel);
   if (sel) show(c, rec, len, ts_ns, wire_len);
   c->tref.prev = ts_ns;
 }
@@ -613,7 +640,7 @@ static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_n
   if (c->save) dc_save_record(c->save, rec, len, wire_len, ts_ns);
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
   if (o->stats || o->report) dc_stats_add(&c->st, r, link_ts(c, ts_ns));
-  if (o->quiet || o->timeline || o->report) return;
+  if (o->quiet || o->timeline || o->transactions || o->report) return;
   if (o->fo.fields) {
     dc_fields_line(c);
   } else if (o->json) {
@@ -749,6 +776,8 @@ int main(int argc, char **argv) {
     if (opts.nfm_subtree[l] >= 0) ual_pcie_an_nfm_subtree(&c->an.fab.pcie, l, opts.nfm_subtree[l]);
   if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie.lk[0];
   ual_events_init(&c->ev);
+  ual_view_tally_init(&c->vt);
+  dc_view_prescan(c);
   if ((rc = dc_filter_setup(c)) >= 0) {
     exit_code = rc;
     goto done;
@@ -828,6 +857,7 @@ int main(int argc, char **argv) {
       select_end_findings(c, &endf);
     }
     if (opts.timeline) dc_print_events(c, &c->ev);
+    if (opts.transactions && c->ended) dc_view_end(c);
     if (!opts.fo.fields) dc_print_end_findings(c, &endf);   /* -T fields prints records only */
     ual_analyzer_summary(&c->an, &sum);
     if (c->rep) {

@@ -36,6 +36,7 @@ void dc_print_line(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
   dc_out_ch(o, ' ');
   dc_out_str(o, dir_name[r->dir & 1]);
   dc_out_ch(o, ' ');
+  dc_link_col(c, r->rec.h.link, o);
   bool bad = r->status != UAL_RS_OK && r->status != UAL_RS_RESERVED;
   if (bad) dc_out_str(o, k->sev[UAL_SEV_ERROR]);
   dc_out_str(o, sum);

@@ -14,6 +14,7 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
     const struct ual_tevent *e = &ev->v[i];
     if (e->frame < c->o->frame_lo || e->frame > c->o->frame_hi) continue;
     if (c->o->sel_dir >= 0 && e->partner != UAL_PARTNER_LINK && e->partner != (unsigned)c->o->sel_dir) continue;
+    if (!dc_link_selected(c->o, e->link)) continue;
     if (c->o->json) {
       bool f = true;
       dc_out_ch(o, '{');
@@ -23,6 +24,7 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
       dc_json_time(o, &f, e->ts_ns, c->tref.first);
       dc_json_str(o, &f, "event", ual_tev_kind_name(e->kind));
       dc_json_str(o, &f, "partner", partner_name(e->partner));
+      if (c->link_col) dc_json_u64(o, &f, "link", e->link);
       dc_json_i64(o, &f, "value", e->value);
       dc_json_i64(o, &f, "old", e->old);
       if (e->kind == UAL_TEV_NEGOTIATION) {
@@ -42,7 +44,9 @@ void dc_print_events(struct dc_ctx *c, const struct ual_events *ev) {
       size_t tn = dc_fmt_time(t, c->o->tfmt, e->ts_ns, &ref);
       dc_out_mem(o, t, tn);
       c->prev_event_ts = e->ts_ns;
-      dc_out_fmt(o, " %-4s %-11s %s\n", partner_name(e->partner), ual_tev_kind_name(e->kind), e->text);
+      dc_out_ch(o, ' ');
+      dc_link_col(c, e->link, o);
+      dc_out_fmt(o, "%-4s %-11s %s\n", partner_name(e->partner), ual_tev_kind_name(e->kind), e->text);
     }
   }
 }

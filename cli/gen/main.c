@@ -40,6 +40,8 @@ static const char usage[] =
   "                          frame N; see --list-injections\n"
   "      --truth FILE        ground truth as JSON Lines (frame, dir, rule, source);\n"
   "                          with --inject and -w FILE it defaults to FILE.truth.jsonl;\n"
+  "      --tlp-truth FILE    PCIe flit mode: every non-posted request and completion\n"
+  "                          as JSON Lines (frame it ends in, link, dir, type, ID, tag)\n"
   "                          a scenario with a topology profile writes the ualink-decode\n"
   "                          options it needs to FILE.decode-args\n"
   "      --list-injections   the rules that can be injected, and how\n"
@@ -54,7 +56,7 @@ static const char usage[] =
 
 enum {
   O_UDP = 256, O_RATE_LIMIT, O_DURATION, O_SEED, O_LOAD, O_BER, O_RATE, O_WIDTH, O_PEER, O_NAK,
-  O_INJECT, O_TRUTH, O_LIST_INJ, O_LIST_SC, O_LATENCY, O_TRAIN_OS, O_START, O_VERSION, O_RUN_SCALE
+  O_INJECT, O_TRUTH, O_TLP_TRUTH, O_LIST_INJ, O_LIST_SC, O_LATENCY, O_TRAIN_OS, O_START, O_VERSION, O_RUN_SCALE
 };
 
 static const struct option longopts[] = {
@@ -66,6 +68,7 @@ static const struct option longopts[] = {
   { "rate", required_argument, NULL, O_RATE }, { "width", required_argument, NULL, O_WIDTH },
   { "peer", required_argument, NULL, O_PEER }, { "nak", required_argument, NULL, O_NAK },
   { "inject", required_argument, NULL, O_INJECT }, { "truth", required_argument, NULL, O_TRUTH },
+  { "tlp-truth", required_argument, NULL, O_TLP_TRUTH },
   { "list-injections", no_argument, NULL, O_LIST_INJ }, { "list-scenarios", no_argument, NULL, O_LIST_SC },
   { "latency", required_argument, NULL, O_LATENCY }, { "train-os", required_argument, NULL, O_TRAIN_OS },
   { "start-ns", required_argument, NULL, O_START }, { "run-scale", required_argument, NULL, O_RUN_SCALE }, { "quiet", no_argument, NULL, 'q' },
@@ -214,7 +217,7 @@ static void list_scenarios(void) {
 int main(int argc, char **argv) {
   struct gen_opts o;
   gen_opts_default(&o);
-  const char *wpath = NULL, *udp = NULL, *truth = NULL;
+  const char *wpath = NULL, *udp = NULL, *truth = NULL, *tlp_truth = NULL;
   double rate_limit = 0;
   bool quiet = false;
   int ub_sc = -1;   /* a UB scenario (ub.h) instead of UALink's */
@@ -259,6 +262,7 @@ int main(int argc, char **argv) {
       break;
     case O_INJECT: parse_inject(&o, optarg); break;
     case O_TRUTH: truth = optarg; break;
+    case O_TLP_TRUTH: tlp_truth = optarg; break;
     case O_LIST_INJ: list_injections(); return stdout_done();
     case O_LIST_SC: list_scenarios(); return stdout_done();
     case O_LATENCY:
@@ -334,7 +338,16 @@ int main(int argc, char **argv) {
     }
   }
 
-  struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .progress = out_progress };
+  if (tlp_truth) {
+    w.tlp_truth = fopen(tlp_truth, "w");
+    w.tlp_truth_path = tlp_truth;
+    if (!w.tlp_truth) {
+      fprintf(stderr, "ualink-gen: %s: %s\n", tlp_truth, strerror(errno));
+      out_close(&w);
+      return 2;
+    }
+  }
+  struct gen_out out = { .ctx = &w, .record = out_record, .truth = out_truth, .tlp = out_tlp, .progress = out_progress };
   if (ub_sc < 0 && o.n_inject && ub_inject_supported(o.inject[0].rule)) ub_sc = ub_inject_scenario(o.inject[0].rule);
   if (ub_sc >= 0) {
     int urc = ub_gen_run(ub_sc, &o, &out, err, sizeof err);

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "ualink/core/udp.h"
+#include "ualink/core/fields.h"
+#include "ualink/pcie/tlp.h"
 
 #define SNAPLEN 65535
 /* Records are collected in one large buffer and written in blocks: pcap_dump
@@ -204,6 +206,26 @@ void out_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *so
   fputs("}\n", w->truth);
 }
 
+/* {"frame", "link", "dir", "type", "cpl", "rid", "tag", "last"}: a request's
+ * Requester ID and Tag, a completion's Destination BDF and Tag; last: the
+ * completion that finishes its request (no data, or a Byte Count its
+ * payload covers). */
+void out_tlp(void *ctx, uint64_t frame, unsigned link, unsigned dir, const uint8_t *dw0) {
+  struct gen_writer *w = ctx;
+  if (!w->tlp_truth) return;
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
+  bool cpl = ty->hdr == UAL_TLP_H_CPL;
+  unsigned rid = (unsigned)ual_field_get(cpl ? UAL_F_PCIE_CPL_DEST : UAL_F_PCIE_REQ_RID, dw0);
+  unsigned tag = (unsigned)ual_field_get(cpl ? UAL_F_PCIE_CPL_TAG : UAL_F_PCIE_REQ_TAG, dw0);
+  unsigned len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0), bc = cpl ? (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0) : 0;
+  bool last = cpl && (!ty->data || bc <= 4u * (len ? len : 1024u));
+  fprintf(w->tlp_truth, "{\"frame\": %llu, \"link\": %u, \"dir\": \"%s\", \"type\": ", (unsigned long long)frame, link,
+          dir ? "B>A" : "A>B");
+  json_str(w->tlp_truth, ty->name ? ty->name : "?");
+  fprintf(w->tlp_truth, ", \"cpl\": %s, \"rid\": %u, \"tag\": %u, \"last\": %s}\n", cpl ? "true" : "false", rid, tag,
+          last ? "true" : "false");
+}
+
 void out_progress(void *ctx, uint64_t records, uint64_t ts_ns) {
   struct gen_writer *w = ctx;
   if (!w->progress) return;
@@ -233,6 +255,11 @@ int out_close(struct gen_writer *w) {
     errno = 0;
     bool bad = ferror(w->truth);
     if (fclose(w->truth) != 0 || bad) rc = write_failed(w, w->truth_path);
+  }
+  if (w->tlp_truth) {
+    errno = 0;
+    bool bad = ferror(w->tlp_truth);
+    if (fclose(w->tlp_truth) != 0 || bad) rc = write_failed(w, w->tlp_truth_path);
   }
   if (w->udp_fd >= 0) close(w->udp_fd);
   free(w->buf);

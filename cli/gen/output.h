@@ -20,7 +20,8 @@ struct gen_writer {
   uint8_t *buf;               /* records not yet written */
   size_t used;
   FILE *truth;
-  const char *path, *truth_path;   /* for messages */
+  FILE *tlp_truth;            /* --tlp-truth: PCIe requests and completions by frame */
+  const char *path, *truth_path, *tlp_truth_path;   /* for messages */
   int werr;                   /* errno of the first failed write to a file, 0 none */
   const char *werr_path;      /* and the file's name */
   int udp_fd;                 /* -1 when not exporting */
@@ -43,6 +44,7 @@ int out_udp_open(struct gen_writer *w, const char *spec, char *err, size_t cap);
 int out_record(void *ctx, uint64_t ts_ns, const uint8_t *rec, size_t len);
 void out_truth(void *ctx, uint64_t frame, unsigned dir, int rule, const char *source, const char *note);
 void out_progress(void *ctx, uint64_t records, uint64_t ts_ns);
+void out_tlp(void *ctx, uint64_t frame, unsigned link, unsigned dir, const uint8_t *dw0);
 /* Reports the datagrams that could not be sent; -1 when there were any. */
 int out_udp_lost(const struct gen_writer *w);
 /* Flushes and closes everything; -1 after any failed write (werr says

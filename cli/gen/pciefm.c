@@ -74,9 +74,18 @@ struct label {
   const char *source;
 };
 
+/* A request or completion TLP queued: its header base for the TLP truth. */
+#define MAX_TLP_ENDS (QUEUE_DW / 3u)
+struct tlp_end {
+  unsigned end;              /* queue DW after its last one */
+  uint8_t hdr[12];
+};
+
 struct dirq {
   uint8_t q[4 * QUEUE_DW];   /* queued TLP bytes, whole DW */
   unsigned n;                /* DW queued */
+  struct tlp_end te[MAX_TLP_ENDS];
+  unsigned nte;
   struct label lab[MAX_LABELS];
   unsigned nlab;
   uint16_t seq;              /* sequence number of the next payload flit */
@@ -226,6 +235,17 @@ static void flit(struct pf *p, struct plink *l, unsigned dir) {
     d->lab[keep++] = *l;
   }
   d->nlab = keep;
+  keep = 0;
+  for (unsigned i = 0; i < d->nte; i++) {
+    struct tlp_end *e = &d->te[i];
+    if (e->end <= n) {
+      if (p->out->tlp) p->out->tlp(p->out->ctx, p->frame, l->index, dir, e->hdr);
+      continue;
+    }
+    e->end -= n;
+    d->te[keep++] = *e;
+  }
+  d->nte = keep;
   memmove(d->q, d->q + 4u * n, 4u * (d->n - n));
   d->n -= n;
 }
@@ -273,9 +293,16 @@ static void label(struct pf *p, unsigned dir, int rule, const char *source) {
 /* Queues a TLP; rule >= 0 labels the flit its last DW goes out in. */
 static void queue(struct pf *p, unsigned dir, const struct tlp *t, int rule, const char *source) {
   struct dirq *d = &p->d[dir];
-  if (d->n + t->dw > QUEUE_DW) drain(p);
+  if (d->n + t->dw > QUEUE_DW || d->nte == MAX_TLP_ENDS) drain(p);
   memcpy(d->q + 4u * d->n, t->b, 4u * t->dw);
   d->n += t->dw;
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(t->b[0]);
+  bool np = ty->fc == UAL_TLP_FC_NPR && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG);
+  if (np || ty->hdr == UAL_TLP_H_CPL) {
+    struct tlp_end *e = &d->te[d->nte++];
+    e->end = d->n;
+    memcpy(e->hdr, t->b, sizeof e->hdr);
+  }
   label(p, dir, rule, source);
 }
 

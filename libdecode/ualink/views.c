@@ -384,11 +384,13 @@ static bool neg_txn(const struct ual_tevent *e, struct ual_view_txn *t) {
   switch (e->outcome) {
   case UAL_NEG_COMPLETE: t->status = UAL_TXN_OK; break;
   case UAL_NEG_NACK: t->status = UAL_TXN_REJECT; break;
+  case UAL_NEG_PENDING: t->status = UAL_TXN_DEFERRED; break;
   case UAL_NEG_NO_CONFIRM: t->status = UAL_TXN_ERROR; break;
   default: return false;
   }
-  /* a Nack is the responder's; the request was its partner's */
-  t->side = e->partner < 2 && e->outcome == UAL_NEG_NACK ? (uint8_t)(e->partner ^ 1) : e->partner;
+  /* a Nack or Decision Pending is the responder's; the request was its partner's */
+  bool answer = e->outcome == UAL_NEG_NACK || e->outcome == UAL_NEG_PENDING;
+  t->side = e->partner < 2 && answer ? (uint8_t)(e->partner ^ 1) : e->partner;
   t->start_frame = e->req_frame;
   t->end_frame = e->frame;
   t->end_ns = e->ts_ns;

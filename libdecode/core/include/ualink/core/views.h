@@ -173,6 +173,7 @@ struct ual_view_mark {
 #define UAL_TXN_STATUSES(X) \
   X(OK,      "ok")       /* answered and accepted: Ack, complete, a successful completion */ \
   X(REJECT,  "reject")   /* answered and refused: Nack, UR, CA, CRS */ \
+  X(DEFERRED, "deferred") /* answered for later: UALink's Decision Pending (the responder asks next) */ \
   X(ERROR,   "error")    /* went wrong: no confirmation, a malformed answer, a retry that failed */ \
   X(OPEN,    "open")     /* no answer by the end of the capture */
 
