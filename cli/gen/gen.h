@@ -95,12 +95,12 @@ struct gen_out {
   void (*tl_packed)(void *ctx, unsigned dir, const uint8_t data[UAL_TL_FLIT_BYTES],
                     unsigned m0, unsigned m1);
   void (*msg_packed)(void *ctx, unsigned dir, const uint32_t *dw, unsigned n);
-  /* PCIe flit mode: a non-posted request or a completion TLP whose last DW
-   * went out at frame on link index link, direction dir; dw0 = its header
-   * base (transaction checks of ualink-decode --transactions). */
-  void (*tlp)(void *ctx, uint64_t frame, unsigned link, unsigned dir, const uint8_t *dw0);
   /* Progress, called every few thousand records. */
   void (*progress)(void *ctx, uint64_t records, uint64_t ts_ns);
+  /* PCIe flit mode: a non-posted request or a completion TLP whose last DW
+   * went out at frame on link index link, direction dir; dw0 = its header
+   * base (transaction checks of ualink-decode --transactions). NULL: none. */
+  void (*tlp)(void *ctx, uint64_t frame, unsigned link, unsigned dir, const uint8_t *dw0);
 };
 
 struct gen_stats {

@@ -92,7 +92,7 @@ static struct gen *bare(unsigned rate, unsigned width) {
   struct gen *g = calloc(1, sizeof *g);
   g->sq = calloc(1, sizeof *g->sq);
   g->ij = calloc(1, sizeof *g->ij);
-  g->out = (struct gen_out){ &cap, cap_record, cap_truth, cap_tl, cap_msg, NULL };
+  g->out = (struct gen_out){ &cap, cap_record, cap_truth, cap_tl, cap_msg, NULL, NULL };
   g->o.train_os = 4;
   g->o.run_scale = 1.0;
   g->o.start_ns = 1000;

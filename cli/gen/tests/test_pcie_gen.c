@@ -44,7 +44,7 @@ static void run(struct cap *c, int rule, uint64_t seed) {
     o.n_inject = 1;
     o.inject[0] = (struct gen_inject_req){ rule, GEN_AT_DEFAULT };
   }
-  struct gen_out out = { c, on_record, on_truth, NULL, NULL, NULL };
+  struct gen_out out = { c, on_record, on_truth, NULL, NULL, NULL, NULL };
   char err[128];
   memset(c, 0, sizeof *c);
   struct gen *g = gen_new(&o, &out, err, sizeof err);
@@ -85,7 +85,7 @@ int main(void) {
   gen_opts_default(&o);
   o.n_inject = 1;
   o.inject[0] = (struct gen_inject_req){ UAL_R_PD_ACK_BACKWARDS, 300 };
-  struct gen_out out = { &c, on_record, on_truth, NULL, NULL, NULL };
+  struct gen_out out = { &c, on_record, on_truth, NULL, NULL, NULL, NULL };
   char err[128];
   memset(&c, 0, sizeof c);
   struct gen *g = gen_new(&o, &out, err, sizeof err);
