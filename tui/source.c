@@ -2,6 +2,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pcap/pcap.h>
@@ -22,7 +23,17 @@ struct follow {
   FILE *f;
   bool swapped, nano;
   long pos;
+  uint64_t frame;
 };
+
+/* The first record whose microsecond fraction is above 999999, said once
+ * (tui_source.note). */
+static void frac_note(struct tui_source *s, uint64_t frame, uint32_t frac, int64_t read_us) {
+  if (!frac || s->note_set) return;
+  int n = snprintf(s->note, sizeof s->note, "frame %" PRIu64 ": ", frame);
+  ual_pcap_frac_note(s->note + n, sizeof s->note - (size_t)n, frac, read_us);
+  __atomic_store_n(&s->note_set, true, __ATOMIC_RELEASE);
+}
 
 /* A file of link-layer frames around the UDP export: its records are unwrapped. */
 static bool accept_udp(struct tui_source *s, int linktype) {
@@ -105,8 +116,9 @@ static void follow_run(struct tui_source *s, struct follow *fw) {
       return;
     }
     if (fread(buf, 1, caplen, fw->f) != caplen) { clearerr(fw->f); usleep(100000); continue; }
-    uint64_t sec = h.sec, frac = h.frac;
-    deliver(s, buf, caplen, sec * 1000000000u + (fw->nano ? frac : frac * 1000u));
+    fw->frame++;
+    if (ual_pcap_frac_over(h.frac, fw->nano)) frac_note(s, fw->frame, h.frac, h.frac);
+    deliver(s, buf, caplen, ual_pcap_rec_ns(&h, fw->nano));
     fw->pos += UAL_PCAP_REC_HDR + (long)caplen;
   }
 }
@@ -138,6 +150,13 @@ static bool open_pcap(struct tui_source *s) {
     return false;
   }
   s->impl = p;
+  /* libpcap hands on nanoseconds either way; a stream's magic is gone */
+  s->usec_file = -1;
+  FILE *f = s->kind == TUI_SRC_STDIN ? NULL : fopen(s->path, "rb");
+  uint8_t fh[UAL_PCAP_FILE_HDR];
+  struct ual_pcap_file pf;
+  if (f) s->usec_file = fread(fh, 1, sizeof fh, f) == sizeof fh && ual_pcap_file_parse(fh, &pf) && !pf.nsec;
+  if (f) fclose(f);
   return true;
 }
 
@@ -342,6 +361,7 @@ static void source_read(struct tui_source *s) {
     int rc = pcap_next_ex(p, &h, &data);
     if (rc == 1) {
       frame++;
+      frac_note(s, frame, ual_pcap_frac_over_ns(h->ts.tv_usec, s->usec_file), h->ts.tv_usec / 1000);
       deliver(s, data, h->caplen, ual_pcap_tv_sec(h->ts.tv_sec) * 1000000000u + (uint64_t)h->ts.tv_usec);
     } else if (rc == PCAP_ERROR_BREAK) {
       break;

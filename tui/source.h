@@ -45,6 +45,11 @@ struct tui_source {
   bool udp;
   int udp_lt;               /* the frames' link type when udp */
   char error[512];          /* set when the source failed */
+  /* A note on the input that is no error, set once by the source thread
+   * (note_set last): the first microsecond fraction above 999999 */
+  char note[160];
+  volatile bool note_set;
+  int8_t usec_file;         /* file via libpcap: the microsecond magic (1, 0; -1 a stream) */
   void *impl;
 };
 

@@ -1134,9 +1134,15 @@ int main(int argc, char **argv) {
   }
   pthread_create(&a.thread, NULL, source_thread, &a);
 
-  bool run = true;
+  bool run = true, note_shown = false;
   while (run && !quit_signal) {
     pthread_mutex_lock(&a.lock);
+    if (!note_shown && __atomic_load_n(&a.src.note_set, __ATOMIC_ACQUIRE)) { /* the source's note, once */
+      const char *name = a.src.kind == TUI_SRC_STDIN ? "-" : strrchr(a.src.path, '/') ? strrchr(a.src.path, '/') + 1
+                                                                                       : a.src.path;
+      snprintf(a.status, sizeof a.status, "%.40s: %s", name, a.src.note);
+      note_shown = true;
+    }
     erase();
     a.info_rows = 0;
     a.screen->draw(&a);

@@ -87,6 +87,8 @@ struct dc_ctx {
   bool error_finding;          /* a selected record has an error finding */
   uint64_t last_flit_ts[2];    /* time of each direction's last flit */
   bool ts_res_said;            /* the time resolution is known to be fine, or was warned about */
+  bool frac_said;              /* a microsecond fraction above 999999 was warned about */
+  bool frac_signed;            /* libpcap reads the input: such a fraction above 2^31 - 1 is negative */
   struct dc_report *rep;       /* --report */
   struct dc_filter *flt;       /* -Y / -T fields, NULL without */
   uint64_t frame;              /* records read so far */

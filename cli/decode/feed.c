@@ -9,6 +9,7 @@ struct item {
   uint8_t next;        /* enum dc_next */
   uint32_t len;        /* record bytes, or message bytes */
   uint32_t wire_len;
+  uint32_t frac_over;
   uint64_t ts_ns;
 };
 
@@ -51,7 +52,7 @@ static void *reader(void *arg) {
       publish(f, c);
       if (!(c = take_free(f))) break;
     }
-    struct item it = { (uint8_t)nx, (uint32_t)len, f->in->wire_len, ts };
+    struct item it = { (uint8_t)nx, (uint32_t)len, f->in->wire_len, f->in->frac_over, ts };
     memcpy(c->buf + c->used, &it, sizeof it);
     memcpy(c->buf + c->used + sizeof it, body, len);
     c->used += item_size(len);
@@ -98,6 +99,7 @@ enum dc_next dc_feed_next(struct dc_feed *f, const uint8_t **rec, size_t *len, u
   if (!f->threaded) {
     enum dc_next nx = dc_input_next(f->in, rec, len, ts_ns);
     f->wire_len = f->in->wire_len;
+    f->frac_over = f->in->frac_over;
     if (nx != DC_NEXT_RECORD) memcpy(f->msg, f->in->msg, sizeof f->msg);
     return nx;
   }
@@ -115,6 +117,7 @@ enum dc_next dc_feed_next(struct dc_feed *f, const uint8_t **rec, size_t *len, u
   const uint8_t *body = c->buf + c->at + sizeof it;
   c->at += item_size(it.len);
   f->wire_len = it.wire_len;
+  f->frac_over = it.frac_over;
   if (it.next == DC_NEXT_RECORD) {
     *rec = body;
     *len = it.len;

@@ -32,6 +32,7 @@ struct dc_feed {
   uint64_t pos;
   char msg[sizeof ((struct dc_input *)0)->msg];
   uint32_t wire_len;           /* of the last record */
+  uint32_t frac_over;          /* and its dc_input.frac_over */
   struct dc_feed_chunk *chunks;
 };
 

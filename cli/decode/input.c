@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* stdio's default block-size buffer makes a read(2) per 4 KiB. One thread
  * at a time uses the stream (the read-ahead thread, else main), so stdio's
@@ -76,6 +77,11 @@ static bool open_pcap(struct dc_input *in, const struct dc_opts *o) {
     return false;
   }
   in->pcap = p;
+  /* libpcap hands on nanoseconds either way; a stream's magic is gone */
+  struct ual_pcap_file pf;
+  uint8_t fh[UAL_PCAP_FILE_HDR];
+  in->usec_file = in->is_stdin ? -1
+                  : pread(fileno(in->fp), fh, sizeof fh, 0) == (ssize_t)sizeof fh && ual_pcap_file_parse(fh, &pf) && !pf.nsec;
   int dlt = L->datalink(p);
   if (dlt != o->dlt && dc_udp_input_accepts(dlt)) {
     in->udp_lt = dlt;
@@ -124,6 +130,7 @@ static enum dc_next next_pcap(struct dc_input *in, const uint8_t **rec, size_t *
     *len = h->caplen;
     in->wire_len = h->len;
     *ts_ns = ual_pcap_tv_sec(h->ts.tv_sec) * 1000000000u + (uint64_t)h->ts.tv_usec;
+    in->frac_over = ual_pcap_frac_over_ns(h->ts.tv_usec, in->usec_file);
     if (in->udp_lt >= 0 && !dc_udp_unwrap(in, rec, len, &in->wire_len)) return DC_NEXT_SKIP;
     return DC_NEXT_RECORD;
   }

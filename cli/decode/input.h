@@ -49,6 +49,8 @@ struct dc_input {
   uint64_t size;                /* input size in bytes when known, else 0 */
   uint8_t rec[UAL_REC_HDR_BYTES + UAL_FLIT_BYTES];
   uint32_t wire_len;            /* pcap: original length of the last record */
+  uint32_t frac_over;           /* pcap: the last record's fraction when a microsecond file's is above 999999, else 0 */
+  int8_t usec_file;             /* libpcap: the file has the microsecond magic (1, 0; -1 a stream: unknown) */
   int udp_lt;                   /* a capture of the UDP export: its link type, else -1 */
   unsigned udp_port;            /* and the export's port */
   struct ual_udp_rx udp_rx;     /* the export's sequence: what was lost */

@@ -106,9 +106,8 @@ int dc_file_frame(const struct dc_input *in, const uint8_t *p, size_t avail, boo
     if (caplen > f->snap && body < f->snap) return trunc_msg(msg, "captured", f->snap, body);
     return trunc_msg(msg, "captured", caplen, body);
   }
-  uint64_t frac = h.frac;
-  if (!f->nsec) frac *= 1000;
-  fr->ts_ns = (uint64_t)h.sec * 1000000000u + frac;
+  fr->ts_ns = ual_pcap_rec_ns(&h, f->nsec);
+  fr->frac_over = ual_pcap_frac_over(h.frac, f->nsec) ? h.frac : 0;
   fr->wire_len = h.len;
   fr->len = caplen > f->snap ? f->snap : caplen; /* cut to the snapshot length, the rest skipped */
   fr->used = REC_HDR + caplen;
@@ -144,6 +143,7 @@ enum dc_next dc_file_next(struct dc_input *in, const uint8_t **rec, size_t *len,
       *len = fr.len;
       *ts_ns = fr.ts_ns;
       in->wire_len = fr.wire_len;
+      in->frac_over = fr.frac_over;
       f->at += fr.used;
       return DC_NEXT_RECORD;
     }

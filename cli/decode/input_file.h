@@ -32,6 +32,7 @@ struct dc_frame {
   size_t used, len;
   uint64_t ts_ns;
   uint32_t wire_len;
+  uint32_t frac_over;   /* a microsecond file's fraction above 999999, else 0 */
 };
 /* One record framed from p[0..avail): DC_NEXT_RECORD, or EOF, TRUNC or LOST
  * (the message in msg), or DC_FILE_MORE when the record is not all in p yet

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "par.h"
 #include "save.h"
+#include "ualink/core/pcapfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -679,7 +680,7 @@ static void progress_tick(struct progress *p, struct dc_ctx *c, uint64_t pos, ui
 }
 
 bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *rec, size_t len, uint64_t ts_ns,
-             uint32_t wire_len, bool pre) {
+             uint32_t wire_len, uint32_t frac_over, bool pre) {
   switch (nx) {
   case DC_NEXT_EOF: c->ended = true; return false;
   case DC_NEXT_BADLINE: report(c, 0, msg, NULL, true); return true;
@@ -702,6 +703,12 @@ bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *
   case DC_NEXT_RECORD: break;
   }
   c->frame++;
+  if (frac_over && !c->frac_said && !c->warm) {
+    char what[200];
+    ual_pcap_frac_note(what, sizeof what, frac_over, c->frac_signed ? (int32_t)frac_over : (int64_t)frac_over);
+    report(c, c->frame, what, "said once", false);
+    c->frac_said = true;
+  }
   produce(c, rec, len, c->frame, ts_ns, pre);
   consume(c, rec, len, ts_ns, wire_len);
   const struct dc_opts *o = c->o;
@@ -769,6 +776,7 @@ int main(int argc, char **argv) {
     }
   }
   c->arrival_times = in->arrival_times;
+  c->frac_signed = !in->fb; /* libpcap 1.10 reads the fraction as signed */
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);
   for (unsigned i = 0; i < opts.n_seg; i++) ual_pcie_an_preset(&c->an.fab.pcie, opts.seg_bdf[i], opts.seg_val[i]);
@@ -831,7 +839,8 @@ int main(int argc, char **argv) {
       size_t len = 0;
       uint64_t ts_ns = 0;
       enum dc_next nx = dc_feed_next(&feed, &rec, &len, &ts_ns);
-      if (!dc_step(c, nx, feed.msg, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0, false)) {
+      if (!dc_step(c, nx, feed.msg, rec, len, ts_ns, in->type == DC_IN_PCAP ? feed.wire_len : 0,
+                   in->type == DC_IN_PCAP ? feed.frac_over : 0, false)) {
         /* the last record selectable was the input's last one: a real end */
         if (c->sel_stop) c->ended = dc_feed_next(&feed, &rec, &len, &ts_ns) == DC_NEXT_EOF;
         break;

@@ -56,6 +56,7 @@ struct item {
   uint32_t at;              /* its stateless decode in the batch's pre, or NO_PRE */
   uint32_t off, len;        /* the record (or message) in buf */
   uint32_t wire_len;
+  uint32_t frac_over;
   uint64_t ts_ns;
 };
 _Static_assert(sizeof(struct item) == 32, "two items fill a line of non-temporal stores");
@@ -159,7 +160,7 @@ static uint64_t frame_block(struct par *P, struct batch *b, uint64_t off, size_t
     int nx = dc_file_frame(in, b->buf + at, have - at, eof, &fr, b->msg);
     if (nx == DC_NEXT_RECORD) {
       struct item it = { DC_NEXT_RECORD, NO_PRE, (uint32_t)(at + DC_FILE_REC_HDR), (uint32_t)fr.len, fr.wire_len,
-                         fr.ts_ns };
+                         fr.frac_over, fr.ts_ns };
       if (fuse) it.at = decode_one(b, b->n, &it, fuse);
       put((unsigned char *)&b->it[b->n++], (const unsigned char *)&it, sizeof it);
       at += fr.used;
@@ -279,6 +280,7 @@ static void fill_stream(struct par *P, struct batch *b) {
       it->off = (uint32_t)used;
       it->len = (uint32_t)(nx == DC_NEXT_RECORD ? len : len - 1);
       it->wire_len = in->type == DC_IN_PCAP ? in->wire_len : 0;
+      it->frac_over = in->type == DC_IN_PCAP ? in->frac_over : 0;
       it->ts_ns = ts;
       memcpy(b->buf + used, rec, len);
       used += (len + 7) & ~(size_t)7;
@@ -329,11 +331,11 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
     const uint8_t *p = buf + it->off;
     bool more;
     if (it->next != DC_NEXT_RECORD) {
-      more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, false);
+      more = dc_step(c, (enum dc_next)it->next, (const char *)p, NULL, 0, 0, 0, 0, false);
     } else {
       bool has = it->at != NO_PRE;
       if (has) dc_pre_load(&c->res, pre + it->at, fv, raw);
-      more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, has);
+      more = dc_step(c, DC_NEXT_RECORD, NULL, p, it->len, it->ts_ns, it->wire_len, it->frac_over, has);
     }
     if (more) continue;
     if (!c->sel_stop) return RUN_STOP;
@@ -346,7 +348,7 @@ static int run_batch(struct dc_ctx *c, struct batch *b) {
     return RUN_PEEK;
   }
   if (b->end != DC_NEXT_RECORD) {
-    dc_step(c, (enum dc_next)b->end, b->msg, NULL, 0, 0, 0, false);
+    dc_step(c, (enum dc_next)b->end, b->msg, NULL, 0, 0, 0, 0, false);
     return RUN_STOP;
   }
   dc_par_progress(c, b->pos);

@@ -12,7 +12,7 @@
  * a record (pre: its ual_decode_stateless result is in c->res already) or
  * how the input ends or a problem (msg). False when decoding stops. */
 bool dc_step(struct dc_ctx *c, enum dc_next nx, const char *msg, const uint8_t *rec, size_t len, uint64_t ts_ns,
-             uint32_t wire_len, bool pre);
+             uint32_t wire_len, uint32_t frac_over, bool pre);
 /* The progress line, at input position pos. */
 void dc_par_progress(struct dc_ctx *c, uint64_t pos);
 

@@ -1,6 +1,7 @@
 /* pcap file and record headers (pcapfile.h). */
 #include "ualink/core/pcapfile.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static uint32_t rd32(const uint8_t *p, bool swapped) {
@@ -36,3 +37,15 @@ void ual_pcap_rec_parse(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped, struct 
 }
 
 uint32_t ual_pcap_rec_caplen(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped) { return rd32(h + 8, swapped); }
+
+uint32_t ual_pcap_frac_over_ns(int64_t tv_nsec, int usec) {
+  if (!usec || tv_nsec % 1000) return 0;
+  uint32_t frac = (uint32_t)(int32_t)(tv_nsec / 1000);
+  return frac > UAL_PCAP_USEC_MAX ? frac : 0;
+}
+
+int ual_pcap_frac_note(char *buf, size_t cap, uint32_t frac, int64_t read_us) {
+  uint64_t a = read_us < 0 ? (uint64_t)-read_us : (uint64_t)read_us;
+  return snprintf(buf, cap, "microsecond pcap with a fraction of %u (> %u): read as %llu.%06u s %s the record's second", frac, UAL_PCAP_USEC_MAX, (unsigned long long)(a / 1000000u),
+                  (unsigned)(a % 1000000u), read_us < 0 ? "before" : "past");
+}

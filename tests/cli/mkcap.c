@@ -744,8 +744,10 @@ static void truncate_tail(const char *name, long cut) {
   if (truncate(path_of(name), size - cut) != 0) die(name, strerror(errno));
 }
 
-/* src again at microsecond resolution, as editcap -F pcap writes it. */
-static void to_microseconds(const char *src, const char *dst) {
+/* src again at microsecond resolution, as editcap -F pcap writes it. over: with fractions above 999999 in
+ * records 3 (1234567) and 5 (2000000), as a writer that puts nanoseconds
+ * under the microsecond magic leaves them: readers say so once, at 3. */
+static void to_microseconds(const char *src, const char *dst, bool over) {
   char err[PCAP_ERRBUF_SIZE];
   pcap_t *in = pcap_open_offline_with_tstamp_precision(path_of(src), PCAP_TSTAMP_PRECISION_MICRO, err);
   if (!in) die(src, err);
@@ -754,7 +756,12 @@ static void to_microseconds(const char *src, const char *dst) {
   if (!d) die(dst, dead ? pcap_geterr(dead) : "pcap_open_dead failed");
   struct pcap_pkthdr *h;
   const u_char *b;
-  while (pcap_next_ex(in, &h, &b) == 1) pcap_dump((u_char *)d, h, b);
+  for (unsigned n = 1; pcap_next_ex(in, &h, &b) == 1; n++) {
+    struct pcap_pkthdr o = *h;
+    if (over && n == 3) o.ts.tv_usec = 1234567;
+    if (over && n == 5) o.ts.tv_usec = 2000000;
+    pcap_dump((u_char *)d, &o, b);
+  }
   pcap_dump_close(d);
   pcap_close(dead);
   pcap_close(in);
@@ -1032,7 +1039,8 @@ int main(int argc, char **argv) {
   cap_close(&c);
   truncate_tail("truncated.pcap", 100);  /* the last record (an event, 16 bytes) and part of a flit */
 
-  to_microseconds("basic.pcap", "basic_us.pcap");
+  to_microseconds("basic.pcap", "basic_us.pcap", false);
+  to_microseconds("basic.pcap", "usfrac.pcap", true);
   to_udp_capture("basic.pcap", "udp_eth.pcap", UAL_LT_EN10MB, false, true, true);
   to_udp_capture("basic.pcap", "udp_sll_v6.pcap", UAL_LT_LINUX_SLL, true, false, false);
   to_udp_capture("errors.pcap", "udp_errors_sll2.pcap", UAL_LT_LINUX_SLL2, false, true, false);

@@ -562,7 +562,41 @@ static int receive(const char *addr, const char *port, const char *count) {
   return src.error[0] ? 1 : 0;
 }
 
+/* --note FILE file|follow|stdin: the TUI's source over FILE (opened as a
+ * file, followed, or on stdin) until its records are in or 5 s passed:
+ * the note the source left, and the records read. */
+static int print_note(const char *path, const char *how) {
+  static struct tui_model m;
+  if (!tui_model_init(&m, 4096)) return 2;
+  static struct tui_source src;
+  bool follow = strcmp(how, "follow") == 0, in = strcmp(how, "stdin") == 0;
+  if (in && !freopen(path, "rb", stdin)) return 2;
+  src = (struct tui_source){ .kind = follow ? TUI_SRC_FOLLOW : in ? TUI_SRC_STDIN : TUI_SRC_FILE, .path = path,
+                             .dlt = UAL_DLT_USER0, .port = UAL_UDP_PORT, .cb = add_cb, .ctx = &m };
+  if (!tui_source_open(&src)) {
+    fprintf(stderr, "%s\n", src.error);
+    return 2;
+  }
+  pthread_t t;
+  pthread_create(&t, NULL, recv_thread, &src);
+  /* a followed file never ends: its records are all in when they stop coming */
+  uint64_t last = 0;
+  for (int idle = 0; idle < 5 && !src.done; ) {
+    usleep(100000);
+    uint64_t total = __atomic_load_n(&m.total, __ATOMIC_ACQUIRE);
+    idle = total && total == last ? idle + 1 : 0;
+    last = total;
+  }
+  src.stop = true;
+  pthread_join(t, NULL);
+  tui_source_close(&src);
+  printf("note: %s\nrecords %llu\n", src.note_set ? src.note : "(none)", (unsigned long long)m.total);
+  tui_model_free(&m);
+  return src.error[0] ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "--note") == 0) return print_note(argv[2], argv[3]);
   if (argc == 5 && strcmp(argv[1], "--receive") == 0) return receive(argv[2], argv[3], argv[4]);
   if (argc == 3 && strcmp(argv[1], "--counts") == 0) return print_counts(argv[2]);
   if (argc == 6 && strcmp(argv[1], "--filter") == 0) return print_matches(argv[2], argv[3], argv[4], argv[5]);

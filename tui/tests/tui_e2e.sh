@@ -111,6 +111,14 @@ check "UB flits counted on the statistics screen" "BCRC bad                     
 keys q
 keys clear Enter
 
+# A microsecond fraction above 999999 (mkcap's usfrac.pcap): said once on the status line
+keys "$TUI $BUILD/tests/inputs/usfrac.pcap" Enter
+check "the fraction is said on the status line" "usfrac.pcap: frame 3: microsecond pcap with a fraction of 1234567 (> 999999)"
+keys 3
+check_not "a key clears it" "microsecond pcap" "1,45"
+keys q
+keys clear Enter
+
 # The / prompt: the old filter is selected, typing replaces it; readline keys
 keys "$TUI $SAMPLE" Enter
 check "prompt test starts" "ualink-tui | Flits | file"

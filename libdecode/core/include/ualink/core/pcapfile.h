@@ -11,6 +11,7 @@
 #define UALINK_CORE_PCAPFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define UAL_PCAP_FILE_HDR 24u
@@ -42,6 +43,30 @@ void ual_pcap_rec_parse(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped, struct 
 static inline uint64_t ual_pcap_tv_sec(int64_t tv_sec) {
   return tv_sec < 0 ? (uint64_t)(uint32_t)tv_sec : (uint64_t)tv_sec;
 }
+
+/* A microsecond file's fraction above 999999 (nanoseconds written under
+ * the microsecond magic, say). libpcap takes it as that many microseconds
+ * and so do the readers here: 1234567 reads as 1.234567 s past the
+ * record's second (above 2^31 - 1 libpcap 1.10 reads it as negative, the
+ * readers here as unsigned). They say so once, with ual_pcap_frac_note. */
+#define UAL_PCAP_USEC_MAX 999999u
+static inline bool ual_pcap_frac_over(uint32_t frac, bool nsec) { return !nsec && frac > UAL_PCAP_USEC_MAX; }
+/* The record's time in nanoseconds, its fraction in the file's unit. */
+static inline uint64_t ual_pcap_rec_ns(const struct ual_pcap_rec *r, bool nsec) {
+  return (uint64_t)r->sec * 1000000000u + (uint64_t)r->frac * (nsec ? 1u : 1000u);
+}
+/* The same for a record libpcap handed on at nanosecond precision:
+ * tv_nsec is its tv_usec, the fraction times 1000 (libpcap 1.10 reads the
+ * field as signed: above 2^31 - 1 it is negative). usec: the file has the
+ * microsecond magic, -1 when the reader cannot tell (a stream): then only
+ * a whole number of microseconds is taken for one. The file's fraction
+ * when it is above 999999, else 0. */
+uint32_t ual_pcap_frac_over_ns(int64_t tv_nsec, int usec);
+/* What a reader says once, at the first such record: "microsecond pcap
+ * with a fraction of 1234567 (> 999999): read as 1.234567 s past the
+ * record's second"; read_us: the microseconds the
+ * reader added to the record's second. Returns snprintf's count. */
+int ual_pcap_frac_note(char *buf, size_t cap, uint32_t frac, int64_t read_us);
 
 /* Only the record's captured length, for framing ahead. */
 uint32_t ual_pcap_rec_caplen(const uint8_t h[UAL_PCAP_REC_HDR], bool swapped);
