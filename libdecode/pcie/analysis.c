@@ -286,6 +286,14 @@ static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const
   }
 }
 
+/* A kind-7 TLP record: the per-TLP rules judge the TLPs the data link
+ * accepted, first deliveries only [P35]; without a DL tracker every
+ * accepted TLP counts as one. */
+static void nf_tlp(const struct ual_pcie_link_an *s, struct ual_rec_result *r) {
+  struct ual_pcie_nf_rules_cfg rc = { 0, (int8_t)downstream_component(s->role[r->dir]) };
+  ual_pcie_nf_tlp_rules(&r->nf, r->rec.body, &rc, &r->findings);
+}
+
 void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const struct ual_fabric_step *c) {
   const struct ual_rec_hdr *h = &r->rec.h;
   if (h->kind == UAL_REC_EVENT) {
@@ -333,8 +341,12 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
     return;
   }
   /* kind 7: a DLLP goes the kind-4 way below (a truncated one changes no
-   * state, pcie.md [P45]); TLPs and undecoded packets stop here */
-  if (h->kind == UAL_REC_PCIE_NF && (!r->nf.dllp_decoded || r->nf.truncated)) return;
+   * state, pcie.md [P45]) */
+  if (h->kind == UAL_REC_PCIE_NF && !r->nf.dllp_decoded) {
+    nf_tlp(s, r);
+    return;
+  }
+  if (h->kind == UAL_REC_PCIE_NF && r->nf.truncated) return;
   unsigned d = r->dir;
   struct ual_pcie_side *me = &s->s[d];
   const struct ual_pcie_dllp *p = &r->pcie;

@@ -186,7 +186,10 @@ static void tlp_rows(struct ual_tree_builder *w, unsigned depth, const struct ua
     ual_tb_scope(w, depth, UAL_SC_PCIE_NF_CPL, dw0);
     ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_TAG, dw0 + 10, h->tag);
     break;
-  case UAL_NF_K_MSG: ual_tb_scope(w, depth, UAL_SC_PCIE_NF_MSG, dw0); break;
+  case UAL_NF_K_MSG:
+    ual_tb_scope(w, depth, UAL_SC_PCIE_NF_MSG, dw0);
+    if (h->code == 0x7E || h->code == 0x7F) ual_tb_scope(w, depth, UAL_SC_PCIE_NF_VDM, dw0);
+    break;
   default: break;
   }
   if (h->pay_len) {

@@ -135,13 +135,21 @@ void ual_pcie_nf_type(unsigned b, struct ual_pcie_nf_type *t) {
   }
 }
 
-const char *ual_pcie_msg_name(unsigned code) {
-  switch (code) {
-#define UAL_X_(c, n) case c: return n;
-    UAL_PCIE_MSG_CODES(UAL_X_)
+static const struct ual_pcie_msg msgs[] = {
+#define UAL_X_(c, n, fo, l, r, tc0, b) { n, c, UAL_PCIE_MF_##fo, l, (uint8_t)(r), tc0, UAL_PCIE_MB_##b },
+  UAL_PCIE_MSG_CODES(UAL_X_)
 #undef UAL_X_
-  default: return NULL;
-  }
+};
+
+const struct ual_pcie_msg *ual_pcie_msg(unsigned code) {
+  for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++)
+    if (msgs[i].code == code) return &msgs[i];
+  return NULL;
+}
+
+const char *ual_pcie_msg_name(unsigned code) {
+  const struct ual_pcie_msg *m = ual_pcie_msg(code);
+  return m ? m->name : NULL;
 }
 
 /* ---- building ---- */

@@ -94,7 +94,7 @@ const struct ual_value_name ual_vals_pcie_nf_fmt[] = {
 const struct ual_value_name ual_vals_pcie_nf_at[] = {
   { 0, "untranslated" }, { 1, "translation request" }, { 2, "translated" }, { 3, "reserved" }, END };
 const struct ual_value_name ual_vals_pcie_msg_code[] = {
-#define UAL_X_(c, n) { c, n },
+#define UAL_X_(c, n, fo, l, r, tc0, b) { c, n },
   UAL_PCIE_MSG_CODES(UAL_X_)
 #undef UAL_X_
   END };

@@ -31,7 +31,7 @@ static unsigned scope_bytes(unsigned sc) {
   case UAL_SC_PCIE_NF_PREFIX: case UAL_SC_PCIE_NF_DW0: case UAL_SC_PCIE_NF_ECRC: return 4;
   case UAL_SC_PCIE_NF_REQ: return 8;
   case UAL_SC_PCIE_NF_A32: case UAL_SC_PCIE_NF_CFG: case UAL_SC_PCIE_NF_CPL: return 12;
-  case UAL_SC_PCIE_NF_A64: case UAL_SC_PCIE_NF_MSG: return 16;
+  case UAL_SC_PCIE_NF_A64: case UAL_SC_PCIE_NF_MSG: case UAL_SC_PCIE_NF_VDM: return 16;
   default:
     if (sc >= UAL_SC_UB_LPH && sc < UAL_SC_UB_GEN) return 20;   /* a UB flit */
     return 4; /* DL message and VDP DWords */

@@ -53,6 +53,7 @@
   X(PCIE_NF_CFG)        /* configuration request DW2 (§7.4.5) */ \
   X(PCIE_NF_CPL)        /* completion DW1-2 (§7.4.6) */ \
   X(PCIE_NF_MSG)        /* message DW1-3 (§7.4.7) */ \
+  X(PCIE_NF_VDM)        /* vendor-defined message bytes 8-15 (§7.4.7) */ \
   X(PCIE_NF_ECRC)       /* the TLP digest (§7.4.9) */ \
   X(PCIE_GEN)           /* generated values */
 
@@ -219,6 +220,10 @@
   X(PCIE_NF_MSG_TAG, UAL_SC_PCIE_NF_MSG, "Tag (byte 6)", "pcie.nf.msg_tag", 6, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 7.4.7 [P27]") \
   X(PCIE_NF_MSG_CODE, UAL_SC_PCIE_NF_MSG, "Message Code", "pcie.nf.msg_code", 7, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(pcie_msg_code), "pcie.md 7.4.7") \
   X(PCIE_NF_MSG_B8, UAL_SC_PCIE_NF_MSG, "Bytes 8-15", "pcie.nf.msg_bytes", 8, 8, UAL_BE, 0, 64, UAL_FF_HEX, NULL, "pcie.md 7.4.7 [P47]") \
+  X(PCIE_NF_VDM_DEST, UAL_SC_PCIE_NF_VDM, "Destination ID", "pcie.nf.vdm.dest_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.7") \
+  X(PCIE_NF_VDM_VID, UAL_SC_PCIE_NF_VDM, "Vendor ID", "pcie.nf.vdm.vendor_id", 10, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.7") \
+  X(PCIE_NF_VDM_SUB, UAL_SC_PCIE_NF_VDM, "Subtype (PCI-SIG)", "pcie.nf.vdm.subtype", 12, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 7.4.7 [P31]") \
+  X(PCIE_NF_VDM_DATA, UAL_SC_PCIE_NF_VDM, "Vendor-defined bytes 13-15", "pcie.nf.vdm.data", 13, 3, UAL_BE, 0, 24, UAL_FF_HEX, NULL, "pcie.md 7.4.7") \
   X(PCIE_NF_ECRC,   UAL_SC_PCIE_NF_ECRC, "ECRC", "pcie.nf.ecrc", 0, 4, UAL_LE, 0, 32, UAL_FF_HEX, NULL, "pcie.md 7.4.9") \
   X(PCIE_GEN_CLASS, UAL_SC_PCIE_GEN, "FC class",      "pcie.dllp.fc_class", 0, 0, UAL_LE, 0, 8, 0, UAL_V_(pcie_fc_class), "pcie.md 2.2") \
   X(PCIE_GEN_HDR_CREDITS, UAL_SC_PCIE_GEN, "Header credits (scaled)", "pcie.dllp.hdr_credits", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 2.2 [P8]") \

@@ -115,44 +115,65 @@ struct ual_pcie_nf_type {
 /* The row of a byte 0 (every value has one). */
 void ual_pcie_nf_type(unsigned byte0, struct ual_pcie_nf_type *t);
 
-/* Message codes (§7.4.7): X(code, "name"). The one table of message names. */
+/* Message codes (§7.4.7): X(code, "name", form, fixed Length, routings,
+ * TC0, bytes 8-15). form: MSG (Msg only), MSGD (MsgD only), ANY, NJ (not
+ * judged: ATS); fixed Length: of the MsgD form, 0 none; routings: the r
+ * values allowed, bit r set (0: not judged); TC0: must use TC0; bytes 8-15
+ * [P47]: RSVD reserved, RAW message-specific, VDM vendor-defined, PTM
+ * reserved for Msg and raw for MsgD. The one table of message codes. */
+#define UAL_PCIE_R_(r) (1u << (r))
 #define UAL_PCIE_MSG_CODES(X) \
-  X(0x00, "Unlock") \
-  X(0x01, "ATS Invalidate Request") \
-  X(0x02, "ATS Invalidate Completion") \
-  X(0x04, "ATS Page Request") \
-  X(0x05, "ATS PRG Response") \
-  X(0x10, "LTR") \
-  X(0x12, "OBFF") \
-  X(0x14, "PM_Active_State_Nak") \
-  X(0x18, "PM_PME") \
-  X(0x19, "PME_Turn_Off") \
-  X(0x1B, "PME_TO_Ack") \
-  X(0x20, "Assert_INTA") \
-  X(0x21, "Assert_INTB") \
-  X(0x22, "Assert_INTC") \
-  X(0x23, "Assert_INTD") \
-  X(0x24, "Deassert_INTA") \
-  X(0x25, "Deassert_INTB") \
-  X(0x26, "Deassert_INTC") \
-  X(0x27, "Deassert_INTD") \
-  X(0x30, "ERR_COR") \
-  X(0x31, "ERR_NONFATAL") \
-  X(0x33, "ERR_FATAL") \
-  X(0x40, "Ignored (Attention_Indicator_Off)") \
-  X(0x41, "Ignored (Attention_Indicator_On)") \
-  X(0x43, "Ignored (Attention_Indicator_Blink)") \
-  X(0x44, "Ignored (Power_Indicator_On)") \
-  X(0x45, "Ignored (Power_Indicator_Blink)") \
-  X(0x47, "Ignored (Power_Indicator_Off)") \
-  X(0x48, "Ignored (Attention_Button_Pressed)") \
-  X(0x50, "Set_Slot_Power_Limit") \
-  X(0x52, "PTM Request") \
-  X(0x53, "PTM Response") \
-  X(0x54, "IDE Sync") \
-  X(0x55, "IDE Fail") \
-  X(0x7E, "Vendor_Defined Type 0") \
-  X(0x7F, "Vendor_Defined Type 1")
+  X(0x00, "Unlock",                    MSG,  0, UAL_PCIE_R_(3), 1, RSVD) \
+  X(0x01, "ATS Invalidate Request",    NJ,   0, UAL_PCIE_R_(2), 0, RAW) \
+  X(0x02, "ATS Invalidate Completion", NJ,   0, UAL_PCIE_R_(2), 0, RAW) \
+  X(0x04, "ATS Page Request",          NJ,   0, 0,              0, RAW) \
+  X(0x05, "ATS PRG Response",          NJ,   0, UAL_PCIE_R_(2), 0, RAW) \
+  X(0x10, "LTR",                       MSG,  0, UAL_PCIE_R_(4), 1, RAW) \
+  X(0x12, "OBFF",                      MSG,  0, UAL_PCIE_R_(4), 1, RAW) \
+  X(0x14, "PM_Active_State_Nak",       MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x18, "PM_PME",                    MSG,  0, UAL_PCIE_R_(0), 1, RSVD) \
+  X(0x19, "PME_Turn_Off",              MSG,  0, UAL_PCIE_R_(3), 1, RSVD) \
+  X(0x1B, "PME_TO_Ack",                MSG,  0, UAL_PCIE_R_(5), 1, RSVD) \
+  X(0x20, "Assert_INTA",               MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x21, "Assert_INTB",               MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x22, "Assert_INTC",               MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x23, "Assert_INTD",               MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x24, "Deassert_INTA",             MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x25, "Deassert_INTB",             MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x26, "Deassert_INTC",             MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x27, "Deassert_INTD",             MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x30, "ERR_COR",                   MSG,  0, UAL_PCIE_R_(0), 1, RAW) \
+  X(0x31, "ERR_NONFATAL",              MSG,  0, UAL_PCIE_R_(0), 1, RSVD) \
+  X(0x33, "ERR_FATAL",                 MSG,  0, UAL_PCIE_R_(0), 1, RSVD) \
+  X(0x40, "Ignored (Attention_Indicator_Off)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x41, "Ignored (Attention_Indicator_On)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x43, "Ignored (Attention_Indicator_Blink)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x44, "Ignored (Power_Indicator_Off)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x45, "Ignored (Power_Indicator_On)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x47, "Ignored (Power_Indicator_Blink)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x48, "Ignored (Attention_Button_Pressed)", MSG, 0, UAL_PCIE_R_(4), 0, RAW) \
+  X(0x50, "Set_Slot_Power_Limit",      MSGD, 1, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x52, "PTM Request",               MSG,  0, UAL_PCIE_R_(4), 1, RSVD) \
+  X(0x53, "PTM Response",              ANY,  1, UAL_PCIE_R_(4), 1, PTM) \
+  X(0x54, "IDE Sync",                  MSG,  0, UAL_PCIE_R_(2) | UAL_PCIE_R_(4), 0, RAW) \
+  X(0x55, "IDE Fail",                  MSG,  0, UAL_PCIE_R_(2) | UAL_PCIE_R_(4), 0, RAW) \
+  X(0x7E, "Vendor_Defined Type 0",     ANY,  0, UAL_PCIE_R_(0) | UAL_PCIE_R_(2) | UAL_PCIE_R_(3) | UAL_PCIE_R_(4), 0, VDM) \
+  X(0x7F, "Vendor_Defined Type 1",     ANY,  0, UAL_PCIE_R_(0) | UAL_PCIE_R_(2) | UAL_PCIE_R_(3) | UAL_PCIE_R_(4), 0, VDM)
+
+enum ual_pcie_msg_form { UAL_PCIE_MF_MSG, UAL_PCIE_MF_MSGD, UAL_PCIE_MF_ANY, UAL_PCIE_MF_NJ };
+enum ual_pcie_msg_b815 { UAL_PCIE_MB_RSVD, UAL_PCIE_MB_RAW, UAL_PCIE_MB_VDM, UAL_PCIE_MB_PTM };
+struct ual_pcie_msg {
+  const char *name;
+  uint8_t code, form, len, routes, tc0, b815;
+};
+/* The row of a message code, NULL when undefined. */
+const struct ual_pcie_msg *ual_pcie_msg(unsigned code);
+/* PCI-SIG vendor-defined messages (Vendor ID 0001h, Subtype in byte 12;
+ * T Tables 2-29..2-31 [P31]): X(subtype, "name", form, fixed Length, r). */
+#define UAL_PCIE_VDM_PCISIG(X) \
+  X(0x01, "Hierarchy ID", MSGD, 4, 3) \
+  X(0x08, "DRS",          MSG,  0, 4) \
+  X(0x09, "FRS",          MSG,  0, 0)
 /* Name of a message code, NULL when undefined. */
 const char *ual_pcie_msg_name(unsigned code);
 
@@ -295,6 +316,20 @@ void ual_pcie_tlph_parse(const uint8_t *tlp, size_t n, struct ual_pcie_tlph *h);
  * is then decoded. */
 bool ual_pcie_nf_decode(const uint8_t *body, size_t len, struct ual_pcie_nf *nf, struct ual_pcie_dllp *dllp,
                         struct ual_findings *f);
+/* Settings the per-TLP rules need that the TLP does not show. */
+struct ual_pcie_nf_rules_cfg {
+  uint8_t ari;                 /* the link's IDs are ARI (--ari) [P27] */
+  int8_t down;                 /* the sender is the downstream component (it sends upstream): 1; the upstream
+                                  component: 0; unknown: -1 (PN-MSG-DIR, PN-MSG-INTX direction silent) */
+};
+/* The per-TLP rules of §7.7 (PN-TLP-*, PN-POISONED, PN-ECRC, PN-MSG-*,
+ * PN-CPL-UR/CA/RRS/STATUS-RSVD/BCM/FORM) on a decoded kind-7 TLP record
+ * (body = the record body). Nothing unless nf->accepted. They judge first
+ * deliveries only [P35], which the data-link tracker alone knows: the
+ * analysis calls this for them (a retransmission is judged by the DL rules
+ * only). */
+void ual_pcie_nf_tlp_rules(const struct ual_pcie_nf *nf, const uint8_t *body, const struct ual_pcie_nf_rules_cfg *c,
+                           struct ual_findings *f);
 /* Whether a body is a well-formed kind-7 record (§7.1). */
 bool ual_pcie_nf_body_ok(const uint8_t *body, size_t len);
 /* The DLLP bytes of a DLLP record (n = 6), NULL when not one. */

@@ -60,6 +60,30 @@
   X(PN_SEQ_RESERVED,    "PN-SEQ-RESERVED",    WARNING, "the 4 bits before Seq[11:8] are not 0000b (8b/10b, stripped)") \
   X(PN_LCRC,            "PN-LCRC",            ERROR,   "LCRC differs from the computed one and is no valid nullification: Bad TLP") \
   X(PN_NULLIFIED,       "PN-NULLIFIED",       INFO,    "nullified TLP (EDB and the inverted LCRC): discarded, its sequence number comes again") \
-  X(PN_NULLIFIED_BAD,   "PN-NULLIFIED-BAD",   ERROR,   "EDB but the LCRC is not the inverse of the computed one: Bad TLP")
+  X(PN_NULLIFIED_BAD,   "PN-NULLIFIED-BAD",   ERROR,   "EDB but the LCRC is not the inverse of the computed one: Bad TLP") \
+  X(PN_TLP_TYPE,        "PN-TLP-TYPE",        ERROR,   "reserved Fmt/Type (Fmt 101b-111b, Msg with a 3-DW Fmt, ...), reserved prefix type, or FlitModePrefix in non-flit mode: Malformed") \
+  X(PN_TLP_DEPRECATED,  "PN-TLP-DEPRECATED",  WARNING, "TCfgRd (1Bh), a deprecated Fmt/Type") \
+  X(PN_TLP_SIZE,        "PN-TLP-SIZE",        ERROR,   "the size from prefixes, Fmt, Length and TD differs from the framed TLP: Malformed") \
+  X(PN_TLP_PREFIX,      "PN-TLP-PREFIX",      ERROR,   "TLP prefix without a header, local prefix after an end-end one, more than 4 end-end prefixes or more than one PASID prefix") \
+  X(PN_TLP_RESERVED,    "PN-TLP-RESERVED",    WARNING, "a reserved TLP header bit or field is not zero") \
+  X(PN_TLP_AT,          "PN-TLP-AT",          INFO,    "AT not 00b on a TLP that is not a memory request, or AT = 11b") \
+  X(PN_TLP_IOCFG,       "PN-TLP-IOCFG",       ERROR,   "IO or configuration request with TC != 0, Attr[1:0] != 0, Length != 1 or Last DW BE != 0") \
+  X(PN_TLP_BE,          "PN-TLP-BE",          ERROR,   "byte enables break the rules for the request's Length and alignment") \
+  X(PN_TLP_4KB,         "PN-TLP-4KB",         ERROR,   "memory request crosses a 4-KB boundary") \
+  X(PN_TLP_ATOMIC,      "PN-TLP-ATOMIC",      ERROR,   "AtomicOp with a Length not architected or an address not aligned to its operand size") \
+  X(PN_TLP_ADDR64,      "PN-TLP-ADDR64",      WARNING, "4-DW memory request with Address[63:32] = 0") \
+  X(PN_POISONED,        "PN-POISONED",        INFO,    "poisoned TLP: EP = 1 on a TLP with data") \
+  X(PN_ECRC,            "PN-ECRC",            ERROR,   "TLP digest differs from the ECRC computed") \
+  X(PN_MSG_TC,          "PN-MSG-TC",          ERROR,   "message that must use TC0 sent with another TC: Malformed") \
+  X(PN_MSG_FORM,        "PN-MSG-FORM",        ERROR,   "message code with the wrong form (Msg or MsgD, or Length not the fixed value)") \
+  X(PN_MSG_CODE,        "PN-MSG-CODE",        WARNING, "undefined message code, or a routing the code does not allow (r = 001b, 110b, 111b among them)") \
+  X(PN_MSG_INTX,        "PN-MSG-INTX",        ERROR,   "Assert/Deassert_INTx with a Function Number other than 0, or sent downstream") \
+  X(PN_MSG_DIR,         "PN-MSG-DIR",         ERROR,   "message routed to the Root Complex sent downstream, or a broadcast from the Root Complex sent upstream") \
+  X(PN_CPL_UR,          "PN-CPL-UR",          WARNING, "completion status Unsupported Request") \
+  X(PN_CPL_CA,          "PN-CPL-CA",          WARNING, "completion status Completer Abort") \
+  X(PN_CPL_RRS,         "PN-CPL-RRS",         INFO,    "completion status Request Retry Status") \
+  X(PN_CPL_STATUS_RSVD, "PN-CPL-STATUS-RSVD", ERROR,   "reserved completion status (handled as Unsupported Request)") \
+  X(PN_CPL_BCM,         "PN-CPL-BCM",         WARNING, "BCM set on a completion (never by a PCIe completer)") \
+  X(PN_CPL_FORM,        "PN-CPL-FORM",        ERROR,   "completion with a status other than SC carries data (CplD/CplDLk)")
 
 #endif
