@@ -4,6 +4,7 @@
 #include "dl.h"
 #include "pcie.h"
 #include "pciefm.h"
+#include "pcienf.h"
 #include "inject.h"
 #include "replay.h"
 #include "scenario.h"
@@ -40,6 +41,7 @@ struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *e
   if (o->scenario < 0 && o->n_inject) {
     if (gen_pcie_inject_supported(o->inject[0].rule)) fabric = GEN_SC_PCIE;
     if (gen_pciefm_inject_supported(o->inject[0].rule)) fabric = gen_pciefm_inject_scenario(o->inject[0].rule);
+    if (gen_pcienf_inject_supported(o->inject[0].rule)) fabric = gen_pcienf_inject_scenario(o->inject[0].rule);
   }
   if (fabric >= 0) {
     struct gen *g = calloc(1, sizeof *g);
@@ -52,7 +54,7 @@ struct gen *gen_new(const struct gen_opts *o, const struct gen_out *out, char *e
   }
   unsigned rate = o->rate ? o->rate : 7;
   unsigned width = o->width ? o->width : 8;
-  if (!ual_rate_name(rate)) { snprintf(err, cap, "unknown rate code %u", rate); return NULL; }
+  if (!ual_rate_name(rate) || rate > 7) { snprintf(err, cap, "rate %s is not a UALink rate", ual_rate_name(rate) ? ual_rate_name(rate) : "?"); return NULL; }
   if (!ual_flit_time_ps(rate, width)) { snprintf(err, cap, "width must be 1, 2, 4 or 8"); return NULL; }
   if (o->load > 1) { snprintf(err, cap, "--load must be 0..1"); return NULL; }
   if (o->ber >= 0.01) { snprintf(err, cap, "--ber must be below 0.01"); return NULL; }
@@ -150,6 +152,8 @@ static bool limit_reached(const struct gen *g) {
 }
 
 int gen_run(struct gen *g, char *err, size_t cap) {
+  if (g->pcie && (g->scenario == GEN_SC_PCIE_GEN1 || g->scenario == GEN_SC_PCIE_GEN3))
+    return gen_pcienf_run(g->scenario, &g->o, &g->out, &g->st.records, err, cap);
   if (g->pcie && g->scenario != GEN_SC_PCIE) return gen_pciefm_run(g->scenario, &g->o, &g->out, &g->st.records, err, cap);
   if (g->pcie) return gen_pcie_run(&g->o, &g->out, &g->st.records, err, cap);
   uint64_t stall = 0, last_frame = 0;

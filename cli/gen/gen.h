@@ -35,7 +35,9 @@ enum gen_scenario {
   X(PCIE, "pcie", "PCIe non-flit link (kind-4 DLLPs): FC init of VC0-2 on both sides, Acks, UpdateFC with wrapping credits, NOPs, PM L1 entry") \
   X(PCIE_FLIT, "pcie-flit", "PCIe flit mode (kind-5 flits): configuration writes that capture the hierarchy segment, memory reads both ways with split completions, writes, messages with OHC-C, completions with or without OHC-A5, NOP TLPs, TLPs across flits, Acks and flit-mode DLLPs in DLP0-5") \
   X(PCIE_SWITCH, "pcie-switch", "PCIe flit mode, a switch on two links (upstream and downstream, link index 0/1): configuration writes that capture its and the Endpoint's segment (Type 1 forwarded as Type 0), reads both ways with completions, writes and messages forwarded with identical segment fields, Clear then Set") \
-  X(PCIE_RC, "pcie-rc", "PCIe flit mode, three Root Ports of one Root Complex (links 0-2, segments 03h/05h/07h): host reads and writes, peer-to-peer reads passed through (No NFM Subtree Below) or taken over with a new Requester ID and Tag restored on the completion")
+  X(PCIE_RC, "pcie-rc", "PCIe flit mode, three Root Ports of one Root Complex (links 0-2, segments 03h/05h/07h): host reads and writes, peer-to-peer reads passed through (No NFM Subtree Below) or taken over with a new Requester ID and Tag restored on the completion") \
+  X(PCIE_GEN1, "pcie-gen1", "PCIe non-flit TLPs and DLLPs (kind 7) in 8b/10b at 2.5 GT/s x1: training, DL initialization, enumeration, memory/IO/configuration requests with split completions, messages, ECRC, UpdateFC, coalesced Acks, PME_Turn_Off to electrical idle") \
+  X(PCIE_GEN3, "pcie-gen3", "the same in 128b/130b: trained and initialized at 2.5 GT/s, Recovery to 8.0 GT/s x8, then STP/SDP tokens")
 
 enum gen_fabric_scenario {
   GEN_SC_FABRIC_BASE_ = GEN_SC_COUNT - 1,

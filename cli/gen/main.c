@@ -3,6 +3,7 @@
 #include "ub.h"
 #include "pcie.h"
 #include "pciefm.h"
+#include "pcienf.h"
 #include "output.h"
 
 #include <errno.h>
@@ -30,7 +31,8 @@ static const char usage[] =
   "      --seed N            random seed; the same seed gives the same bytes (default 1)\n"
   "      --load X            TL load 0..1\n"
   "      --ber X             bit error rate (errors scenario default 2e-6)\n"
-  "      --rate R            final link rate: 2.5, 32, 64, 104, 112, 120, 128 (default 128)\n"
+  "      --rate R            final link rate: 2.5, 32, 64, 104, 112, 120, 128 (default 128);\n"
+  "                          pcie-gen1 2.5 or 5.0, pcie-gen3 8.0, 16.0 or 32\n"
   "      --width W           lanes: 1, 2, 4, 8 (default 8)\n"
   "      --peer switch|accel side B is a switch (default) or a second accelerator\n"
   "      --nak standard|selective|alternate\n"
@@ -140,14 +142,15 @@ static bool parse_duration_ps(const char *s, uint64_t *ps) {
   return true;
 }
 
+/* The record's rate codes: UALink's, and PCIe's 5.0, 8.0, 16.0 (pcie-gen1, pcie-gen3). */
 static bool parse_rate(const char *s, unsigned *rate) {
-  static const char *const names[] = { NULL, "2.5", "32", "64", "104", "112", "120", "128" };
-  for (unsigned i = 1; i < 8; i++)
+  static const char *const names[] = { NULL, "2.5", "32", "64", "104", "112", "120", "128", "5", "8", "16" };
+  for (unsigned i = 1; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(s, names[i]) || (ual_rate_name(i) && !strcmp(s, ual_rate_name(i)))) {
       *rate = i;
       return true;
     }
-  return bad("--rate", s, "is not 2.5, 32, 64, 104, 112, 120 or 128");
+  return bad("--rate", s, "is not 2.5, 5.0, 8.0, 16.0, 32, 64, 104, 112, 120 or 128");
 }
 
 static void parse_inject(struct gen_opts *o, const char *arg) {
@@ -166,7 +169,8 @@ static void parse_inject(struct gen_opts *o, const char *arg) {
     }
     int r = ual_rule_lookup(tok);
     if (r < 0) { bad("--inject", tok, "is not a rule ID (see --list-injections)"); continue; }
-    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r) && !gen_pciefm_inject_supported(r) && !ub_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
+    if (!gen_inject_supported(r) && !gen_pcie_inject_supported(r) && !gen_pciefm_inject_supported(r) &&
+        !gen_pcienf_inject_supported(r) && !ub_inject_supported(r)) { bad("--inject", tok, "cannot be injected (see --list-injections)"); continue; }
     o->inject[o->n_inject].rule = r;
     o->inject[o->n_inject].at_frame = frame;
     o->n_inject++;
@@ -185,6 +189,9 @@ static void list_injections(void) {
     else if ((how = gen_pciefm_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
              ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_pciefm_inject_scenario(r)), how);
+    else if ((how = gen_pcienf_inject_how(r)) != NULL)
+      printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r),
+             ual_severity_name(ual_rule_severity((enum ual_rule)r)), gen_scenario_name(gen_pcienf_inject_scenario(r)), how);
     else if ((how = ub_inject_how(r)) != NULL)
       printf("%-24s %-8s %-11s %s\n", ual_rule_id((enum ual_rule)r), ual_severity_name(ual_rule_severity((enum ual_rule)r)),
              ub_scenario_name(ub_inject_scenario(r)), how);

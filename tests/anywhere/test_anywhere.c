@@ -12,6 +12,8 @@
  *                                        at frame 300; cut every 29 records too
  *                 [--ub-seeds S,S...]    every UB scenario with these seeds too
  *                 [--ub-inject]          each UB injection in its scenario (seed 1)
+ *                 [--nf-seeds S,S...]    pcie-gen1 and pcie-gen3 (kind 7) with these seeds too
+ *                 [--nf-inject]          each of their injections in every scenario it can be in (seed 1)
  *   test_anywhere --cut K IN.pcap OUT.pcap     writes IN from record K (1-based) on
  *
  * For every cut it asserts:
@@ -42,6 +44,7 @@
 #include <ualink/ualink.h>
 #include "ualink/ualink/analysis.h"
 #include "gen.h"
+#include "pcienf.h"
 #include "ub.h"
 
 #include <pcap/pcap.h>
@@ -136,7 +139,8 @@ static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t coun
   o.seed = seed;
   if (load >= 0) o.load = load;
   o.count = count;
-  if (inject >= 0) o.inject[o.n_inject++] = (struct gen_inject_req){ inject, ub_sc >= 0 ? GEN_AT_DEFAULT : 300 };
+  /* UALink's at frame 300, the other fabrics' where their scenario puts them */
+  if (inject >= 0) o.inject[o.n_inject++] = (struct gen_inject_req){ inject, ub_sc < 0 && sc < GEN_SC_COUNT ? 300 : GEN_AT_DEFAULT };
   bool ualink = ub_sc < 0 && sc < GEN_SC_COUNT;
   if (ualink) {
     o.nak = (int)(seed % 3);                  /* alternate, standard, selective */
@@ -172,7 +176,7 @@ static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t coun
 
 static struct ual_analyzer an;
 static struct ual_rec_result res;
-static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1;
+static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1, rule_pn_sync = -1;
 /* The cut's AN-SYNC record per direction (SIZE_MAX: not synchronized) and
  * the direction's flits up to it. */
 static size_t sync_rec[2], sync_flits[2];
@@ -292,7 +296,7 @@ static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist
 }
 
 static bool cut_only(unsigned rule) {
-  return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync;
+  return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync || (int)rule == rule_pn_sync;
 }
 
 struct totals { unsigned long cuts, false_f, missed, whole_after, found_after, false_dl, missed_dl, late_sync, differ; };
@@ -538,11 +542,12 @@ int main(int argc, char **argv) {
   rule_sync = ual_rule_lookup("AN-SYNC");
   rule_pf_sync = ual_rule_lookup("PF-SYNC");
   rule_partial = ual_rule_lookup("DL-PARTIAL-TL");
+  rule_pn_sync = ual_rule_lookup("PN-SYNC");
   unsigned seeds = 0, saturated = 0;
   const char *only = NULL;
   int bad = 0;
-  char ub_seeds[128] = "";
-  bool ub_inject = false;
+  char ub_seeds[128] = "", nf_seeds[128] = "";
+  bool ub_inject = false, nf_inject = false;
   struct totals all = { 0 };
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--verbose")) { verbose = true; continue; }
@@ -554,6 +559,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--sync-bound") && i + 1 < argc) { sync_bound = (size_t)atol(argv[++i]); continue; }
     if (!strcmp(argv[i], "--ub-seeds") && i + 1 < argc) { snprintf(ub_seeds, sizeof ub_seeds, "%s", argv[++i]); continue; }
     if (!strcmp(argv[i], "--ub-inject")) { ub_inject = true; continue; }
+    if (!strcmp(argv[i], "--nf-seeds") && i + 1 < argc) { snprintf(nf_seeds, sizeof nf_seeds, "%s", argv[++i]); continue; }
+    if (!strcmp(argv[i], "--nf-inject")) { nf_inject = true; continue; }
     struct cap c = { 0 };
     if (read_pcap(argv[i], &c)) return 2;
     bad |= check_capture(&c, false, &all);
@@ -592,6 +599,25 @@ int main(int argc, char **argv) {
       cap_free(&c);
     }
   }
+  /* the non-flit TLP scenarios with more seeds, and each of their injections */
+  for (char *p = nf_seeds, *end; *p; p = *end ? end + 1 : end) {
+    uint64_t seed = strtoull(p, &end, 10);
+    if (end == p) break;
+    for (int sc = GEN_SC_PCIE_GEN1; sc <= GEN_SC_PCIE_GEN3; sc++) {
+      struct cap c = { 0 };
+      if (generate(sc, -1, seed, -1, 0, -1, &c)) return 2;
+      bad |= check_capture(&c, false, &all);
+      cap_free(&c);
+    }
+  }
+  for (int r = 0; nf_inject && r < UAL_R_COUNT; r++)
+    for (int sc = GEN_SC_PCIE_GEN1; sc <= GEN_SC_PCIE_GEN3; sc++) {
+      if (!gen_pcienf_inject_in(r, sc)) continue;
+      struct cap c = { 0 };
+      if (generate(sc, -1, 1, -1, 0, r, &c)) return 2;
+      bad |= check_capture(&c, false, &all);
+      cap_free(&c);
+    }
   for (int r = 0; ub_inject && r < UAL_R_COUNT; r++) {
     if (!ub_inject_supported(r)) continue;
     struct cap c = { 0 };

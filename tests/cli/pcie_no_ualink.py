@@ -6,7 +6,8 @@
 A record in the PCIe role encoding is judged and tracked by PCIe's analysis
 only. Scans every PCIe golden (tests/golden, the golden.list entries named
 pcie*) and the output of every PCIe scenario of ualink-gen (seeds 1-3, a
-64 GT/s link, and each PCIe injection) for the rule IDs of UALink's rule
+64 GT/s link or another rate of the scenario's encoding, and each PCIe
+injection) for the rule IDs of UALink's rule
 table (libdecode/ualink/include/ualink/ualink/rules.h) and for UALink's
 LTSSM in the timeline; fails on any. Each scenario's decode must also
 raise findings when an injection asks for one (the scan is not of empty
@@ -66,7 +67,9 @@ def main():
     for sc in pcie_scenarios(gen):
         for seed in (1, 2, 3):
             runs.append((f'{sc}-s{seed}', ['-s', sc, '--seed', str(seed)], False))
-        runs.append((f'{sc}-64', ['-s', sc, '--rate', '64'], False))
+        # the non-flit TLP scenarios take their own encoding's rates only
+        rate = {'pcie-gen1': '5.0', 'pcie-gen3': '16'}.get(sc, '64')
+        runs.append((f'{sc}-{rate}', ['-s', sc, '--rate', rate], False))
     for rule in pcie_injections(gen):
         runs.append((f'inject-{rule}', ['--inject', rule], True))
     for name, args, injected in runs:

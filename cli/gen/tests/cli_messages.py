@@ -70,7 +70,7 @@ def main():
            r"^ualink-gen: --count: 'x' is not a number\n"
            r"ualink-gen: --width: '3' is not 1, 2, 4 or 8\n"
            r"ualink-gen: --load: '2' is not in 0\.\.1\n"
-           r"ualink-gen: --rate: '7' is not 2\.5, 32, 64, 104, 112, 120 or 128\n"
+           r"ualink-gen: --rate: '7' is not 2\.5, 5\.0, 8\.0, 16\.0, 32, 64, 104, 112, 120 or 128\n"
            r"ualink-gen: unknown option '--bogus'\n"
            r"ualink-gen: unknown option '-Z'\n"
            r"Try 'ualink-gen --help' for more information\.\n$")
