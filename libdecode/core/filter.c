@@ -36,6 +36,19 @@ static const struct ual_filter_fabric *const fabrics[] = {
 };
 #define N_FABRICS (sizeof fabrics / sizeof fabrics[0])
 
+size_t ual_filter_fabric_count(void) { return N_FABRICS; }
+
+const struct ual_filter_fabric *ual_filter_fabric_at(size_t i) { return i < N_FABRICS ? fabrics[i] : NULL; }
+
+size_t ual_filter_fabric_of(const char *abbrev) {
+  for (size_t i = 1; i < N_FABRICS; i++) {
+    const char *p = fabrics[i]->fields[0].abbrev;
+    size_t n = strlen(p);
+    if (strncmp(abbrev, p, n) == 0 && (abbrev[n] == '.' || !abbrev[n])) return i;
+  }
+  return 0;
+}
+
 enum { FF_FRAME, FF_NUMBER, FF_LEN, FF_TIME_REL, FF_TIME_DELTA, FF_FRAME_COUNT };
 
 static const struct ual_filter_field frame_fields[FF_FRAME_COUNT] = {

@@ -35,6 +35,17 @@ int ual_rule_lookup(const char *id) {
   return -1;
 }
 
+bool ual_rule_checksum(enum ual_rule r) {
+  switch (r) {
+#define UAL_X_(e) case UAL_R_##e:
+  UAL_FABRIC_CHECKSUM_RULES(UAL_X_)
+#undef UAL_X_
+    return true;
+  default:
+    return false;
+  }
+}
+
 void ual_findings_add(struct ual_findings *f, enum ual_rule rule, int segment, const char *fmt, ...) {
   if (!f) return;
   if (f->n >= UAL_MAX_FINDINGS) { f->dropped++; return; }

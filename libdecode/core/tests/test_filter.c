@@ -6,6 +6,7 @@
 #include "check.h"
 #include "ualink/core/filter.h"
 #include "ualink/ualink/filter.h"
+#include "ualink/core/views.h"
 
 #include <string.h>
 
@@ -241,10 +242,57 @@ static void test_registry(void) {
   CHECK(ual_filter_field_lookup("ualink.rule.RP-NAK", 18) >= 0);
 }
 
+/* The fabrics' hooks: the capture record's protocol first, each view
+ * fabric's protocol named by its key, each field-table row under the
+ * protocol its name begins with; and the Checksum property of rules. */
+static void test_protocols(void) {
+  size_t n = ual_filter_fabric_count();
+  CHECK_EQ(n, UAL_VF_COUNT);
+  CHECK_STR(ual_filter_fabric_at(0)->fields[0].abbrev, "ualink");
+  CHECK(!ual_filter_fabric_at(n));
+  for (unsigned v = 0; v < UAL_VF_COUNT; v++) {
+    const char *key = ual_view_fabric_get(v)->key;
+    const struct ual_filter_field *p = &ual_filter_fabric_at(ual_filter_fabric_of(key))->fields[0];
+    CHECK_STR(p->abbrev, key);
+    CHECK_EQ(p->type, UAL_FT_PROTOCOL);
+  }
+  size_t pcie = ual_filter_fabric_of("pcie"), ub = ual_filter_fabric_of("ub");
+  CHECK(pcie > 0 && ub > 0 && pcie != ub);
+  CHECK_STR(ual_filter_fabric_at(ub)->fields[0].name, "UnifiedBus data link");
+  CHECK_EQ(ual_filter_fabric_of("pcie.tlp.type"), pcie);
+  CHECK_EQ(ual_filter_fabric_of("ub.lph.vl"), ub);
+  CHECK_EQ(ual_filter_fabric_of("ualink.fh.seq"), 0);
+  CHECK_EQ(ual_filter_fabric_of("pciex.a"), 0);
+  CHECK_EQ(ual_filter_fabric_of("ubx"), 0);
+  for (int i = 0; i < UAL_F_COUNT; i++) {   /* each row named under its protocol's prefix */
+    const char *p = ual_filter_fabric_at(ual_filter_fabric_of(ual_fields[i].abbrev))->fields[0].abbrev;
+    CHECK(strncmp(ual_fields[i].abbrev, p, strlen(p)) == 0 && ual_fields[i].abbrev[strlen(p)] == '.');
+  }
+  const char *sums[] = { "PL-CRC", "PL-CRC-INVERTED", "PL-FEC-CORRECTED", "PL-FEC-UNCORRECTABLE", "PD-CRC", "UB-BCRC",
+                         "UB-FEC-UNCORRECTABLE", "PN-STP-CHECK", "PN-LCRC", "PN-NULLIFIED-BAD" };
+  for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) CHECK(ual_rule_checksum((enum ual_rule)ual_rule_lookup(sums[i])));
+  /* a rule named after a CRC or FEC is a check of it, but for these; no
+   * rule besides those listed above is one */
+  const char *not_checks[] = { "UB-BCRC-RSVD", "UB-MODE-NOFEC" };
+  unsigned n_sum = 0;
+  for (int r = 0; r < UAL_R_COUNT; r++) {
+    const char *id = ual_rule_id((enum ual_rule)r);
+    bool named = strstr(id, "CRC") || strstr(id, "FEC"), excepted = false, sum = ual_rule_checksum((enum ual_rule)r);
+    for (size_t i = 0; i < sizeof not_checks / sizeof not_checks[0]; i++) excepted |= strcmp(id, not_checks[i]) == 0;
+    if ((named && !excepted && !sum) || (excepted && sum)) printf("checksum property of %s\n", id);
+    CHECK(!(named && !excepted) || sum);
+    CHECK(!excepted || !sum);
+    n_sum += sum;
+  }
+  CHECK_EQ(n_sum, sizeof sums / sizeof sums[0]);
+  CHECK(!ual_rule_checksum(UAL_R_COUNT));
+}
+
 int main(void) {
   test_errors();
   test_semantics();
   test_fields();
   test_registry();
+  test_protocols();
   return check_done("test_filter");
 }

@@ -55,5 +55,8 @@
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
 #define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie) X(ual_filter_ub)
+/* The rules whose check is a CRC, FEC or checksum over the bits
+ * (Wireshark's Checksum expert group), X(enum suffix): ual_rule_checksum. */
+#define UAL_FABRIC_CHECKSUM_RULES(X) UAL_UALINK_CHECKSUM_RULES(X) UAL_PCIE_CHECKSUM_RULES(X) UAL_UB_CHECKSUM_RULES(X)
 
 #endif

@@ -121,6 +121,17 @@ int ual_filter_field_lookup(const char *abbrev, size_t n);
 const char *ual_ft_name(const struct ual_filter_field *f);
 const char *ual_ft_desc(const struct ual_filter_field *f);
 
+/* ---- the fabrics' hooks (UAL_FABRIC_FILTERS) ---- */
+
+/* The hooks in registration order. fields[0] of each is its protocol,
+ * named as the fabric's view key ("pcie": core/views.h); the first one's
+ * ("ualink") is also the capture record's, the root of every record. */
+size_t ual_filter_fabric_count(void);
+const struct ual_filter_fabric *ual_filter_fabric_at(size_t i);
+/* The hook whose protocol abbrev is abbrev ("pcie") or begins it with a
+ * dot ("pcie.tlp.type"); 0 when none does. */
+size_t ual_filter_fabric_of(const char *abbrev);
+
 /* ---- compiling and evaluating ---- */
 
 struct ual_filter;

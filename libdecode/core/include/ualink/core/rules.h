@@ -4,6 +4,7 @@
 #ifndef UALINK_CORE_RULES_H
 #define UALINK_CORE_RULES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 #include "ualink/core/fabrics.h"
@@ -26,6 +27,9 @@ enum ual_severity ual_rule_severity(enum ual_rule r);
 const char *ual_severity_name(enum ual_severity s);  /* "error" */
 /* Rule by its ID string; returns -1 when unknown. */
 int ual_rule_lookup(const char *id);
+/* Whether the rule's check is a CRC, FEC or checksum over the bits
+ * (UAL_FABRIC_CHECKSUM_RULES): Wireshark files it under Checksum. */
+bool ual_rule_checksum(enum ual_rule r);
 
 /* A finding is data: the rule, where it was seen and a short text. */
 struct ual_finding {

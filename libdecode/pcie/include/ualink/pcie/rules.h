@@ -4,6 +4,10 @@
 #ifndef UALINK_PCIE_RULES_H
 #define UALINK_PCIE_RULES_H
 
+/* The rules below whose check is a CRC, FEC or checksum over the bits,
+ * X(enum suffix) (core/fabrics.h). */
+#define UAL_PCIE_CHECKSUM_RULES(X) X(PD_CRC) X(PN_STP_CHECK) X(PN_LCRC) X(PN_NULLIFIED_BAD)
+
 /* X(enum suffix, "ID", severity, "what") */
 #define UAL_PCIE_RULES(X) \
   X(PD_CRC,             "PD-CRC",             ERROR,   "DLLP CRC-16 of bytes 0-3 differs from bytes 4-5: DLLP discarded") \

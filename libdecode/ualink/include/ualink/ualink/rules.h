@@ -6,6 +6,10 @@
 #ifndef UALINK_UALINK_RULES_H
 #define UALINK_UALINK_RULES_H
 
+/* The rules below whose check is a CRC, FEC or checksum over the bits,
+ * X(enum suffix) (core/fabrics.h). */
+#define UAL_UALINK_CHECKSUM_RULES(X) X(PL_CRC) X(PL_CRC_INVERTED) X(PL_FEC_CORRECTED) X(PL_FEC_UNCORRECTABLE)
+
 /* X(enum suffix, "ID", severity, "what") */
 #define UAL_UALINK_RULES(X) \
   X(PL_CRC,              "PL-CRC",              ERROR,   "CRC-64 mismatch after FEC correction") \

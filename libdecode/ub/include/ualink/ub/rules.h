@@ -3,6 +3,10 @@
 #ifndef UALINK_UB_RULES_H
 #define UALINK_UB_RULES_H
 
+/* The rules below whose check is a CRC, FEC or checksum over the bits,
+ * X(enum suffix) (core/fabrics.h). */
+#define UAL_UB_CHECKSUM_RULES(X) X(UB_FEC_UNCORRECTABLE) X(UB_BCRC)
+
 /* X(enum suffix, "ID", severity, "what") */
 #define UAL_UB_RULES(X) \
   X(UB_FLIT_SIZE,        "UB-FLIT-SIZE",        ERROR,   "UB flit record body is not 20 bytes") \
