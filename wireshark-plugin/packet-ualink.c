@@ -18,17 +18,15 @@
 
 #include "ualink/ualink.h"
 #include "ualink/ualink/filter.h"
-#include "ualink/pcie/filter.h"
-#include "ualink/ub/filter.h"
 #include "packet-ualink.h"
 #include "ualink/core/udp.h"
 #include <epan/proto_data.h>
 
 static int proto_ualink = -1;
-/* PCIe records' protocol item and fields (Wireshark 4.0 has no "pcie"). */
-static int proto_pcie = -1;
-/* UB flit records' protocol item (Wireshark 4.0 has no "ub"). */
-static int proto_ub = -1;
+/* Each fabric's protocol, by its filter hook (ual_filter_fabric_at): 0 is
+ * proto_ualink, the capture record's; the others are the items over their
+ * records' bodies. */
+static int *uw_proto_of;
 static int uw_tap = -1;
 static dissector_handle_t uw_handle, uw_udp_handle;
 /* The UDP export's header (ualink/core/udp.h) and what its sequence says. */
@@ -49,8 +47,9 @@ static int hf_field[UAL_F_COUNT];
  * findings as strings) come from libdecode's UALink filter table, the same
  * one ualink-decode -Y reads; indexed by enum ual_fu. */
 int ual_ws_hf_fu[UAL_FU_COUNT];
-/* PCIe's (pcie/filter.h), indexed by enum ual_fp. */
-int ual_ws_hf_fp[UAL_FP_COUNT];
+/* The other fabrics' (ual_filter_fabric_at(i > 0)), by their tables' index. */
+static int **uw_hf_of;
+int *ual_ws_protocol_hf(size_t proto) { return proto > 0 && proto < ual_filter_fabric_count() ? uw_hf_of[proto] : NULL; }
 #define hf_sector ual_ws_hf_fu[UAL_FU_SECTOR]
 #define hf_tl_data ual_ws_hf_fu[UAL_FU_TL_DATA]
 #define hf_tl_m0 ual_ws_hf_fu[UAL_FU_TL_M0]
@@ -128,13 +127,17 @@ static gboolean uw_named(const struct ual_field *fd) {
 
 static gboolean hf_mask(const struct ual_field *fd) { return ual_field_bitmask((enum ual_field_id)(fd - ual_fields)); }
 
-/* The protocol a field-table row is registered under: "pcie" for the rows
- * named pcie.*, "ub" for ub.* (core/fabrics.h), each registered before its
- * first row so that -G fields lists it where ualink-decode does. */
-static int *uw_row_proto(const struct ual_field *fd) {
-  if (strncmp(fd->abbrev, "pcie.", 5) == 0) return &proto_pcie;
-  if (strncmp(fd->abbrev, "ub.", 3) == 0) return &proto_ub;
-  return &proto_ualink;
+/* A fabric's protocol, registered once: before its first field-table row,
+ * so that -G fields lists it where ualink-decode does. */
+static int uw_protocol(size_t i) {
+  if (uw_proto_of[i] < 0) {
+    const struct ual_filter_field *p = &ual_filter_fabric_at(i)->fields[0];
+    const char *short_name = p->abbrev;   /* the view fabric of that key names it */
+    for (unsigned v = 0; v < UAL_VF_COUNT; v++)
+      if (strcmp(ual_view_fabric_get(v)->key, p->abbrev) == 0) short_name = ual_view_fabric_get(v)->name;
+    uw_proto_of[i] = proto_register_protocol(p->name, short_name, p->abbrev);
+  }
+  return uw_proto_of[i];
 }
 
 static void uw_register_fields(void) {
@@ -161,14 +164,11 @@ static void uw_register_fields(void) {
     if (uw_named(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
-    int *pp = uw_row_proto(fd);
-    if (*pp != run_proto || *pp < 0) {   /* rows of one protocol go in one call */
+    size_t pi = ual_filter_fabric_of(fd->abbrev);
+    if (uw_proto_of[pi] != run_proto) {   /* rows of one protocol go in one call */
       proto_register_field_array(run_proto, hf + run, i - run);
       run = i;
-      if (*pp < 0 && pp == &proto_pcie) proto_pcie = proto_register_protocol("PCI Express", "PCIe", "pcie");
-      if (*pp < 0 && pp == &proto_ub)
-        proto_ub = proto_register_protocol(ual_filter_ub_fields[UAL_FUB_PROTO].name, "UB", ual_filter_ub_fields[UAL_FUB_PROTO].abbrev);
-      run_proto = *pp;
+      run_proto = uw_protocol(pi);
     }
   }
   proto_register_field_array(run_proto, hf + run, UAL_F_COUNT - run);
@@ -208,18 +208,27 @@ static void uw_register_table_fields(void) {
   proto_register_field_array(proto_ualink, hf, n);
 }
 
-/* PCIe's analysis fields, after the expert fields (ualink-decode -G fields order). */
-static void uw_register_pcie_fields(void) {
-  const int n = UAL_FP_COUNT - 1;
-  hf_register_info *hf = g_new0(hf_register_info, n);
-  for (int i = 0; i < n; i++) uw_hf_from_table(&hf[i], &ual_ws_hf_fp[1 + i], &ual_filter_pcie_fields[1 + i]);
-  proto_register_field_array(proto_pcie, hf, n);
+/* The other fabrics' own fields (their tables after the protocol row),
+ * after the expert fields (ualink-decode -G fields order). */
+static void uw_register_fabric_fields(void) {
+  size_t np = ual_filter_fabric_count();
+  uw_hf_of = g_new0(int *, np);
+  for (size_t p = 1; p < np; p++) {
+    const struct ual_filter_fabric *fab = ual_filter_fabric_at(p);
+    int n = (int)fab->n_fields - 1;
+    uw_hf_of[p] = g_new0(int, fab->n_fields);
+    uw_hf_of[p][0] = uw_protocol(p);
+    if (n <= 0) continue;
+    hf_register_info *hf = g_new0(hf_register_info, n);
+    for (int i = 0; i < n; i++) uw_hf_from_table(&hf[i], &uw_hf_of[p][1 + i], &fab->fields[1 + i]);
+    proto_register_field_array(uw_proto_of[p], hf, n);
+  }
 }
 
-/* Expert group of a rule, from its layer prefix. */
-static int uw_rule_group(const char *id) {
-  if (strncmp(id, "PL-CRC", 6) == 0 || strncmp(id, "PL-FEC", 6) == 0) return PI_CHECKSUM;
-  if (strncmp(id, "RP-", 3) == 0) return PI_SEQUENCE;
+/* Expert group of a rule: CRC and FEC checks are Checksum, replay rules Sequence. */
+static int uw_rule_group(enum ual_rule r) {
+  if (ual_rule_checksum(r)) return PI_CHECKSUM;
+  if (strncmp(ual_rule_id(r), "RP-", 3) == 0) return PI_SEQUENCE;
   return PI_PROTOCOL;
 }
 
@@ -247,7 +256,7 @@ static void uw_register_expert(void) {
     ei_rule[r].hf = EI_INIT_HF;
     ei[r].ids = &ei_rule[r];
     ei[r].eiinfo.name = g_strdup_printf("ualink.rule.%s", id);
-    ei[r].eiinfo.group = uw_rule_group(id);
+    ei[r].eiinfo.group = uw_rule_group((enum ual_rule)r);
     ei[r].eiinfo.severity = uw_severity(ual_rule_severity((enum ual_rule)r));
     ei[r].eiinfo.summary = g_strdup_printf("%s: %s", id, ual_rule_what((enum ual_rule)r));
     HFILL_INIT(ei[r].eiinfo.hf_info);
@@ -306,8 +315,10 @@ struct uw_build {
   int open_seg;                     /* segment whose sectors are still to come, or -1 */
   unsigned open_depth;
   proto_tree *open_tree;
+  proto_tree *top;                  /* the packet's tree: a body protocol's item goes there */
   int body_proto;                   /* the next depth-0 group of the body is this protocol's item ("pcie", "ub"), or -1 */
-  proto_tree *pcie_tree;            /* the "pcie" item's subtree */
+  proto_item *body_item;            /* that item */
+  proto_tree *body_tree;            /* its subtree */
 };
 
 static int uw_segment_at(unsigned offset) {
@@ -376,10 +387,11 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
     proto_item *ti;
     proto_tree *sub;
     if (b->body_proto >= 0 && d == 0 && row->offset >= UAL_REC_HDR_BYTES) {
-      ti = proto_tree_add_protocol_format(parent, b->body_proto, b->tvb, off, (gint)row->length, "%s: %s", row->label,
+      ti = proto_tree_add_protocol_format(b->top, b->body_proto, b->tvb, off, (gint)row->length, "%s: %s", row->label,
                                           row->text);
       sub = proto_item_add_subtree(ti, uw_ett(row->label));
-      if (b->body_proto == proto_pcie) b->pcie_tree = sub;
+      b->body_item = ti;
+      b->body_tree = sub;
       b->body_proto = -1;
     } else {
       sub = proto_tree_add_subtree_format(parent, b->tvb, off, (gint)row->length, uw_ett(row->label), &ti, "%s: %s",
@@ -446,8 +458,12 @@ static void uw_add_completed(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo
   }
 }
 
+/* Findings are expert infos of the record's fabric, on its item. */
 static void uw_add_findings(packet_info *pinfo, proto_item *top, proto_tree *root, const struct uw_build *b,
-                            const struct ual_rec_result *r) {
+                            const struct ual_rec_result *r, const struct ual_view_fabric *fab) {
+  const gchar *was = pinfo->current_proto;
+  pinfo->current_proto = fab->name;
+  if (b->body_item) top = b->body_item;
   for (unsigned i = 0; i < r->findings.n; i++) {
     const struct ual_finding *f = &r->findings.v[i];
     if (f->rule >= UAL_R_COUNT) continue;
@@ -464,6 +480,7 @@ static void uw_add_findings(packet_info *pinfo, proto_item *top, proto_tree *roo
     expert_add_info_format(pinfo, top, &ei_malformed, "Malformed record: %s", ual_rec_status_text(r->status));
   else if (r->status == UAL_RS_RESERVED)
     expert_add_info(pinfo, top, &ei_hdr_reserved);
+  pinfo->current_proto = was;
 }
 
 /* ------------------------------------------------------------------ */
@@ -472,9 +489,9 @@ static void uw_add_findings(packet_info *pinfo, proto_item *top, proto_tree *roo
 static const char uw_side_a[] = "Side A";
 static const char uw_side_b[] = "Side B";
 
-static void uw_columns(packet_info *pinfo, const struct ual_rec_result *r) {
+static void uw_columns(packet_info *pinfo, const struct ual_rec_result *r, const struct ual_view_fabric *fab) {
   char sum[256], rules[256];
-  col_set_str(pinfo->cinfo, COL_PROTOCOL, "UALink");
+  col_set_str(pinfo->cinfo, COL_PROTOCOL, fab->name);
   ual_rec_summary(r, sum, sizeof sum);
   ual_rec_rules(r, rules, sizeof rules);
   col_clear(pinfo->cinfo, COL_INFO);
@@ -484,8 +501,12 @@ static void uw_columns(packet_info *pinfo, const struct ual_rec_result *r) {
 
 static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data _U_) {
   struct ual_rec_result *r = ual_ws_decode(tvb, pinfo, uw_analyze);
+  /* the record's fabric (the model's: a link event by its link) and that
+   * fabric's protocol item over the body of the records it owns */
+  const struct ual_view_fabric *fab = ual_view_fabric_get(ual_ws_fabric(pinfo, r));
+  size_t proto = ual_filter_fabric_of(fab->key);
 
-  uw_columns(pinfo, r);
+  uw_columns(pinfo, r, fab);
   if (tvb_captured_length(tvb) >= UAL_REC_HDR_BYTES) {
     set_address(&pinfo->src, AT_STRINGZ, (int)sizeof uw_side_a, r->dir ? uw_side_b : uw_side_a);
     set_address(&pinfo->dst, AT_STRINGZ, (int)sizeof uw_side_a, r->dir ? uw_side_a : uw_side_b);
@@ -511,7 +532,8 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   b.pinfo = pinfo;
   b.tvb = view;
   b.open_seg = -1;
-  b.body_proto = !uw_decoded(r) ? -1 : ual_pcie_kind(r->rec.h.kind) ? proto_pcie : ual_ub_kind(r->rec.h.kind) ? proto_ub : -1;
+  b.top = tree;
+  b.body_proto = uw_decoded(r) && proto && fab->owns(r->rec.h.kind) ? uw_proto_of[proto] : -1;
   for (int k = 0; k < UW_MAX_DEPTH; k++) b.tree[k] = root;
   if (tree) {
     ual_tree_walk(r, tvb_get_ptr(view, 0, len), len, uw_row, &b);
@@ -521,10 +543,10 @@ static int dissect_ualink(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, v
   }
   const struct ual_ws_released *rel;
   ual_ws_state_tree(root, tvb, pinfo, r, &rel);
-  if (b.pcie_tree) ual_ws_pcie_tree(b.pcie_tree, tvb, pinfo);
+  if (b.body_tree) ual_ws_fabric_tree(b.body_tree, tvb, pinfo);
   if (tree && rel && (rel->n_tl || rel->n_msg))
     uw_add_completed(root, tvb, pinfo, r->unpacked ? r->unp.n_tl : 0, rel->n_tl, rel->tl, rel->n_msg, rel->msg);
-  uw_add_findings(pinfo, top, root, &b, r);
+  uw_add_findings(pinfo, top, root, &b, r, fab);
 
   tap_queue_packet(uw_tap, pinfo, r);
   return (int)len;
@@ -629,12 +651,15 @@ static uw_bool dissect_ualink_heur(tvbuff_t *tvb, packet_info *pinfo, proto_tree
 }
 
 void proto_register_ualink(void) {
-  proto_ualink = proto_register_protocol("UALink 128G DL/PL", "UALink", "ualink");
+  size_t np = ual_filter_fabric_count();
+  uw_proto_of = g_new(int, np);
+  for (size_t i = 0; i < np; i++) uw_proto_of[i] = -1;
+  proto_ualink = uw_protocol(0);
   uw_register_fields();
   uw_register_table_fields();
   uw_register_etts();
   uw_register_expert();
-  uw_register_pcie_fields();
+  uw_register_fabric_fields();
   ual_ws_state_register(proto_ualink);
   module_t *m = prefs_register_protocol(proto_ualink, NULL);
   prefs_register_bool_preference(m, "analyze", "Stateful analysis",

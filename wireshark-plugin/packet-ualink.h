@@ -6,6 +6,7 @@
 #include <epan/packet.h>
 
 #include "ualink/core/decode.h"
+#include "ualink/core/views.h"
 
 /* Wireshark 4.2 declares boolean preferences and heuristic dissectors with
  * C bool (4.0: gboolean); GCC 14 rejects the other one's pointer. */
@@ -38,8 +39,9 @@ void ual_ws_register_stats(void);
 /* packet-ualink.c: hf ids of the UALink filter table's fields, by enum
  * ual_fu (ualink/ualink/filter.h). */
 extern int ual_ws_hf_fu[];
-/* ... and of PCIe's, by enum ual_fp (ualink/pcie/filter.h). */
-extern int ual_ws_hf_fp[];
+/* ... and of another fabric's own table (ual_filter_fabric_at(proto),
+ * proto > 0), by its index; NULL for 0 or out of range. */
+int *ual_ws_protocol_hf(size_t proto);
 
 /* packet-ualink.c: value_string of a libdecode value list (kept for the run). */
 const value_string *ual_ws_vals(const struct ual_value_name *v);
@@ -48,13 +50,16 @@ const value_string *ual_ws_vals(const struct ual_value_name *v);
 void ual_ws_state_register(int proto);
 void ual_ws_state_init(int proto);
 void ual_ws_state_cleanup(void);
+/* The view fabric (core/views.h) of the frame's record: the first pass's
+ * model placed it (a link event by its link). */
+unsigned ual_ws_fabric(packet_info *pinfo, const struct ual_rec_result *r);
 /* The record of this frame, decoded as in the first pass (packet scope). */
 struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean analyze);
 /* The "Analysis" subtree; *rel = what replays released in this frame, or NULL. */
 void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct ual_rec_result *r,
                        const struct ual_ws_released **rel);
 
-/* The PCIe analysis subtree of a PCIe record, under its "pcie" item. */
-void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo);
+/* The fabric's analysis subtree of a record, under its fabric protocol's item. */
+void ual_ws_fabric_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo);
 
 #endif

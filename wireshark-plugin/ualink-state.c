@@ -47,6 +47,8 @@ struct uw_frame {
   struct ual_an_frame *an;       /* the analysis subtree (antree.h) */
   struct ual_pcie_an_view *pcie; /* PCIe records: the analysis values after the frame */
   struct ual_pcie_tlps *tlps;    /* PCIe flit: the TLPs walked to their end in it, NULL none */
+  uint8_t fabric;                /* the record's view fabric (core/views.h) */
+  int8_t slot;                   /* its link in uw_tally, -1 none */
 };
 
 static int uw_proto = -1;
@@ -56,6 +58,8 @@ static wmem_map_t *uw_req_frames;
 static struct ual_decoder uw_live;
 static struct ual_unpack *uw_last_snap[2];
 static struct ual_analyzer *uw_an;
+/* The model's links and counters of the first pass, in frame order. */
+static struct ual_view_tally *uw_tally;
 
 void ual_ws_state_init(int proto) {
   uw_proto = proto;
@@ -63,12 +67,16 @@ void ual_ws_state_init(int proto) {
   uw_last_snap[0] = uw_last_snap[1] = NULL;
   if (!uw_an) uw_an = g_new(struct ual_analyzer, 1);
   ual_analyzer_init(uw_an);
+  if (!uw_tally) uw_tally = g_new(struct ual_view_tally, 1);
+  ual_view_tally_init(uw_tally);
   uw_req_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 }
 
 void ual_ws_state_cleanup(void) {
   g_free(uw_an);
   uw_an = NULL;
+  g_free(uw_tally);
+  uw_tally = NULL;
 }
 
 static void *uw_dup(const void *p, size_t n) {
@@ -222,6 +230,8 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
       if (r->rec.h.kind == UAL_REC_UB_FLIT) uw_keep_findings(fr, r);
     }
     uw_keep_ub(fr, r);
+    fr->fabric = (uint8_t)ual_view_fabric_of(uw_tally, r);
+    fr->slot = (int8_t)ual_view_tally_add(uw_tally, r, uw_ts_ns(pinfo), true);
     return r;
   }
   /* A later pass, or a record quoted inside an error packet. */
@@ -235,6 +245,11 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
     uw_restore_findings(fr, r);
   }
   return r;
+}
+
+unsigned ual_ws_fabric(packet_info *pinfo, const struct ual_rec_result *r) {
+  const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+  return fr ? fr->fabric : ual_view_fabric_of(NULL, r);
 }
 
 /* ---- analysis tree ---- */
@@ -297,11 +312,12 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
   ual_an_tree_walk(fr->an, fr->ev, fr->n_ev, uw_an_row, &b);
 }
 
-void ual_ws_pcie_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {
+void ual_ws_fabric_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {
   const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
   if (!fr || !fr->pcie) return;
   const struct ual_pcie_an_view *v = fr->pcie;
+  const int *hf = ual_ws_protocol_hf(ual_filter_fabric_of(ual_filter_pcie_fields[UAL_FP_PROTO].abbrev));
   proto_tree *t = proto_tree_add_subtree(tree, tvb, 0, 0, ett_pcie_analysis, NULL, "PCIe analysis");
   for (unsigned i = UAL_FP_PROTO + 1; i < UAL_FP_COUNT; i++)
-    if (v->known[i]) uw_gen(proto_tree_add_uint(t, ual_ws_hf_fp[i], tvb, 0, 0, v->v[i]));
+    if (v->known[i]) uw_gen(proto_tree_add_uint(t, hf[i], tvb, 0, 0, v->v[i]));
 }

@@ -84,11 +84,16 @@ compare_state() {
   diff "$work/state-want.txt" "$work/state-got.txt"
 }
 
+# -z expert's lines of findings, "group protocol rule": expert_lines FILE
+# (a line is: count, group, protocol, "ID:", text)
+expert_lines() { awk '$4 ~ /^[A-Z][A-Z]-[A-Z0-9-]+:$/ { sub(/:$/, "", $4); print $2, $3, $4 }' "$1"; }
+
 # Rule IDs -z expert lists for a capture, sorted: expert_rules PCAP [tshark options]
 expert_rules() {
   local p=$1
   shift
-  ts -r "$p" "$@" -q -z expert | awk '/ UALink  [A-Z][A-Z]-/ { print $4 }' | sed 's/:$//' | sort -u | paste -sd' ' -
+  ts -r "$p" "$@" -q -z expert > "$work/expert-rules.tmp"
+  expert_lines "$work/expert-rules.tmp" | cut -d' ' -f3 | sort -u | paste -sd' ' -
 }
 
 case $what in
@@ -97,6 +102,8 @@ plugin)
   check "plugin listed by tshark -G plugins" grep -qE '^ualink\.so[[:space:]]+0\.1\.0[[:space:]]+dissector' "$work/plugins.txt"
   ts -G protocols > "$work/protocols.txt"
   check "protocol ualink registered" grep -qP '^UALink 128G DL/PL\tUALink\tualink(\t|$)' "$work/protocols.txt"
+  check "protocols pcie and ub registered as PCIe and UB" \
+    bash -c "grep -qP '^PCI Express\tPCIe\tpcie(\t|$)' '$work/protocols.txt' && grep -qP '^UnifiedBus data link\tUB\tub(\t|$)' '$work/protocols.txt'"
   ts -G dissector-tables > /dev/null
   ts -G decodes > "$work/decodes.txt"
   check "registered on wtap_encap USER0 and udp.port 17762" \
@@ -328,7 +335,7 @@ expert)
   ts -r "$work/cap/bad.pcap" -q -z expert > "$work/expert.txt"
   cat "$work/expert.txt"
   # Section of each summary line: Errors / Warnings / Notes.
-  awk '/^(Errors|Warns|Notes|Chats|Comments) \(/ { sec = $1 } / UALink  [A-Z][A-Z]-/ { print sec, $4 }' \
+  awk '/^(Errors|Warns|Notes|Chats|Comments) \(/ { sec = $1 } $4 ~ /^[A-Z][A-Z]-[A-Z0-9-]+:$/ { print sec, $4 }' \
     "$work/expert.txt" | sed 's/:$//' | sort -u > "$work/expert-rules.txt"
   while read -r rule sev; do
     case $sev in error) sec=Errors ;; warning) sec=Warns ;; *) sec=Notes ;; esac
@@ -361,7 +368,7 @@ clean)
   x=$(ts -r "$work/short.pcap" -V | grep -c 'Exception occurred' || true)
   check "truncated flit records: $m reported malformed, $n+$x exceptions" test "$n" -eq 0 -a "$x" -eq 0 -a "$m" -gt 0
   ts -r "$work/cap/clean.pcap" -q -z expert > "$work/expert.txt"
-  got=$(awk '/ UALink  [A-Z][A-Z]-/ { print $4 }' "$work/expert.txt" | sed 's/:$//' | sort -u | paste -sd' ' -)
+  got=$(expert_lines "$work/expert.txt" | cut -d' ' -f3 | sort -u | paste -sd' ' -)
   want=$(cut -d' ' -f1 "$work/cap/clean.rules" | sort -u | paste -sd' ' -)
   check "expert info of clean.pcap equals libdecode's findings ('$want')" test "$got" = "$want"
   ts -r "$work/cap/clean.pcap" -V > "$work/verbose.txt" 2> "$work/stderr.txt"
@@ -445,6 +452,45 @@ color)
   check "replayed frame $dup coloured 'UALink replay'" test "$(rule "$work/cap/replay.pcap" "$dup")" = "UALink replay"
   msg=$(frames "$work/cap/clean.pcap" 'ualink.msg.type == 4' | cut -d, -f1)
   check "DL message frame $msg coloured 'UALink DL message'" test "$(rule "$work/cap/clean.pcap" "$msg")" = "UALink DL message"
+  ;;
+fabrics)
+  # PCIe and UB records are their own protocols: the Protocol column, the
+  # item over the record body, the protocol of their expert infos; CRC
+  # failures of every fabric are in the Checksum group.
+  [ -n "$decode" ] && [ -n "$gen" ] || { echo "fabrics: needs ualink-decode and ualink-gen" >&2; exit 2; }
+  for c in "PD-CRC pcie PCIe Checksum" "PS-TO-TAG-UNIQUE pcie-flit PCIe Protocol" "UB-BCRC ub-traffic UB Checksum" \
+           "PL-CRC traffic UALink Checksum"; do
+    read -r rule sc short group <<< "$c"
+    p=$work/cap/$sc-$rule.pcap
+    "$gen" -q -s "$sc" --inject "$rule" -c 400 -w "$p" --truth "$p.truth" > /dev/null 2>&1 || { fail "ualink-gen -s $sc --inject $rule"; continue; }
+    chmod a+r "$p"
+    # the fabric of each record by ualink-decode's JSON kind, as the column
+    # should name it (link events go by their link: not judged here)
+    "$decode" --json "$p" 2> /dev/null | "$py" -c '
+import json, sys
+for l in sys.stdin:
+    r = json.loads(l)
+    k = r.get("kind", "")
+    if "frame" in r and k != "event":
+        print(r["frame"], "PCIe" if k.startswith("pcie") else "UB" if k == "ub" else "UALink")' > "$work/want-proto.txt"
+    ts -r "$p" -T fields -e frame.number -e _ws.col.Protocol | tr '\t' ' ' > "$work/got-proto.txt"
+    n=$(grep -c " $short\$" "$work/want-proto.txt" || true)
+    check "$sc: the Protocol column names each record's fabric ($n $short records)" \
+      bash -c "test $n -gt 100 && diff '$work/want-proto.txt' <(grep -Fxf '$work/want-proto.txt' '$work/got-proto.txt')"
+    if [ "$short" != UALink ]; then
+      filt=$(echo "$short" | tr 'A-Z' 'a-z')
+      want=$(awk -v s="$short" '$2 == s { print $1 }' "$work/want-proto.txt" | paste -sd, -)
+      check "$sc: -Y $filt selects the $short records" test "$(frames "$p" "$filt")" = "$want"
+      ts -r "$p" -c 3 -V > "$work/V.txt"
+      check "$sc: the record body is a top-level $short item" grep -qE "^$short [a-zA-Z ]+: " "$work/V.txt"
+    fi
+    ts -r "$p" -q -z expert > "$work/expert.txt"
+    frame=$("$py" -c 'import json, sys; print(next(json.loads(l)["frame"] for l in open(sys.argv[1]) if json.loads(l)["rule"] == sys.argv[2]))' "$p.truth" "$rule")
+    check "$sc: $rule injected at frame $frame is found there" test "$(frames "$p" "ualink.rule.$rule")" = "$frame"
+    check "$sc: -z expert files $rule under $group, protocol $short" grep -qx "$group $short $rule" <(expert_lines "$work/expert.txt")
+    other=$(expert_lines "$work/expert.txt" | awk -v s="$short" '$2 != s && $2 != "UALink"' | wc -l)
+    check "$sc: no finding filed under another fabric ($other)" test "$other" -eq 0
+  done
   ;;
 pcie)
   # PCIe flit mode (kind 5): mkcap's pcie_flit.pcap (tests/cli/mkcap.c).
