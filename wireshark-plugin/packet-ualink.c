@@ -122,7 +122,7 @@ const value_string *ual_ws_vals(const struct ual_value_name *v) {
 /* A field whose values have names: its tree text is libdecode's
  * (ual_field_format), the same as ualink-decode -V and ualink-tui show. */
 static gboolean uw_named(const struct ual_field *fd) {
-  return fd->vals && !(fd->flags & UAL_FF_BOOL) && !uw_is64(uw_ftype(fd));
+  return (fd->vals || (fd->flags & UAL_FF_BDF)) && !(fd->flags & UAL_FF_BOOL) && !uw_is64(uw_ftype(fd));
 }
 
 static gboolean hf_mask(const struct ual_field *fd) { return ual_field_bitmask((enum ual_field_id)(fd - ual_fields)); }
@@ -161,7 +161,7 @@ static void uw_register_fields(void) {
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
     /* the names also in filters (ualink.flit.kind == Payload), as ualink-decode -Y takes them */
-    if (uw_named(fd)) h->strings = VALS(ual_ws_vals(fd->vals));
+    if (uw_named(fd) && fd->vals) h->strings = VALS(ual_ws_vals(fd->vals));
     h->blurb = g_strdup_printf("%s (%s)", fd->name, fd->section);
     HFILL_INIT(hf[i]);
     size_t pi = ual_filter_fabric_of(fd->abbrev);

@@ -15,6 +15,17 @@ static const char *field_key(enum ual_field_id id) {
   return dot ? dot + 1 : a;
 }
 
+/* A field's member: an integer, an ID as people write it ("01:00.0"). */
+static void field_member(struct dc_out *o, bool *first, const char *key, enum ual_field_id id, uint64_t v) {
+  if (ual_fields[id].flags & UAL_FF_BDF) {
+    char t[16];
+    ual_field_format(id, v, t, sizeof t);
+    dc_json_str(o, first, key, t);
+  } else {
+    dc_json_u64(o, first, key, v);
+  }
+}
+
 /* Non-reserved wire fields of a scope as integer members, keys prefixed. */
 static void scope_members(struct dc_out *o, bool *first, enum ual_scope sc, const uint8_t *base,
                           const char *prefix) {
@@ -25,7 +36,7 @@ static void scope_members(struct dc_out *o, bool *first, enum ual_scope sc, cons
     if ((fd->flags & UAL_FF_RESERVED) || fd->size == 0) continue;
     char key[48];
     snprintf(key, sizeof key, "%s%s", prefix, field_key(ids[i]));
-    dc_json_u64(o, first, key, ual_field_get(ids[i], base));
+    field_member(o, first, key, ids[i], ual_field_get(ids[i], base));
   }
 }
 
@@ -228,7 +239,7 @@ static void tlp_members(struct dc_out *o, bool *first, enum ual_scope sc, const 
     const struct ual_field *fd = &ual_fields[ids[i]];
     if ((fd->flags & UAL_FF_RESERVED) || !fd->size || fd->offset + fd->size > avail) continue;
     if (ids[i] == UAL_F_PCIE_A32_ADDR || ids[i] == UAL_F_PCIE_A64_ADDR) continue;
-    dc_json_u64(o, first, field_key(ids[i]), ual_field_shown(ids[i], ual_field_get(ids[i], base)));
+    field_member(o, first, field_key(ids[i]), ids[i], ual_field_shown(ids[i], ual_field_get(ids[i], base)));
   }
 }
 

@@ -101,8 +101,10 @@ static void latency_text(const struct dc_pcie_stats *p, struct dc_out *o) {
     dc_out_ch(o, '\n');
     for (unsigned i = 0; i < UAL_PCIE_MAX_OUTSTANDING; i++) {
       const struct ual_pcie_req *q = &req->req[i];
-      if (q->used)
-        dc_out_fmt(o, "      %s RID %04x tag %u in frame %" PRIu64 "\n", type_name(q->type, n), q->rid, q->tag, q->frame);
+      if (!q->used) continue;
+      char line[96];
+      ual_pcie_req_line(q->type, q->rid, q->tag, line, sizeof line);
+      dc_out_fmt(o, "      %s in frame %" PRIu64 "\n", line, q->frame);
     }
   }
 }
@@ -209,7 +211,9 @@ static void flit_json(const struct dc_pcie_stats *p, struct dc_out *o, bool *fir
         bool k = true;
         dc_out_ch(o, '{');
         dc_json_str(o, &k, "type", type_name(q->type, n));
-        dc_json_u64(o, &k, "requester_id", q->rid);
+        char id[16];
+        ual_pcie_bdf(id, sizeof id, q->rid);
+        dc_json_str(o, &k, "requester_id", id);
         dc_json_u64(o, &k, "tag", q->tag);
         dc_json_u64(o, &k, "frame", q->frame);
         dc_out_ch(o, '}');

@@ -1,6 +1,8 @@
 /* The field table, the record's value lists and the accessors (fields.h). */
 #include "ualink/core/fields.h"
 
+#include <stdio.h>
+
 #define END { 0, NULL }
 
 const struct ual_value_name ual_vals_rec_kind[] = { {1, "Flit"}, {2, "Ordered set"}, {3, "Link event"}, {4, "PCIe DLLP"}, {5, "PCIe flit"}, {6, "UB flit"}, {7, "PCIe packet"}, END };
@@ -51,6 +53,26 @@ uint64_t ual_field_mask(enum ual_field_id id) {
 uint64_t ual_field_shown(enum ual_field_id id, uint64_t v) {
   const struct ual_field *fd = &ual_fields[id];
   return fd->flags & UAL_FF_INPLACE ? v << fd->lsb : v;
+}
+
+void ual_field_bdf(char *buf, size_t cap, unsigned id) {
+  snprintf(buf, cap, "%02x:%02x.%u", id >> 8 & 0xFF, id >> 3 & 0x1F, id & 7);
+}
+
+long ual_field_bdf_parse(const char *s, size_t n) {
+  unsigned v[3] = { 0, 0, 0 }, digits[3] = { 0, 0, 0 }, k = 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if ((k == 0 && c == ':') || (k == 1 && c == '.')) {
+      k++;
+      continue;
+    }
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0 || (k == 2 && d > 7) || ++digits[k] > (k == 2 ? 1u : 2u)) return -1;
+    v[k] = v[k] * 16u + (unsigned)d;
+  }
+  if (k != 2 || !digits[0] || !digits[1] || !digits[2] || v[1] > 0x1F) return -1;
+  return (long)(v[0] << 8 | v[1] << 3 | v[2]);
 }
 
 bool ual_field_bitmask(enum ual_field_id id) {

@@ -273,6 +273,10 @@ static void lex_next(struct lexer *lx) {
     int p = lx->pos;
     while (p < lx->n && word_char((unsigned char)s[p]) && !(s[p] == '.' && p + 1 < lx->n && s[p + 1] == '.')) p++;
     int k = colon_bytes(s + lx->pos, lx->n - lx->pos);
+    /* "bb:dd.f", a bus/device/function ID: one word (Wireshark 4.0 splits it at the '.') */
+    if (k == 5 && lx->pos + 7 <= lx->n && s[lx->pos + 5] == '.' && isdigit((unsigned char)s[lx->pos + 6]) &&
+        (lx->pos + 7 == lx->n || !word_char((unsigned char)s[lx->pos + 7])))
+      k = 7;
     if (lx->pos + k > p) p = lx->pos + k;
     t->t = TK_WORD;
     t->len = p - lx->pos;
@@ -750,6 +754,18 @@ static bool convert_literal(struct parser *p, const struct operand *o, enum tk t
       serr(p, pos, len, "%s cannot be converted from a string (\"%.*s\").", ual_ft_desc(fd), (int)qn, (const char *)qs);
     else serr(p, pos, len, "\"%.*s\" is not a valid time.", len, s);
     return false;
+  }
+  /* an ID field also takes its bus:device.function form, as it is shown */
+  bool bdf = o->is_field && o->field >= TABLE_FIRST && o->field < FABRIC_FIRST &&
+             (ual_fields[o->field - TABLE_FIRST].flags & UAL_FF_BDF);
+  if (bdf && !arith) {
+    long id = t == TK_STRING ? ual_field_bdf_parse((const char *)qs, qn) : ual_field_bdf_parse(s, (size_t)len);
+    if (id >= 0) {
+      l->vc = VC_NUM;
+      l->u = (uint64_t)id;
+      l->s = id;
+      return true;
+    }
   }
   /* numbers: a number that does not fit is looked up among the value
    * names, as Wireshark tries them before giving up */

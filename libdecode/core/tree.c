@@ -13,6 +13,8 @@ void ual_field_format(enum ual_field_id id, uint64_t v, char *buf, size_t cap) {
   const char *name = ual_value_name(fd->vals, (uint32_t)v);
   if (fd->flags & UAL_FF_BOOL)
     snprintf(buf, cap, "%s", v ? "True" : "False");
+  else if (fd->flags & UAL_FF_BDF)
+    ual_field_bdf(buf, cap, (unsigned)v);
   else if (name)
     snprintf(buf, cap, "%s (%" PRIu64 ")", name, v);
   else if (fd->vals && (fd->flags & UAL_FF_ENUM))

@@ -3,10 +3,12 @@
  * tree and summarised in one line. */
 #include "ualink/pcie/dllp.h"
 #include "ualink/pcie/nonflit.h"
+#include "ualink/pcie/tlp.h"
 #include "core/kind.h"
 #include "core/field_access.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static bool dllp_body_ok(size_t len) { return len == UAL_PCIE_DLLP_BODY; }
 
@@ -83,65 +85,55 @@ static void nf_decode(struct ual_rec_result *r) {
 
 #define NF_ UAL_REC_HDR_BYTES
 
-/* The TLP's name: a message's by its code, else its Fmt/Type's. */
-static void tlp_name(struct ual_text *o, const struct ual_pcie_tlph *h) {
-  const char *m = h->kind == UAL_NF_K_MSG ? ual_pcie_msg_name(h->code) : NULL;
+/* The transaction-level fields of a non-flit TLP for the line both modes
+ * print (ual_pcie_tlp_line). */
+static void tlp_info(const struct ual_pcie_tlph *h, struct ual_pcie_tlp_info *i) {
   struct ual_pcie_nf_type t;
   ual_pcie_nf_type(h->byte0, &t);
-  if (m) ual_text_put(o, "%s", m);
-  else if (h->kind == UAL_NF_K_MSG) ual_text_put(o, "%s code %02xh", t.name ? t.name : "Msg", h->code);
-  else if (t.name) ual_text_put(o, "%s", t.name);
-  else ual_text_put(o, "Fmt/Type %02xh", h->byte0);
+  memset(i, 0, sizeof *i);
+  i->name = t.name;
+  i->type = h->byte0;
+  i->prefixes = h->prefixes;
+  i->complete = h->complete;
+  i->len_dw = h->len_dw;
+  switch (h->kind) {
+  case UAL_NF_K_MEM: case UAL_NF_K_IO: case UAL_NF_K_ATOMIC: case UAL_NF_K_DMWR: case UAL_NF_K_CFG:
+    i->hdr = h->kind == UAL_NF_K_CFG ? UAL_TLP_H_CFG : UAL_TLP_H_MEM;
+    i->has_target = h->kind == UAL_NF_K_CFG;
+    i->has_len = 1;
+    i->has_addr = h->kind != UAL_NF_K_CFG;
+    i->has_be = h->kind != UAL_NF_K_ATOMIC && h->kind != UAL_NF_K_DMWR;
+    break;
+  case UAL_NF_K_CPL: i->hdr = UAL_TLP_H_CPL; i->has_len = h->has_data; i->has_la = 1; break;
+  case UAL_NF_K_MSG: i->hdr = UAL_TLP_H_MSG; i->has_len = h->has_data; break;
+  default: break;
+  }
+  i->rid = h->rid;
+  i->tag = h->tag;
+  i->addr = h->addr;
+  i->target = h->target;
+  i->reg = h->reg;
+  i->first_be = h->first_be;
+  i->last_be = h->last_be;
+  i->cid = h->cid;
+  i->status = h->status;
+  i->byte_count = (uint16_t)(h->byte_count ? h->byte_count : 4096u);
+  i->lower_addr = h->lower_addr;
+  i->code = h->code;
 }
 
-/* One line as a PCIe engineer writes a TLP (issue 36): type, length,
- * Requester ID, tag, address, byte enables, completion status and byte
- * count, message name. */
+/* One line as a PCIe engineer writes a TLP (ual_pcie_tlp_line), then the
+ * data link's view of it. */
 static void tlp_line(struct ual_text *o, const struct ual_pcie_nf *nf) {
   const struct ual_pcie_tlph *h = &nf->h;
-  char id[16];
   if (nf->tlp_len < (unsigned)h->hdr_off + 4) {
     ual_text_put(o, "TLP");
-  } else if (!h->complete) {   /* a cut header: its Fmt/Type only */
-    struct ual_pcie_nf_type t;
-    ual_pcie_nf_type(h->byte0, &t);
-    if (t.name) ual_text_put(o, "%s", t.name);
-    else ual_text_put(o, "Fmt/Type %02xh", h->byte0);
   } else {
-    tlp_name(o, h);
-    if (h->has_data || (h->kind != UAL_NF_K_MSG && h->kind != UAL_NF_K_CPL)) ual_text_put(o, " len %u", h->len_dw);
-    switch (h->kind) {
-    case UAL_NF_K_MEM: case UAL_NF_K_IO: case UAL_NF_K_ATOMIC: case UAL_NF_K_DMWR: case UAL_NF_K_CFG:
-      ual_pcie_bdf(id, sizeof id, h->rid);
-      ual_text_put(o, " req %s tag %u", id, h->tag);
-      if (h->kind == UAL_NF_K_CFG) {
-        ual_pcie_bdf(id, sizeof id, h->target);
-        ual_text_put(o, " to %s reg %03xh", id, h->reg);
-      } else {
-        ual_text_put(o, " addr 0x%" PRIx64, h->addr);
-      }
-      ual_text_put(o, " BE %x/%x", h->last_be, h->first_be);
-      break;
-    case UAL_NF_K_CPL: {
-      const char *st = ual_field_value_name(UAL_F_PCIE_NF_CPL_STATUS, h->status);
-      ual_pcie_bdf(id, sizeof id, h->cid);
-      ual_text_put(o, " cpl %s", id);
-      if (st) ual_text_put(o, " %s", h->status == 0 ? "SC" : h->status == 1 ? "UR" : h->status == 2 ? "RRS" : "CA");
-      else ual_text_put(o, " status %u", h->status);
-      ual_pcie_bdf(id, sizeof id, h->rid);
-      ual_text_put(o, " bc %u req %s tag %u la %02xh", h->byte_count ? h->byte_count : 4096u, id, h->tag, h->lower_addr);
-      break;
-    }
-    case UAL_NF_K_MSG:
-      if (h->rid) {
-        ual_pcie_bdf(id, sizeof id, h->rid);
-        ual_text_put(o, " req %s", id);
-      }
-      break;
-    default:
-      break;
-    }
-    if (h->prefixes) ual_text_put(o, " +%u prefix", h->prefixes);
+    struct ual_pcie_tlp_info i;
+    char line[160];
+    tlp_info(h, &i);
+    ual_pcie_tlp_line(&i, line, sizeof line);
+    ual_text_put(o, "%s", line);
   }
   if (nf->seq_off || nf->encoding == UAL_PCIE_NF_128B) ual_text_put(o, " seq %u", nf->seq);
   switch (nf->lcrc) {

@@ -1,5 +1,6 @@
 /* Flit-mode TLP sizing and the TLP stream walker (tlp.h). */
 #include "ualink/pcie/tlp.h"
+#include "ualink/pcie/nonflit.h"
 #include "ualink/core/fields.h"
 #include "core/field_access.h"
 
@@ -168,41 +169,157 @@ int ual_pcie_ohc_a_scope(unsigned type) {
   return -1;
 }
 
-void ual_pcie_bdf(char *b, size_t cap, unsigned id) { snprintf(b, cap, "%02x:%02x.%u", id >> 8 & 0xFF, id >> 3 & 0x1F, id & 7); }
+void ual_pcie_bdf(char *b, size_t cap, unsigned id) { ual_field_bdf(b, cap, id); }
 
-void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
+const char *ual_pcie_cpl_status_abbrev(unsigned st) {
+  switch (st) {
+  case 0: return "SC";
+  case 1: return "UR";
+  case 2: return "RRS";
+  case 4: return "CA";
+  }
+  return NULL;
+}
+
+void ual_pcie_tlp_line(const struct ual_pcie_tlp_info *i, char *buf, size_t cap) {
+  char id[16];
+  size_t k = 0;
+  int n;
+  if (!cap) return;
+  buf[0] = 0;
+#define PUT_(...) do { if (k < cap) { n = snprintf(buf + k, cap - k, __VA_ARGS__); if (n > 0) k += (size_t)n; } } while (0)
+  if (i->name) PUT_("%s (%02xh)", i->name, i->type);
+  else PUT_("Type %02xh", i->type);
+  if (i->complete) {
+    if (i->hdr == UAL_TLP_H_MSG) {
+      const char *m = ual_pcie_msg_name(i->code);
+      if (m) PUT_(" %s", m);
+      else PUT_(" code %02xh", i->code);
+    }
+    if (i->has_len) PUT_(" len %u DW/%u B", i->len_dw, 4u * i->len_dw);
+    switch (i->hdr) {
+    case UAL_TLP_H_MEM: case UAL_TLP_H_CFG:
+      ual_pcie_bdf(id, sizeof id, i->rid);
+      PUT_(" RID %s tag %u", id, i->tag);
+      if (i->has_target) {
+        ual_pcie_bdf(id, sizeof id, i->target);
+        PUT_(" to %s reg %03xh", id, i->reg);
+      } else if (i->has_addr) {
+        PUT_(" addr 0x%" PRIx64, i->addr);
+      }
+      if (i->has_be) PUT_(" BE %x/%x", i->last_be, i->first_be);
+      break;
+    case UAL_TLP_H_CPL: {
+      const char *st = ual_pcie_cpl_status_abbrev(i->status);
+      ual_pcie_bdf(id, sizeof id, i->cid);
+      PUT_(" CID %s", id);
+      if (st) PUT_(" %s", st);
+      else PUT_(" status %u", i->status);
+      PUT_(" bc %u", i->byte_count);
+      if (i->has_la) PUT_(" la %02xh", i->lower_addr);
+      ual_pcie_bdf(id, sizeof id, i->rid);
+      PUT_(" RID %s tag %u", id, i->tag);
+      break;
+    }
+    case UAL_TLP_H_MSG:
+      ual_pcie_bdf(id, sizeof id, i->rid);
+      PUT_(" RID %s", id);
+      break;
+    default:
+      break;
+    }
+  }
+  if (i->prefixes) PUT_(" +%u prefix", i->prefixes);
+#undef PUT_
+}
+
+void ual_pcie_tlp_info(const struct ual_pcie_tlp *t, struct ual_pcie_tlp_info *i) {
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
   unsigned have = ual_pcie_tlp_dw0_bytes(t);
-  char id[16];
-  int n;
-  if (ty->name) n = snprintf(buf, cap, "%s", ty->name);
-  else n = snprintf(buf, cap, "Type %02xh", dw0[0]);
-  size_t k = n < 0 ? 0 : (size_t)n;
-#define PUT_(...) do { if (k < cap) { n = snprintf(buf + k, cap - k, __VA_ARGS__); if (n > 0) k += (size_t)n; } } while (0)
-  if (t->size.payload_dw) PUT_(" len %u", t->size.payload_dw);
-  if (have >= 12 && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {
-    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_RID, dw0));
-    PUT_(" RID %s tag %u", id, (unsigned)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0));
-    if (ty->hdr == UAL_TLP_H_CFG) {
-      unsigned reg = (unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 8 |
-                     (unsigned)ual_field_shown(UAL_F_PCIE_CFG_REG, ual_field_get(UAL_F_PCIE_CFG_REG, dw0));
-      ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CFG_CID, dw0));
-      PUT_(" to %s reg %03xh", id, reg);
-    } else if ((ty->route == UAL_TLP_RT_A64 && have >= 16) || ty->route == UAL_TLP_RT_A32) {
-      enum ual_field_id a = ty->route == UAL_TLP_RT_A64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR;
-      PUT_(" addr 0x%" PRIx64, ual_field_shown(a, ual_field_get(a, dw0)));
-    }
-  } else if (have >= 12 && ty->hdr == UAL_TLP_H_CPL) {
-    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0));
-    PUT_(" to %s tag %u bc %u", id, (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0),
-         (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0));
-  } else if (have >= 8 && ty->hdr == UAL_TLP_H_MSG) {
-    ual_pcie_bdf(id, sizeof id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_RID, dw0));
-    PUT_(" RID %s code %02xh", id, (unsigned)ual_field_get(UAL_F_PCIE_MSG_CODE, dw0));
+  memset(i, 0, sizeof *i);
+  i->name = ty->name;
+  i->type = dw0[0];
+  i->hdr = ty->hdr;
+  i->prefixes = t->prefix_dw;
+  i->len_dw = t->size.payload_dw;
+  if (!ty->data && (ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG)) {   /* a read: the length it asks for */
+    unsigned len = (unsigned)ual_field_get(UAL_F_PCIE_TLP_LENGTH, dw0);
+    i->len_dw = (uint16_t)(len ? len : 1024u);
   }
-  if (t->prefix_dw) PUT_(" +%u prefix", t->prefix_dw);
-#undef PUT_
+  i->has_len = ty->data || ty->hdr == UAL_TLP_H_MEM || ty->hdr == UAL_TLP_H_CFG;
+  /* the OHC-A word, right after the header base */
+  unsigned ohc = (unsigned)ual_field_get(UAL_F_PCIE_TLP_OHC, dw0), a_off = 4u * ty->base_dw;
+  int a = (ohc & 1) && a_off + 4 <= have ? ual_pcie_ohc_a_scope(dw0[0]) : -1;
+  const uint8_t *aw = dw0 + a_off;
+  switch (ty->hdr) {
+  case UAL_TLP_H_MEM: case UAL_TLP_H_CFG:
+    if (have < 12) return;
+    i->complete = 1;
+    i->rid = (uint16_t)ual_field_get(UAL_F_PCIE_REQ_RID, dw0);
+    i->tag = (uint16_t)ual_field_get(UAL_F_PCIE_REQ_TAG, dw0);
+    if (ty->hdr == UAL_TLP_H_CFG) {
+      i->has_target = 1;
+      i->target = (uint16_t)ual_field_get(UAL_F_PCIE_CFG_CID, dw0);
+      i->reg = (uint16_t)((unsigned)ual_field_get(UAL_F_PCIE_CFG_EXTREG, dw0) << 8 |
+                          (unsigned)ual_field_shown(UAL_F_PCIE_CFG_REG, ual_field_get(UAL_F_PCIE_CFG_REG, dw0)));
+    } else if ((ty->route == UAL_TLP_RT_A64 && have >= 16) || ty->route == UAL_TLP_RT_A32) {
+      enum ual_field_id f = ty->route == UAL_TLP_RT_A64 ? UAL_F_PCIE_A64_ADDR : UAL_F_PCIE_A32_ADDR;
+      i->has_addr = 1;
+      i->addr = ual_field_shown(f, ual_field_get(f, dw0));
+    }
+    if (a == UAL_SC_PCIE_OHC_A1 || a == UAL_SC_PCIE_OHC_A2 || a == UAL_SC_PCIE_OHC_A3) {
+      enum ual_field_id fb = a == UAL_SC_PCIE_OHC_A1 ? UAL_F_PCIE_A1_FBE : a == UAL_SC_PCIE_OHC_A2 ? UAL_F_PCIE_A2_FBE : UAL_F_PCIE_A3_FBE;
+      enum ual_field_id lb = a == UAL_SC_PCIE_OHC_A1 ? UAL_F_PCIE_A1_LBE : a == UAL_SC_PCIE_OHC_A2 ? UAL_F_PCIE_A2_LBE : UAL_F_PCIE_A3_LBE;
+      i->has_be = 1;
+      i->first_be = (uint8_t)ual_field_get(fb, aw);
+      i->last_be = (uint8_t)ual_field_get(lb, aw);
+    }
+    break;
+  case UAL_TLP_H_CPL: {
+    if (have < 12) return;
+    i->complete = 1;
+    unsigned bc = (unsigned)ual_field_get(UAL_F_PCIE_CPL_BC, dw0);
+    i->cid = (uint16_t)ual_field_get(UAL_F_PCIE_CPL_CID, dw0);
+    i->rid = (uint16_t)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0);
+    i->tag = (uint16_t)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0);
+    i->byte_count = (uint16_t)(bc ? bc : 4096u);
+    i->has_la = 1;
+    i->lower_addr = (uint8_t)(ual_field_get(UAL_F_PCIE_CPL_LA6, dw0) << 6 | ual_field_get(UAL_F_PCIE_CPL_LA52, dw0) << 2);
+    if (a == UAL_SC_PCIE_OHC_A5) {   /* without it: Successful Completion, Lower Address[1:0] 0 (pcie.md §3.5) */
+      i->status = (uint8_t)ual_field_get(UAL_F_PCIE_A5_STATUS, aw);
+      i->lower_addr |= (uint8_t)ual_field_get(UAL_F_PCIE_A5_LA, aw);
+    }
+    break;
+  }
+  case UAL_TLP_H_MSG:
+    if (have < 8) return;
+    i->complete = 1;
+    i->rid = (uint16_t)ual_field_get(UAL_F_PCIE_MSG_RID, dw0);
+    i->code = (uint8_t)ual_field_get(UAL_F_PCIE_MSG_CODE, dw0);
+    break;
+  default:
+    break;
+  }
+}
+
+void ual_pcie_req_line(unsigned type, unsigned rid, unsigned tag, char *buf, size_t cap) {
+  const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(type);
+  struct ual_pcie_tlp_info i;
+  memset(&i, 0, sizeof i);
+  i.name = ty->name;
+  i.type = (uint8_t)type;
+  i.hdr = ty->hdr == UAL_TLP_H_CFG ? UAL_TLP_H_MEM : ty->hdr;   /* the requester's fields only */
+  i.complete = 1;
+  i.rid = (uint16_t)rid;
+  i.tag = (uint16_t)tag;
+  ual_pcie_tlp_line(&i, buf, cap);
+}
+
+void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap) {
+  struct ual_pcie_tlp_info i;
+  ual_pcie_tlp_info(t, &i);
+  ual_pcie_tlp_line(&i, buf, cap);
 }
 
 void ual_pcie_tlps_clear(struct ual_pcie_tlps *o) {

@@ -357,9 +357,13 @@ static unsigned txns(const struct ual_rec_result *r, const struct ual_events *ev
     t->end_frame = r->frame;
     t->latency_ns = c->latency_ns;
     snprintf(t->kind, sizeof t->kind, "%s", type_name(c->peer_type, tn));
-    snprintf(t->what, sizeof t->what, "%s RID %04x tag %u", type_name(c->peer_type, tn),
-             (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0), (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0));
-    snprintf(t->result, sizeof t->result, "%s%s", cty->name ? cty->name : "Cpl", poisoned ? " (poisoned)" : "");
+    ual_pcie_req_line(c->peer_type, (unsigned)ual_field_get(UAL_F_PCIE_CPL_DEST, dw0),
+                      (unsigned)ual_field_get(UAL_F_PCIE_CPL_TAG, dw0), t->what, sizeof t->what);
+    struct ual_pcie_tlp_info ci;
+    ual_pcie_tlp_info(&c->t, &ci);
+    const char *st = ual_pcie_cpl_status_abbrev(ci.status);
+    snprintf(t->result, sizeof t->result, "%s %s bc %u%s", cty->name ? cty->name : "Cpl", st ? st : "status?",
+             ci.byte_count, poisoned ? " (poisoned)" : "");
   }
   return n;
 }
@@ -380,7 +384,7 @@ static void open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn 
       t.start_ns = q->ts_ns;
       t.parts = q->parts;
       snprintf(t.kind, sizeof t.kind, "%s", type_name(q->type, tn));
-      snprintf(t.what, sizeof t.what, "%s RID %04x tag %u", type_name(q->type, tn), q->rid, q->tag);
+      ual_pcie_req_line(q->type, q->rid, q->tag, t.what, sizeof t.what);
       snprintf(t.result, sizeof t.result, "%s", q->parts ? "partly completed" : "no completion");
       fn(ctx, &t);
     }

@@ -16,6 +16,7 @@ usage: transactions_check.py UALINK_DECODE UALINK_GEN WORKDIR
 """
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -80,7 +81,8 @@ def pcie(scenario, seed):
         if o["fabric"] != "pcie":
             fail("%s: a %s transaction on a PCIe capture" % (scenario, o["fabric"]))
         rid, tag = o["what"].split("RID ")[1].split(" tag ")
-        key = (o["link"], o["start_frame"], int(rid, 16), int(tag))
+        bus, dev, fn = re.fullmatch(r"([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])", rid).groups()   # bus:device.function
+        key = (o["link"], o["start_frame"], int(bus, 16) << 8 | int(dev, 16) << 3 | int(fn), int(tag))
         if key in got:
             fail("%s: transaction %s listed twice" % (scenario, key))
         got[key] = o

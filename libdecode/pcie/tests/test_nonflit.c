@@ -153,7 +153,7 @@ static void test_examples(void) {
   CHECK_EQ(r.nf.h.hdr_dw, 4);
   CHECK_EQ(r.nf.h.size, 16);
   ual_rec_summary(&r, sum, sizeof sum);
-  CHECK_STR(sum, "PME_Turn_Off seq 5");
+  CHECK_STR(sum, "Msg-Bcast (33h) PME_Turn_Off RID 00:00.0 seq 5");
   uint8_t tlp[16];
   hex("33000000 00000019 00000000 00000000", tlp, 16);
   size_t bl = ual_pcie_nf_build_tlp(UAL_PCIE_NF_8B10B, 5, tlp, 16, false, 0, body, sizeof body);
@@ -243,7 +243,7 @@ static void test_real_tlps(void) {
   CHECK_EQ(r.nf.h.code, 0x1B);
   CHECK_EQ(r.nf.h.routing, 5);
   ual_rec_summary(&r, sum, sizeof sum);
-  CHECK_STR(sum, "PME_TO_Ack seq 4");
+  CHECK_STR(sum, "Msg-Gather (35h) PME_TO_Ack RID 00:00.0 seq 4");
   /* R2: CfgRd0 01:00.0 register 3 */
   n = hex("04000001 0000000f 0100000c", tlp, sizeof tlp);
   bl = ual_pcie_nf_build_tlp(UAL_PCIE_NF_8B10B, 5, tlp, n, false, 0, body, sizeof body);
@@ -257,7 +257,7 @@ static void test_real_tlps(void) {
   CHECK_EQ(r.nf.h.last_be, 0);
   CHECK_EQ(r.nf.h.len_dw, 1);
   ual_rec_summary(&r, sum, sizeof sum);
-  CHECK_STR(sum, "CfgRd0 len 1 req 00:00.0 tag 0 to 01:00.0 reg 00ch BE 0/f seq 5");
+  CHECK_STR(sum, "CfgRd0 (04h) len 1 DW/4 B RID 00:00.0 tag 0 to 01:00.0 reg 00ch BE 0/f seq 5");
   /* R5: Set_Slot_Power_Limit 25 W from 00:1c.4 */
   n = hex("74000001 00e40050 00000000 00000000 fa010000", tlp, sizeof tlp);
   bl = ual_pcie_nf_build_tlp(UAL_PCIE_NF_8B10B, 0, tlp, n, false, 0, body, sizeof body);
@@ -268,7 +268,7 @@ static void test_real_tlps(void) {
   CHECK_EQ(r.nf.h.pay_len, 4);
   CHECK_EQ(r.nf.h.pay_off, 16);
   ual_rec_summary(&r, sum, sizeof sum);
-  CHECK_STR(sum, "Set_Slot_Power_Limit len 1 req 00:1c.4 seq 0");
+  CHECK_STR(sum, "MsgD-Local (74h) Set_Slot_Power_Limit len 1 DW/4 B RID 00:1c.4 seq 0");
   /* the broken Intel frame: neither LCRC nor its inverse, reserved bits 1010b */
   const char *broken = "00 01 1c 00 fb ac 60 c2 00 00 01 00 00 00 50 00 00 00 00 00 00 00 00 00 00 00 00 b3 fd 2a a7 fd";
   uint8_t b2[64];

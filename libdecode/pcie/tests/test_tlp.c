@@ -4,6 +4,7 @@
  * fill, prefixes, sync when the capture starts mid-TLP). */
 #include "check.h"
 #include "ualink/core/fields.h"
+#include "ualink/core/tree.h"
 #include "ualink/pcie/tlp.h"
 
 /* DW0 bytes from the §3.3 fields. */
@@ -266,7 +267,59 @@ static void test_walk_sync(void) {
   CHECK_EQ(got.n, 1 + 55);
 }
 
+/* One TLP line from a held header: a completion with OHC-A5 (status,
+ * Lower Address[1:0]), a read with OHC-A1, a message by name; IDs as
+ * bus:device.function, which the field table shows and parses too. */
+static void test_line(void) {
+  struct ual_pcie_tlp t;
+  char sum[160];
+  memset(&t, 0, sizeof t);
+  dw0(t.hdr, 0x0A, 0, 0x01, 0, 0, 0);                     /* Cpl + OHC-A5 */
+  ual_field_put(UAL_F_PCIE_CPL_CID, t.hdr, 0x0208);
+  ual_field_put(UAL_F_PCIE_CPL_TAG, t.hdr, 0x2A);
+  ual_field_put(UAL_F_PCIE_CPL_DEST, t.hdr, 0x1FFF);
+  ual_field_put(UAL_F_PCIE_CPL_LA52, t.hdr, 0x3);
+  ual_field_put(UAL_F_PCIE_CPL_BC, t.hdr, 0);               /* 4096 */
+  ual_field_put(UAL_F_PCIE_A5_STATUS, t.hdr + 12, 1);
+  ual_field_put(UAL_F_PCIE_A5_LA, t.hdr + 12, 2);
+  t.hdr_dw = 4;
+  ual_pcie_tlp_size(t.hdr, &t.size);
+  ual_pcie_tlp_summary(&t, sum, sizeof sum);
+  CHECK_STR(sum, "Cpl (0ah) CID 02:01.0 UR bc 4096 la 0eh RID 1f:1f.7 tag 42");
+  memset(&t, 0, sizeof t);
+  dw0(t.hdr, 0x20, 0, 0x01, 0, 0, 16);                    /* MRd64 + OHC-A1 */
+  ual_field_put(UAL_F_PCIE_REQ_RID, t.hdr, 0x0101);
+  ual_field_put(UAL_F_PCIE_REQ_TAG, t.hdr, 7);
+  ual_field_put(UAL_F_PCIE_A64_ADDR, t.hdr, 0x1234560000ull >> 2);
+  ual_field_put(UAL_F_PCIE_A1_FBE, t.hdr + 16, 0xF);
+  ual_field_put(UAL_F_PCIE_A1_LBE, t.hdr + 16, 0x3);
+  t.hdr_dw = 5;
+  ual_pcie_tlp_size(t.hdr, &t.size);
+  ual_pcie_tlp_summary(&t, sum, sizeof sum);
+  CHECK_STR(sum, "MRd64 (20h) len 16 DW/64 B RID 01:00.1 tag 7 addr 0x1234560000 BE 3/f");
+  memset(&t, 0, sizeof t);
+  dw0(t.hdr, 0x30, 0, 0, 0, 0, 0);                        /* Msg-RC PM_PME */
+  ual_field_put(UAL_F_PCIE_MSG_RID, t.hdr, 0x0300);
+  ual_field_put(UAL_F_PCIE_MSG_CODE, t.hdr, 0x18);
+  t.hdr_dw = 4;
+  ual_pcie_tlp_size(t.hdr, &t.size);
+  ual_pcie_tlp_summary(&t, sum, sizeof sum);
+  CHECK_STR(sum, "Msg-RC (30h) PM_PME RID 03:00.0");
+  ual_pcie_req_line(0x44, 0x0008, 3, sum, sizeof sum);
+  CHECK_STR(sum, "CfgWr0 (44h) RID 00:01.0 tag 3");
+  ual_field_format(UAL_F_PCIE_REQ_RID, 0xABCD, sum, sizeof sum);
+  CHECK_STR(sum, "ab:19.5");
+  CHECK_EQ(ual_field_bdf_parse("ab:19.5", 7), 0xABCD);
+  CHECK_EQ(ual_field_bdf_parse("01:00.0", 7), 0x0100);
+  CHECK_EQ(ual_field_bdf_parse("1:0.7", 5), 0x0107);
+  CHECK_EQ(ual_field_bdf_parse("01:20.0", 7), -1);        /* device 5 bits */
+  CHECK_EQ(ual_field_bdf_parse("01:00.8", 7), -1);
+  CHECK_EQ(ual_field_bdf_parse("01:00", 5), -1);
+  CHECK_EQ(ual_field_bdf_parse("100:00.0", 8), -1);
+}
+
 int main(void) {
+  test_line();
   test_dw0_bits();
   test_sizes();
   test_header_rows();

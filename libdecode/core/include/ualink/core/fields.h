@@ -46,6 +46,7 @@ enum ual_scope {
 #define UAL_FF_FRAME    0x10  /* a frame number (generated; Wireshark FT_FRAMENUM) */
 #define UAL_FF_INPLACE  0x20  /* its low bits are implied zeros (an address): shown, filtered and exported
                                  as the container masked, not shifted (ual_field_shown) */
+#define UAL_FF_BDF      0x40  /* a 16-bit bus/device/function ID: shown "bb:dd.f", filters take that form too */
 
 /* Value-name lists ual_vals_<name>; the record's are defined in core/fields.c. */
 #define UAL_CORE_VALUE_LISTS(X) \
@@ -125,6 +126,10 @@ uint64_t ual_field_mask(enum ual_field_id id);
 /* The value a person reads, filters and exports from a value ual_field_get
  * returned: in place for UAL_FF_INPLACE fields, else unchanged. */
 uint64_t ual_field_shown(enum ual_field_id id, uint64_t v);
+/* A bus/device/function ID as "bb:dd.f" (bus 8 bits, device 5, function 3). */
+void ual_field_bdf(char *buf, size_t cap, unsigned id);
+/* Parses "bb:dd.f" (hex bus and device, function 0-7): the 16-bit ID, -1 when s is not one. */
+long ual_field_bdf_parse(const char *s, size_t n);
 /* Whether front-ends take the field from its container by mask and shift
  * (Wireshark's hf bitmask): narrower than its container, not in place. */
 bool ual_field_bitmask(enum ual_field_id id);

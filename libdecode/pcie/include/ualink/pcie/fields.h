@@ -93,7 +93,7 @@
   X(PCIE_TLP_ATTR,  UAL_SC_PCIE_TLP, "Attr",       "pcie.tlp.attr",      2, 1, UAL_LE, 2, 3, UAL_FF_HEX, NULL, "pcie.md 3.3") \
   X(PCIE_TLP_LENGTH,UAL_SC_PCIE_TLP, "Length",     "pcie.tlp.length",    2, 2, UAL_BE, 0, 10, 0, NULL, "pcie.md 3.3") \
   X(PCIE_NOP_RSVD,  UAL_SC_PCIE_TLP_NOP, "Reserved", "pcie.tlp.nop_rsvd", 1, 3, UAL_BE, 0, 24, UAL_FF_RESERVED, NULL, "pcie.md 3.2") \
-  X(PCIE_REQ_RID,   UAL_SC_PCIE_TLP_REQ, "Requester ID", "pcie.tlp.requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_REQ_RID,   UAL_SC_PCIE_TLP_REQ, "Requester ID", "pcie.tlp.requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_REQ_EP,    UAL_SC_PCIE_TLP_REQ, "EP",     "pcie.tlp.ep",        6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_REQ_RSVD,  UAL_SC_PCIE_TLP_REQ, "Reserved", "pcie.tlp.req_rsvd", 6, 1, UAL_LE, 6, 1, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_REQ_TAG,   UAL_SC_PCIE_TLP_REQ, "Tag",    "pcie.tlp.tag",       6, 2, UAL_BE, 0, 14, 0, NULL, "pcie.md 3.5 [P15]") \
@@ -101,20 +101,20 @@
   X(PCIE_A32_AT,    UAL_SC_PCIE_TLP_A32, "AT",     "pcie.tlp.at32",      11, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_A64_ADDR,  UAL_SC_PCIE_TLP_A64, "Address", "pcie.tlp.addr64", 8, 8, UAL_BE, 2, 62, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_A64_AT,    UAL_SC_PCIE_TLP_A64, "AT",     "pcie.tlp.at64",      15, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_CFG_CID,   UAL_SC_PCIE_TLP_CFG, "Completer ID", "pcie.tlp.cfg_completer_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CFG_CID,   UAL_SC_PCIE_TLP_CFG, "Completer ID", "pcie.tlp.cfg_completer_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_RSVD10,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd10", 10, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_EXTREG,UAL_SC_PCIE_TLP_CFG, "Extended Register Number", "pcie.tlp.ext_reg", 10, 1, UAL_LE, 0, 4, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_REG,   UAL_SC_PCIE_TLP_CFG, "Register", "pcie.tlp.reg", 11, 1, UAL_LE, 2, 6, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CFG_RSVD11,UAL_SC_PCIE_TLP_CFG, "Reserved", "pcie.tlp.cfg_rsvd11", 11, 1, UAL_LE, 0, 2, UAL_FF_RESERVED, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_MSG_RID,   UAL_SC_PCIE_TLP_MSG, "Requester ID", "pcie.tlp.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_RID,   UAL_SC_PCIE_TLP_MSG, "Requester ID", "pcie.tlp.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_MSG_EP,    UAL_SC_PCIE_TLP_MSG, "EP",     "pcie.tlp.msg_ep",    6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_MSG_SPEC,  UAL_SC_PCIE_TLP_MSG, "Message-specific", "pcie.tlp.msg_specific", 6, 1, UAL_LE, 0, 7, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_MSG_CODE,  UAL_SC_PCIE_TLP_MSG, "Message Code", "pcie.tlp.msg_code", 7, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_CPL_CID,   UAL_SC_PCIE_TLP_CPL, "Completer ID", "pcie.tlp.completer_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_MSG_CODE,  UAL_SC_PCIE_TLP_MSG, "Message Code", "pcie.tlp.msg_code", 7, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(pcie_msg_code), "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_CID,   UAL_SC_PCIE_TLP_CPL, "Completer ID", "pcie.tlp.completer_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CPL_EP,    UAL_SC_PCIE_TLP_CPL, "EP",     "pcie.tlp.cpl_ep",    6, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CPL_LA6,   UAL_SC_PCIE_TLP_CPL, "Lower Address[6]", "pcie.tlp.la6", 6, 1, UAL_LE, 6, 1, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CPL_TAG,   UAL_SC_PCIE_TLP_CPL, "Tag",    "pcie.tlp.cpl_tag",   6, 2, UAL_BE, 0, 14, 0, NULL, "pcie.md 3.5 [P15]") \
-  X(PCIE_CPL_DEST,  UAL_SC_PCIE_TLP_CPL, "Destination BDF", "pcie.tlp.cpl_requester_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 3.5 [P15]") \
+  X(PCIE_CPL_DEST,  UAL_SC_PCIE_TLP_CPL, "Destination BDF", "pcie.tlp.cpl_requester_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CPL_LA52,  UAL_SC_PCIE_TLP_CPL, "Lower Address[5:2]", "pcie.tlp.la52", 10, 1, UAL_LE, 4, 4, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_CPL_BC,    UAL_SC_PCIE_TLP_CPL, "Byte Count", "pcie.tlp.byte_count", 10, 2, UAL_BE, 0, 12, 0, NULL, "pcie.md 3.5 [P15]") \
   X(PCIE_A1_NW,     UAL_SC_PCIE_OHC_A1, "NW",      "pcie.ohc_a1.nw",     0, 1, UAL_LE, 7, 1, UAL_FF_BOOL, NULL, "pcie.md 3.5 [P14]") \
@@ -195,7 +195,7 @@
   X(PCIE_NF_ATTR,   UAL_SC_PCIE_NF_DW0, "Attr[1:0] (RO, NS)", "pcie.nf.attr", 2, 1, UAL_LE, 4, 2, 0, NULL, "pcie.md 7.4.2") \
   X(PCIE_NF_AT,     UAL_SC_PCIE_NF_DW0, "AT", "pcie.nf.at", 2, 1, UAL_LE, 2, 2, 0, UAL_V_(pcie_nf_at), "pcie.md 7.4.2 [P42]") \
   X(PCIE_NF_LENGTH, UAL_SC_PCIE_NF_DW0, "Length", "pcie.nf.length", 2, 2, UAL_BE, 0, 10, 0, NULL, "pcie.md 7.4.2") \
-  X(PCIE_NF_REQ_RID, UAL_SC_PCIE_NF_REQ, "Requester ID", "pcie.nf.requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.4 [P27]") \
+  X(PCIE_NF_REQ_RID, UAL_SC_PCIE_NF_REQ, "Requester ID", "pcie.nf.requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 7.4.4 [P27]") \
   X(PCIE_NF_REQ_TAG, UAL_SC_PCIE_NF_REQ, "Tag[7:0]", "pcie.nf.tag_7_0", 6, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 7.4.4") \
   X(PCIE_NF_LAST_BE, UAL_SC_PCIE_NF_REQ, "Last DW BE", "pcie.nf.last_be", 7, 1, UAL_LE, 4, 4, UAL_FF_HEX, NULL, "pcie.md 7.4.4") \
   X(PCIE_NF_FIRST_BE, UAL_SC_PCIE_NF_REQ, "First DW BE", "pcie.nf.first_be", 7, 1, UAL_LE, 0, 4, UAL_FF_HEX, NULL, "pcie.md 7.4.4") \
@@ -203,20 +203,20 @@
   X(PCIE_NF_PH32,   UAL_SC_PCIE_NF_A32, "PH", "pcie.nf.ph32", 11, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 7.4.4") \
   X(PCIE_NF_ADDR64, UAL_SC_PCIE_NF_A64, "Address", "pcie.nf.addr64", 8, 8, UAL_BE, 2, 62, UAL_FF_HEX | UAL_FF_INPLACE, NULL, "pcie.md 7.4.4") \
   X(PCIE_NF_PH64,   UAL_SC_PCIE_NF_A64, "PH", "pcie.nf.ph64", 15, 1, UAL_LE, 0, 2, 0, NULL, "pcie.md 7.4.4") \
-  X(PCIE_NF_CFG_TARGET, UAL_SC_PCIE_NF_CFG, "Target (Bus/Dev/Fn)", "pcie.nf.cfg_target", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.5") \
+  X(PCIE_NF_CFG_TARGET, UAL_SC_PCIE_NF_CFG, "Target (Bus/Dev/Fn)", "pcie.nf.cfg_target", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 7.4.5") \
   X(PCIE_NF_CFG_RSVD10, UAL_SC_PCIE_NF_CFG, "Reserved", "pcie.nf.cfg_rsvd10", 10, 1, UAL_LE, 4, 4, UAL_FF_RESERVED, NULL, "pcie.md 7.4.5") \
   X(PCIE_NF_CFG_EXTREG, UAL_SC_PCIE_NF_CFG, "Extended Register Number", "pcie.nf.ext_reg", 10, 1, UAL_LE, 0, 4, 0, NULL, "pcie.md 7.4.5") \
   X(PCIE_NF_CFG_REG, UAL_SC_PCIE_NF_CFG, "Register Number", "pcie.nf.reg", 11, 1, UAL_LE, 2, 6, 0, NULL, "pcie.md 7.4.5") \
   X(PCIE_NF_CFG_RSVD11, UAL_SC_PCIE_NF_CFG, "Reserved", "pcie.nf.cfg_rsvd11", 11, 1, UAL_LE, 0, 2, UAL_FF_RESERVED, NULL, "pcie.md 7.4.5") \
-  X(PCIE_NF_CPL_CID, UAL_SC_PCIE_NF_CPL, "Completer ID", "pcie.nf.completer_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.6") \
+  X(PCIE_NF_CPL_CID, UAL_SC_PCIE_NF_CPL, "Completer ID", "pcie.nf.completer_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_STATUS, UAL_SC_PCIE_NF_CPL, "Completion Status", "pcie.nf.cpl_status", 6, 1, UAL_LE, 5, 3, 0, UAL_V_(pcie_cpl_status), "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_BCM, UAL_SC_PCIE_NF_CPL, "BCM", "pcie.nf.bcm", 6, 1, UAL_LE, 4, 1, UAL_FF_BOOL, NULL, "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_BC, UAL_SC_PCIE_NF_CPL, "Byte Count", "pcie.nf.byte_count", 6, 2, UAL_BE, 0, 12, 0, NULL, "pcie.md 7.4.6 [P41]") \
-  X(PCIE_NF_CPL_RID, UAL_SC_PCIE_NF_CPL, "Requester ID", "pcie.nf.cpl_requester_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.6") \
+  X(PCIE_NF_CPL_RID, UAL_SC_PCIE_NF_CPL, "Requester ID", "pcie.nf.cpl_requester_id", 8, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_TAG, UAL_SC_PCIE_NF_CPL, "Tag[7:0]", "pcie.nf.cpl_tag_7_0", 10, 1, UAL_LE, 0, 8, 0, NULL, "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_RSVD, UAL_SC_PCIE_NF_CPL, "Reserved", "pcie.nf.cpl_rsvd", 11, 1, UAL_LE, 7, 1, UAL_FF_RESERVED, NULL, "pcie.md 7.4.6") \
   X(PCIE_NF_CPL_LA, UAL_SC_PCIE_NF_CPL, "Lower Address", "pcie.nf.lower_addr", 11, 1, UAL_LE, 0, 7, UAL_FF_HEX, NULL, "pcie.md 7.4.6 [P41]") \
-  X(PCIE_NF_MSG_RID, UAL_SC_PCIE_NF_MSG, "Requester ID", "pcie.nf.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX, NULL, "pcie.md 7.4.7") \
+  X(PCIE_NF_MSG_RID, UAL_SC_PCIE_NF_MSG, "Requester ID", "pcie.nf.msg_requester_id", 4, 2, UAL_BE, 0, 16, UAL_FF_HEX | UAL_FF_BDF, NULL, "pcie.md 7.4.7") \
   X(PCIE_NF_MSG_TAG, UAL_SC_PCIE_NF_MSG, "Tag (byte 6)", "pcie.nf.msg_tag", 6, 1, UAL_LE, 0, 8, UAL_FF_HEX, NULL, "pcie.md 7.4.7 [P27]") \
   X(PCIE_NF_MSG_CODE, UAL_SC_PCIE_NF_MSG, "Message Code", "pcie.nf.msg_code", 7, 1, UAL_LE, 0, 8, UAL_FF_HEX, UAL_V_(pcie_msg_code), "pcie.md 7.4.7") \
   X(PCIE_NF_MSG_B8, UAL_SC_PCIE_NF_MSG, "Bytes 8-15", "pcie.nf.msg_bytes", 8, 8, UAL_BE, 0, 64, UAL_FF_HEX, NULL, "pcie.md 7.4.7 [P47]") \

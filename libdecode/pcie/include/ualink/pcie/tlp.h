@@ -273,7 +273,41 @@ int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hd
 int ual_pcie_ohc_a_scope(unsigned type);
 /* A Requester/Completer ID as bus:dev.fn, "01:00.0" [P27]. */
 void ual_pcie_bdf(char *buf, size_t cap, unsigned id);
-/* One line for a TLP: "MRd32 len 1 RID 01:00.0 tag 5 addr 0x1000". */
+
+/* What a person reads of a TLP at the transaction level, in either mode
+ * (flit mode: ual_pcie_tlp_info; non-flit: from struct ual_pcie_tlph):
+ * the input of the one TLP line both modes print. */
+struct ual_pcie_tlp_info {
+  const char *name;          /* the Type's name, NULL: reserved */
+  uint8_t type;              /* Type (flit mode) or Fmt/Type byte (non-flit), printed in hex */
+  uint8_t hdr;               /* enum ual_pcie_tlp_hdr: which fields below are set; NONE: name only */
+  uint8_t complete;          /* the header's fields below are known */
+  uint8_t has_len;           /* len_dw is shown: a request, or a TLP with data */
+  uint8_t has_addr, has_be, has_la, has_target;
+  uint16_t len_dw;           /* 1-1024 */
+  uint16_t rid, tag;         /* Requester ID (completions: the destination), Tag */
+  uint64_t addr;             /* memory and IO requests: the byte address */
+  uint16_t target, reg;      /* configuration requests: Bus/Dev/Fn, register byte offset */
+  uint8_t first_be, last_be;
+  uint16_t cid;              /* completions: Completer ID */
+  uint8_t status;            /* completions: Completion Status */
+  uint16_t byte_count;       /* completions: 1-4096 */
+  uint8_t lower_addr;
+  uint8_t code;              /* messages */
+  uint16_t prefixes;
+};
+/* The one TLP line: "MRd64 (20h) len 1 DW/4 B RID 01:00.0 tag 5 addr
+ * 0x1234560000", "CplD (4ah) len 1 DW/4 B CID 00:00.0 SC bc 4 la 00h RID
+ * 01:00.0 tag 5", "Msg-ID (32h) Vendor_Defined Type 1 RID 01:00.0". */
+void ual_pcie_tlp_line(const struct ual_pcie_tlp_info *i, char *buf, size_t cap);
+/* A request as a transaction names it: "MRd64 (20h) RID 01:00.1 tag 7". */
+void ual_pcie_req_line(unsigned type, unsigned rid, unsigned tag, char *buf, size_t cap);
+/* Completion Status as engineers abbreviate it: SC, UR, RRS (was CRS), CA; NULL: reserved. */
+const char *ual_pcie_cpl_status_abbrev(unsigned status);
+/* The info of a flit-mode TLP from its held header (byte enables, status
+ * and Lower Address[1:0] from its OHC-A word when present). */
+void ual_pcie_tlp_info(const struct ual_pcie_tlp *t, struct ual_pcie_tlp_info *i);
+/* ual_pcie_tlp_line of a flit-mode TLP. */
 void ual_pcie_tlp_summary(const struct ual_pcie_tlp *t, char *buf, size_t cap);
 /* DW0 of a TLP (after its kept prefixes) in its held header. */
 static inline const uint8_t *ual_pcie_tlp_dw0(const struct ual_pcie_tlp *t) { return t->hdr + 4u * t->prefix_held; }
