@@ -52,7 +52,20 @@ static void tally(struct ual_view_link_tally *t, const struct ual_rec_result *r)
     if (r->flit.fec.status == UAL_FEC_CORRECTED) p->flit_fec_corrected++;
     p->nops += r->tlps.nops;
     p->tlps += r->tlps.n + r->tlps.dropped;
-    for (unsigned i = 0; i < r->tlps.n; i++) p->tlp_by_type[ual_pcie_tlp_dw0(&r->tlps.v[i].t)[0]]++;
+    for (unsigned i = 0; i < r->tlps.n; i++) {
+      const struct ual_pcie_tlp *x = &r->tlps.v[i].t;
+      unsigned type = ual_pcie_tlp_dw0(x)[0], fc = ual_pcie_tlp_type(type)->fc;
+      uint64_t all = 4u * ((uint64_t)x->prefix_dw + x->size.total_dw), data = 4u * x->size.payload_dw;
+      p->tlp_by_type[type]++;
+      p->tlp_bytes += all;
+      p->payload_bytes += data;
+      p->bytes_by_type[type] += all;
+      p->payload_by_type[type] += data;
+      if (fc != UAL_TLP_FC_NONE) {   /* enum order P, NP, Cpl after NONE */
+        p->cr_hdr[fc - UAL_TLP_FC_PR]++;
+        p->cr_data[fc - UAL_TLP_FC_PR] += (x->size.payload_dw + 3u) / 4u;
+      }
+    }
     return;
   }
   if (r->rec.h.kind != UAL_REC_PCIE_DLLP) return;
@@ -118,6 +131,51 @@ static void sent_by(const struct out *o, const struct ual_pcie_link_an *l) {
       false);
 }
 
+static void rate(const struct out *o, const char *key, const char *label, uint64_t a, uint64_t b, double span_s) {
+  struct ual_view_counter c = { UAL_VIEW_T_RATES, key, label, "B/s", 0, false, false, false, { a, b },
+                                { a / span_s, b / span_s } };
+  o->fn(o->ctx, &c);
+}
+
+/* TLP bytes and the credits they consumed; throughput per direction and
+ * per Type over the link's span (first to last record, both directions). */
+static void throughput(const struct out *o, const struct ual_view_link_tally *lt) {
+  const struct ual_pcie_dir_tally *a = &lt->f.pcie.d[0], *b = &lt->f.pcie.d[1];
+  static const char *const cls[3] = { "P", "NP", "Cpl" };
+  const unsigned T = UAL_VIEW_T_RECORDS;
+  char n[16], label[64];
+  row(o, T, "PCIe TLP bytes", "", 0, true, 0, 0, false);
+  row(o, T, "total", "bytes", 2, false, a->tlp_bytes, b->tlp_bytes, false);
+  row(o, T, "payload", "bytes", 2, false, a->payload_bytes, b->payload_bytes, false);
+  row(o, T, "Flow-control credits consumed (all VCs)", "", 0, true, 0, 0, false);
+  for (unsigned c = 0; c < 3; c++) {
+    snprintf(label, sizeof label, "%s header", cls[c]);
+    row(o, T, label, "credits", 2, false, a->cr_hdr[c], b->cr_hdr[c], false);
+    snprintf(label, sizeof label, "%s data", cls[c]);
+    row(o, T, label, "credits", 2, false, a->cr_data[c], b->cr_data[c], false);
+  }
+  uint64_t first = 0, last = 0;
+  for (unsigned d = 0; d < 2; d++) {
+    if (!lt->d[d].first_ts) continue;
+    if (!first || lt->d[d].first_ts < first) first = lt->d[d].first_ts;
+    if (lt->d[d].last_ts > last) last = lt->d[d].last_ts;
+  }
+  if (last <= first) return;   /* no span, no rate */
+  double span_s = (double)(last - first) / 1e9;
+  rate(o, "pcie.tlp_bps", "TLP throughput, all bytes (B/s)", a->tlp_bytes, b->tlp_bytes, span_s);
+  rate(o, "pcie.payload_bps", "TLP throughput, payload (B/s)", a->payload_bytes, b->payload_bytes, span_s);
+  for (unsigned t = 0; t < 256; t++) {
+    if (!a->tlp_by_type[t] && !b->tlp_by_type[t]) continue;
+    char key[48];
+    snprintf(key, sizeof key, "pcie.tlp_bps.%02x", t);
+    snprintf(label, sizeof label, "%s, all bytes (B/s)", type_name(t, n));
+    rate(o, key, label, a->bytes_by_type[t], b->bytes_by_type[t], span_s);
+    snprintf(key, sizeof key, "pcie.payload_bps.%02x", t);
+    snprintf(label, sizeof label, "%s, payload (B/s)", type_name(t, n));
+    rate(o, key, label, a->payload_by_type[t], b->payload_by_type[t], span_s);
+  }
+}
+
 static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_fn fn, void *ctx) {
   const struct ual_pcie_dir_tally *a = &s->tally->l[k].f.pcie.d[0], *b = &s->tally->l[k].f.pcie.d[1];
   struct out o = { fn, ctx };
@@ -143,6 +201,7 @@ static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_
       if (a->by_type[t] || b->by_type[t])
         row(&o, T, ual_pcie_dllp_name_str(t), "DLLPs", 4, false, a->by_type[t], b->by_type[t], false);
   }
+  if (a->tlps + b->tlps) throughput(&o, &s->tally->l[k]);
   const struct ual_pcie_link_an *l = link_an(s, k);
   if (l) sent_by(&o, l);
 }
@@ -179,6 +238,7 @@ static const char *dl_state(const struct ual_pcie_side *s) {
 static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, void *ctx) {
   const struct ual_pcie_link_an *l = link_an(s, k);
   if (!l) return;
+  const struct ual_pcie_tally *t = &s->tally->l[k].f.pcie;
   static const char *const class_name[UAL_PCIE_CLASSES] = { "P", "NP", "Cpl" };
   struct rows w = { fn, ctx, "Link" };
   char a[2][48];
@@ -217,11 +277,26 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
       char label[40];
       snprintf(label, sizeof label, "%s credits advertised (hdr/data)", class_name[c]);
       for (unsigned d = 0; d < 2; d++) {
-        const struct ual_pcie_fc_vals *x = &l->s[d].adv[vc][c];
-        snprintf(a[d], sizeof a[d], "%u/%u", x->hdr, x->data);
+        const struct ual_pcie_fc_vals *x = &l->s[d].adv[vc][c], *in = &l->s[d].vc[vc].init[c];
+        /* 0 in InitFC advertises infinite credits (its UpdateFCs then carry 0 too) */
+        char h[12], dt[12];
+        if (in->known && !in->hdr) snprintf(h, sizeof h, "infinite");
+        else snprintf(h, sizeof h, "%u", x->hdr);
+        if (in->known && !in->data) snprintf(dt, sizeof dt, "infinite");
+        else snprintf(dt, sizeof dt, "%u", x->data);
+        snprintf(a[d], sizeof a[d], "%s/%s", h, dt);
         v[d] = x->known ? a[d] : NULL;
       }
       put_row(&w, label, "credits", false, v[0], v[1]);
+      /* what the other side's TLPs consumed of them (flit mode; all VCs: the TC/VC map is not seen) */
+      if (!vc && (t->d[0].tlps + t->d[1].tlps)) {
+        snprintf(label, sizeof label, "%s credits consumed (hdr/data)", class_name[c]);
+        for (unsigned d = 0; d < 2; d++) {
+          snprintf(a[d], sizeof a[d], "%" PRIu64 "/%" PRIu64, t->d[d ^ 1].cr_hdr[c], t->d[d ^ 1].cr_data[c]);
+          v[d] = a[d];
+        }
+        put_row(&w, label, "credits", false, v[0], v[1]);
+      }
     }
   }
   w.group = "Transactions";

@@ -48,7 +48,7 @@ static void fc(unsigned dir, enum ual_pcie_dllp_name n, unsigned hdr, unsigned d
 }
 
 struct seen {
-  char dl[2][48], p_cred[2][48], fc[2][48];
+  char dl[2][48], p_cred[2][48], np_cred[2][48], cpl_cred[2][48], fc[2][48];
   uint64_t dllps[2], naks[2];
 };
 
@@ -58,6 +58,10 @@ static void on_row(void *ctx, const struct ual_view_row *r) {
     if (!strcmp(r->label, "DL state")) snprintf(s->dl[d], sizeof s->dl[d], "%s", r->value[d]);
     if (r->group && !strcmp(r->group, "Flow control VC0") && !strcmp(r->label, "P credits advertised (hdr/data)"))
       snprintf(s->p_cred[d], sizeof s->p_cred[d], "%s", r->value[d]);
+    if (r->group && !strcmp(r->group, "Flow control VC0") && !strcmp(r->label, "NP credits advertised (hdr/data)"))
+      snprintf(s->np_cred[d], sizeof s->np_cred[d], "%s", r->value[d]);
+    if (r->group && !strcmp(r->group, "Flow control VC0") && !strcmp(r->label, "Cpl credits advertised (hdr/data)"))
+      snprintf(s->cpl_cred[d], sizeof s->cpl_cred[d], "%s", r->value[d]);
     if (r->group && !strcmp(r->group, "Flow control VC0") && !strcmp(r->label, "FC initialisation"))
       snprintf(s->fc[d], sizeof s->fc[d], "%s", r->value[d]);
   }
@@ -115,6 +119,9 @@ int main(void) {
   CHECK_STR(s.dl[1], "DL_Up");
   CHECK_STR(s.p_cred[0], "16/64");
   CHECK_STR(s.p_cred[1], "17/64");
+  /* 0 in InitFC is infinite, not none (NP data, all of Cpl) */
+  CHECK_STR(s.np_cred[0], "8/infinite");
+  CHECK_STR(s.cpl_cred[1], "infinite/infinite");
   CHECK_STR(s.fc[0], ual_pcie_fc_phase_name(UAL_PCIE_PH_INIT2));
   ual_view_counters(&src, 0, on_counter, &s);
   CHECK_EQ(s.dllps[0], 7);

@@ -118,7 +118,7 @@ enum ual_view_table { UAL_VIEW_T_RECORDS, UAL_VIEW_T_RATES, UAL_VIEW_T_SENT_BY }
  * no_total. */
 struct ual_view_counter {
   uint8_t table;                  /* enum ual_view_table */
-  const char *key;                /* dotted key under the link in --stats --json; NULL none */
+  const char *key;                /* dotted key under the link in --stats --json; NULL none; valid during the callback */
   const char *label;              /* valid during the callback */
   const char *unit;               /* "flits", "ns", "bytes", "" */
   unsigned indent;                /* nesting under the last heading: 0, 2, 4 */

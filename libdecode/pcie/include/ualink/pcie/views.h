@@ -12,6 +12,13 @@ struct ual_pcie_dir_tally {
   uint64_t by_type[UAL_PCIE_DT_COUNT];
   uint64_t flits, flit_crc_bad, flit_fec_corrected, tlps, nops;   /* flits (kind 5) */
   uint64_t tlp_by_type[256];
+  /* the TLPs walked (kind 5): all their bytes (prefixes, header, OHC,
+   * payload, trailer) and their data, in all and by Type */
+  uint64_t tlp_bytes, payload_bytes;
+  uint64_t bytes_by_type[256], payload_by_type[256];
+  /* flow-control credits they consumed by class (P, NP, Cpl), all VCs:
+   * a header credit each, a data credit per 4 DW of payload */
+  uint64_t cr_hdr[3], cr_data[3];
 };
 
 struct ual_pcie_tally {
