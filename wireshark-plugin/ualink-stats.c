@@ -14,15 +14,81 @@
 #include "packet-ualink.h"
 
 enum uw_group {
-  UG_RECORDS, UG_USAGE, UG_REPLAY, UG_CHECK, UG_TL, UG_DLMSG, UG_DLLP, UG_OS, UG_EVENT, UG_RULES,
+  UG_RECORDS, UG_USAGE, UG_REPLAY, UG_CHECK, UG_TL, UG_DLMSG, UG_DLLP, UG_OS, UG_EVENT, UG_FABRIC, UG_RULES,
   UG_COUNT
 };
 static const char *const uw_group_name[UG_COUNT] = {
   "Records", "Flit usage", "Replay command", "CRC and FEC", "TL flits", "DL messages",
-  "DLLPs", "Ordered sets", "Link events", "Findings by rule",
+  "DLLPs", "Ordered sets", "Link events", "Other fabrics (presentation model)", "Findings by rule",
 };
 
 typedef void (*uw_count_cb)(void *ctx, enum uw_group g, const char *item, unsigned dir, unsigned n);
+
+/* The other fabrics' counters (PCIe, UB) come from the presentation model
+ * (core/views.h): a tally of the records so far, whose record-table rows
+ * grow by what each record adds; each growth is counted as the item
+ * "heading: label". One per statistic, reset with it. */
+struct uw_model {
+  struct ual_view_tally t;
+  GHashTable *prev;   /* "link/heading/label/dir" -> the row's value so far */
+};
+
+struct uw_delta {
+  struct uw_model *m;
+  unsigned k;
+  const char *heading;
+  uw_count_cb cb;
+  void *ctx;
+};
+
+static void uw_model_reset(struct uw_model *m) {
+  ual_view_tally_init(&m->t);
+  if (m->prev) g_hash_table_remove_all(m->prev);
+  else m->prev = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+}
+
+static void uw_model_free(struct uw_model *m) {
+  if (m->prev) g_hash_table_destroy(m->prev);
+  g_free(m);
+}
+
+static void uw_delta_row(void *ctx, const struct ual_view_counter *c) {
+  struct uw_delta *x = ctx;
+  if (c->heading) {
+    x->heading = c->label;   /* valid until the next row: only its text is kept */
+    return;
+  }
+  if (c->table != UAL_VIEW_T_RECORDS || c->per_rule || c->no_total) return;
+  for (unsigned d = 0; d < 2; d++) {
+    char key[160], item[128];
+    snprintf(item, sizeof item, "%s%s%s", x->heading ? x->heading : "", x->heading ? ": " : "", c->label);
+    snprintf(key, sizeof key, "%u/%s/%u", x->k, item, d);
+    guint64 *prev = g_hash_table_lookup(x->m->prev, key);
+    guint64 was = prev ? *prev : 0;
+    if (c->v[d] <= was) continue;
+    x->cb(x->ctx, UG_FABRIC, item, d, (unsigned)(c->v[d] - was));
+    if (!prev) {
+      prev = g_new(guint64, 1);
+      g_hash_table_insert(x->m->prev, g_strdup(key), prev);
+    }
+    *prev = c->v[d];
+  }
+}
+
+/* What a record of a fabric other than UALink adds to the model's counters. */
+static void uw_model_count(struct uw_model *m, const struct ual_rec_result *r, uint64_t ts_ns, uw_count_cb cb,
+                           void *ctx) {
+  int k = ual_view_tally_add(&m->t, r, ts_ns, true);
+  if (k < 0 || m->t.l[k].fabric == UAL_VF_ualink) return;   /* UALink's: the groups above */
+  struct ual_view_src src = { NULL, NULL, &m->t };
+  struct uw_delta x = { m, (unsigned)k, NULL, cb, ctx };
+  const struct ual_view_fabric *f = ual_view_fabric_get(m->t.l[k].fabric);
+  if (f && f->counters) f->counters(&src, (unsigned)k, uw_delta_row, &x);
+}
+
+static uint64_t uw_ts_ns(const packet_info *pinfo) {
+  return (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
+}
 
 static const char *uw_name_or(const char *name, const char *fallback) { return name ? name : fallback; }
 
@@ -68,10 +134,13 @@ static void uw_classify(const struct ual_rec_result *r, uw_count_cb cb, void *ct
 /* Stats tree */
 
 static int st_group[UG_COUNT];
+static struct uw_model *st_model;
 
 static void uw_st_init(stats_tree *st) {
   for (int g = 0; g < UG_COUNT; g++)
     st_group[g] = stats_tree_create_node(st, uw_group_name[g], 0, STAT_DT_INT, TRUE);
+  if (!st_model) st_model = g_new0(struct uw_model, 1);
+  uw_model_reset(st_model);
 }
 
 static void uw_st_count(void *ctx, enum uw_group g, const char *item, unsigned dir _U_, unsigned n) {
@@ -80,9 +149,10 @@ static void uw_st_count(void *ctx, enum uw_group g, const char *item, unsigned d
   increase_stat_node(st, item, st_group[g], FALSE, (gint)n);
 }
 
-static tap_packet_status uw_st_packet(stats_tree *st, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
+static tap_packet_status uw_st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt _U_,
                                       const void *data, tap_flags_t flags _U_) {
   uw_classify(data, uw_st_count, st);
+  uw_model_count(st_model, data, uw_ts_ns(pinfo), uw_st_count, st);
   return TAP_PACKET_REDRAW;
 }
 
@@ -94,6 +164,7 @@ struct uw_row { char *item; guint64 n[2]; };
 struct uw_stat {
   GPtrArray *rows[UG_COUNT];
   guint64 records[2];
+  struct uw_model *model;
 };
 
 static void uw_stat_count(void *ctx, enum uw_group g, const char *item, unsigned dir, unsigned n) {
@@ -119,11 +190,14 @@ static void uw_row_free(gpointer p) {
 static void uw_stat_reset(void *tapdata) {
   struct uw_stat *s = tapdata;
   for (int g = 0; g < UG_COUNT; g++) g_ptr_array_set_size(s->rows[g], 0);
+  uw_model_reset(s->model);
 }
 
-static tap_packet_status uw_stat_packet(void *tapdata, packet_info *pinfo _U_, epan_dissect_t *edt _U_,
+static tap_packet_status uw_stat_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
                                         const void *data, tap_flags_t flags _U_) {
+  struct uw_stat *s = tapdata;
   uw_classify(data, uw_stat_count, tapdata);
+  uw_model_count(s->model, data, uw_ts_ns(pinfo), uw_stat_count, tapdata);
   return TAP_PACKET_REDRAW;
 }
 
@@ -154,6 +228,7 @@ static void uw_stat_draw(void *tapdata) {
 static void uw_stat_finish(void *tapdata) {
   struct uw_stat *s = tapdata;
   for (int g = 0; g < UG_COUNT; g++) g_ptr_array_free(s->rows[g], TRUE);
+  uw_model_free(s->model);
   g_free(s);
 }
 
@@ -164,6 +239,8 @@ static void uw_stat_init(const char *opt_arg, void *userdata _U_) {
   if (strncmp(opt_arg, UW_STAT_CLI ",", sizeof UW_STAT_CLI) == 0) filter = opt_arg + sizeof UW_STAT_CLI;
   struct uw_stat *s = g_new0(struct uw_stat, 1);
   for (int g = 0; g < UG_COUNT; g++) s->rows[g] = g_ptr_array_new_with_free_func(uw_row_free);
+  s->model = g_new0(struct uw_model, 1);
+  uw_model_reset(s->model);
   GString *err = register_tap_listener(UAL_WS_TAP, s, filter, TL_REQUIRES_NOTHING, uw_stat_reset,
                                        uw_stat_packet, uw_stat_draw, uw_stat_finish);
   if (err) {

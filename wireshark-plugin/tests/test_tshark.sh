@@ -523,6 +523,24 @@ pcie)
     check "ualink-decode -Y '$flt' -e $fld: '$want' ($got)" test "$got" = "$want"
   done
   check "no shifted address matches" test -z "$(frames "$p" 'pcie.tlp.addr64 == 0x40000800')"
+  # -z ualink,tree and ualink,stat show PCIe's counters from the model, not zeros (issue 36)
+  ts -r "$p" -q -z ualink,tree > "$work/pcie-tree.txt"
+  ts -r "$p" -q -z ualink,stat > "$work/pcie-stat.txt"
+  cat "$work/pcie-tree.txt" "$work/pcie-stat.txt"
+  want=$("$decode" --json "$p" | "$py" -c 'import json, sys
+n = [0, 0]; b = [0, 0]
+for l in sys.stdin:
+    o = json.loads(l)
+    t = (o.get("pcie_flit") or {}).get("tlps", [])
+    d = 0 if o.get("dir") == "A>B" else 1
+    n[d] += len(t); b[d] += sum(4 * (x["prefixes"] + x["size_dw"]) for x in t)
+print(n[0], n[1], b[0], b[1])')
+  read -r na nb ba bb <<< "$want"
+  check "-z ualink,tree: PCIe TLPs total $((na + nb)) as ualink-decode --json lists them" \
+    grep -qE "^ +PCIe TLPs \(NOP TLPs not counted\): total +$((na + nb)) " "$work/pcie-tree.txt"
+  check "-z ualink,stat: PCIe TLP bytes $ba / $bb by direction" \
+    grep -qE "^  PCIe TLP bytes: total +$ba +$bb\$" "$work/pcie-stat.txt"
+  check "TLPs counted at all ($na / $nb)" test "$na" -gt 0 -a "$nb" -gt 0
   "$decode" -V --no-color "$p" > "$work/decode-V.txt" 2> /dev/null || true
   ts -r "$p" -V > "$work/tshark-V.txt"
   check "pcie_flit.pcap: tshark -V shows every ualink-decode -V row" \
