@@ -181,7 +181,7 @@ int main(void) {
       CHECK_EQ(analyze(&c, 0, what), 0);
     }
   }
-  CHECK(rules >= 10);
+  CHECK(rules >= 34);
   cap_free(&c);
   return check_done("test_pcienf_gen");
 }
