@@ -24,6 +24,11 @@ bool tui_model_init_caps(struct tui_model *m, size_t ring_cap, size_t match_cap)
     tui_model_free(m);
     return false;
   }
+  if (!(m->vt = malloc(sizeof *m->vt))) {
+    tui_model_free(m);
+    return false;
+  }
+  ual_view_tally_init(m->vt);
   m->link.width_ns = 1;
   ual_analyzer_init(&m->an);
   if (m->tail) ual_analyzer_init(m->tail);
@@ -39,8 +44,13 @@ void tui_model_free(struct tui_model *m) {
   free(m->ring);
   free(m->matches);
   free(m->tail);
+  free(m->vt);
+  free(m->txns);
   m->ring = m->matches = NULL;
   m->tail = NULL;
+  m->vt = NULL;
+  m->txns = NULL;
+  m->n_txns = m->txn_cap = 0;
 }
 
 size_t tui_model_count(const struct tui_model *m) {
@@ -171,12 +181,18 @@ static void decode_held(const struct tui_entry *e, struct ual_rec_result *r) {
 
 static bool reads_state(const struct tui_filter *f) { return f->active && ual_filter_uses_state(f->prog); }
 
-/* ev for a step whose result the filter will see: what -Y's step collects */
-static struct ual_events *filter_events(struct tui_model *m, uint64_t frame) {
-  if (!reads_state(&m->filter)) return NULL;
+/* ev for a step: its timeline events end transactions, and a filter that
+ * reads the analysis sees what -Y's step collects */
+static struct ual_events *step_events(struct tui_model *m, uint64_t frame) {
   ual_events_clear(&m->ev);
   ual_filter_ualink_begin(&m->fst, frame);
   return &m->ev;
+}
+
+/* ev for a step whose result the filter will see: what -Y's step collects */
+static struct ual_events *filter_events(struct tui_model *m, uint64_t frame) {
+  if (!reads_state(&m->filter)) return NULL;
+  return step_events(m, frame);
 }
 
 /* The model's filter on e, decoded as r, with the analysis an after it. */
@@ -187,6 +203,40 @@ static bool filter_on(struct tui_model *m, const struct ual_analyzer *an, const 
   struct ual_filter_record fr = { e->rec, e->len, e->wire_len, e->frame, e->rel_ns, e->delta_ns, r, &m->fst };
   ual_filter_collect(m->filter.prog, &fr);
   return ual_filter_match(m->filter.prog);
+}
+
+/* The transactions r (on link slot k) ended. */
+static void keep_txns(struct tui_model *m, int k, const struct ual_rec_result *r, uint64_t ts_ns) {
+  struct ual_view_txn t[UAL_VIEW_MAX_TXNS];
+  unsigned n = ual_view_txns(m->vt, k, r, ts_ns, &m->ev, t, UAL_VIEW_MAX_TXNS);
+  for (unsigned i = 0; i < n; i++) {
+    if (m->n_txns == m->txn_cap) {
+      size_t cap = m->txn_cap ? m->txn_cap * 2 : 256;
+      struct ual_view_txn *v = cap <= TUI_TXN_MAX ? realloc(m->txns, cap * sizeof *v) : NULL;
+      if (!v) {
+        m->txns_dropped += n - i;
+        return;
+      }
+      m->txns = v;
+      m->txn_cap = cap;
+    }
+    m->txns[m->n_txns++] = t[i];
+  }
+}
+
+void tui_model_view_src(const struct tui_model *m, struct ual_view_src *src) { ual_analyzer_view_src(&m->an, m->vt, src); }
+
+bool tui_model_link_shown(const struct tui_model *m, unsigned k) {
+  const struct ual_view_link_tally *l = &m->vt->l[k];
+  for (unsigned d = 0; d < 2; d++)
+    if (l->d[d].records > l->d[d].events) return true;
+  return false;
+}
+
+bool tui_model_links(const struct tui_model *m) {
+  unsigned n = 0;
+  for (unsigned k = 0; k < m->vt->n; k++) n += tui_model_link_shown(m, k);
+  return n > 1 || m->vt->other_links;
 }
 
 const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, size_t len, uint64_t ts_ns,
@@ -209,7 +259,8 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   e->delta_ns = (int64_t)(ts_ns - m->prev_ts);
   m->prev_ts = ts_ns;
   m->total++;
-  ual_analyzer_step(&m->an, rec, len, m->total, m->arrival_times ? 0 : ts_ns, r, filter_events(m, m->total));
+  uint64_t link_ts = m->arrival_times ? 0 : ts_ns;
+  ual_analyzer_step(&m->an, rec, len, m->total, link_ts, r, step_events(m, m->total));
 
   e->frame = m->total;
   e->ts_ns = ts_ns;
@@ -218,6 +269,8 @@ const struct tui_entry *tui_model_add(struct tui_model *m, const uint8_t *rec, s
   e->status = (uint8_t)r->status;
   memcpy(e->rec, rec, e->len);
   e->dir = r->dir;
+  e->link = r->rec.h.link;
+  keep_txns(m, ual_view_tally_add(m->vt, r, link_ts, true), r, link_ts);
   bool ok = r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
   e->kind = ok ? r->rec.h.kind : 0;
   e->flit_kind = ok && r->rec.h.kind == UAL_REC_FLIT ? r->flit.kind : 0;

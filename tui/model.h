@@ -12,6 +12,7 @@
 #include "ualink/ualink.h"
 #include "ualink/ualink/analysis.h"
 #include "ualink/core/filter.h"
+#include "ualink/core/views.h"
 #include "ualink/ualink/filter.h"
 
 #define TUI_REC_MAX (UAL_REC_HDR_BYTES + UAL_FLIT_BYTES)
@@ -23,6 +24,7 @@ struct tui_entry {
   uint64_t ts_ns;
   uint16_t len;
   uint8_t dir;              /* 0 A>B, 1 B>A */
+  uint8_t link;             /* the record header's link byte */
   uint8_t kind;             /* record kind, 0 = malformed */
   uint8_t flit_kind;        /* enum ual_flit_kind for flits */
   int8_t sev;               /* highest finding severity, -1 none */
@@ -86,6 +88,9 @@ struct tui_wall_rates {
   struct tui_rate b[TUI_RATE_BUCKETS];
 };
 
+/* Transactions the model's records ended, kept up to this many. */
+#define TUI_TXN_MAX 65536
+
 struct tui_model {
   struct tui_entry *ring;
   size_t cap;
@@ -108,6 +113,12 @@ struct tui_model {
   uint64_t t0_ns;           /* time of frame 1: times are relative to it */
   uint64_t last_ts;
   uint64_t prev_ts;         /* of the record before: frame.time_delta */
+  /* The presentation model (core/views.h): links in first-seen order with
+   * their counters, and the transactions the records ended. */
+  struct ual_view_tally *vt;
+  struct ual_view_txn *txns;
+  size_t n_txns, txn_cap;
+  uint64_t txns_dropped;    /* beyond TUI_TXN_MAX */
   struct tui_rate sum;      /* totals of what the rates count */
   struct tui_link_rates link;
   struct tui_wall_rates wall;
@@ -171,6 +182,13 @@ size_t tui_view_find(const struct tui_model *m, bool only, uint64_t frame);
 void tui_entry_decode(const struct tui_entry *e, struct ual_rec_result *r);
 /* Counts in wall-clock second now_s - ago (0 = the current second). */
 struct tui_rate tui_model_wall_rate(const struct tui_model *m, uint64_t now_s, unsigned ago);
+/* What the model's renderers read (core/views.h) for the model's state now. */
+void tui_model_view_src(const struct tui_model *m, struct ual_view_src *src);
+/* Whether link slot k of the model has records besides link events (a
+ * link event before its link's first record has a slot of its own). */
+bool tui_model_link_shown(const struct tui_model *m, unsigned k);
+/* Whether records of more than one link came: the list then shows the link. */
+bool tui_model_links(const struct tui_model *m);
 /* Capture time from the first to the last record, in ns (0 with arrival times). */
 uint64_t tui_model_span_ns(const struct tui_model *m);
 

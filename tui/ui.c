@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <locale.h>
 #include <pthread.h>
 #include <signal.h>
@@ -63,6 +64,7 @@ struct app {
   int n_tree, cap_tree, tree_sel, tree_top;
   int findings_sel;
   int info_top, info_rows;  /* link state, statistics, help: first row shown, rows drawn */
+  long txn_sel, txn_top;    /* transactions: selected row, first row drawn */
 };
 
 static volatile sig_atomic_t quit_signal;
@@ -257,7 +259,7 @@ static void empty_reason(struct app *a, char *buf, size_t cap) {
  * match count. When the row is short the filter and its count stay and the
  * keys go; a filter too long for the row is cut before its count. */
 static void footer_line(struct app *a) {
-  static const char keys[] = "q quit  ? help  / filter  n/N next/prev  Enter detail  1-4 screens";
+  static const char keys[] = "q quit  ? help  / filter  n/N next/prev  Enter detail  1-5 screens";
   attron(A_REVERSE);
   mvhline(LINES - 1, 0, ' ', COLS);
   if (a->status[0]) {
@@ -351,7 +353,8 @@ static void list_draw(struct app *a) {
   header_line(a, "Flits");
   list_fix_view(a);
   attron(A_BOLD | A_UNDERLINE);
-  put(1, 0, "%-8s %-15s %-4s %-s", "Frame", "Time", "Dir", "Content");
+  bool links = tui_model_links(&a->model);   /* a switch, a Root Complex: which link each record is on */
+  put(1, 0, "%-8s %-15s %-4s %s%-s", "Frame", "Time", "Dir", links ? "Link " : "", "Content");
   attroff(A_BOLD | A_UNDERLINE);
   long n = view_count(a);
   int y = 2;
@@ -369,8 +372,11 @@ static void list_draw(struct app *a) {
     mvhline(y, 0, ' ', COLS);
     int64_t rel = tui_model_rel_ns(&a->model, e);
     uint64_t dt = rel < 0 ? 0 - (uint64_t)rel : (uint64_t)rel;
-    put(y, 0, "%-8" PRIu64 " %s%4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s", e->frame, rel < 0 ? "-" : " ",
-             dt / 1000000000u, dt % 1000000000u, e->dir ? "B>A" : "A>B", e->line, e->n_rules ? " !" : "", rules);
+    char lk[8] = "";
+    if (links && e->link == 255) snprintf(lk, sizeof lk, "L?   ");
+    else if (links) snprintf(lk, sizeof lk, "L%-3u ", e->link);
+    put(y, 0, "%-8" PRIu64 " %s%4" PRIu64 ".%09" PRIu64 " %-4s %s%s%s%s", e->frame, rel < 0 ? "-" : " ",
+             dt / 1000000000u, dt % 1000000000u, e->dir ? "B>A" : "A>B", lk, e->line, e->n_rules ? " !" : "", rules);
     attroff(COLOR_PAIR(C_SEL) | COLOR_PAIR(pair) | A_BOLD);
     y++;
   }
@@ -499,100 +505,82 @@ static bool detail_key(struct app *a, int ch) {
 
 /* ---- link state ---- */
 
-/* A side's role as the field tree names it, in the encoding the records use. */
-static void role_text(const struct tui_model *m, bool side_b, char *buf, size_t cap) {
-  enum ual_field_id id = m->roles_pcie ? (side_b ? UAL_F_REC_PROLE_B : UAL_F_REC_PROLE_A)
-                                       : (side_b ? UAL_F_REC_ROLE_B : UAL_F_REC_ROLE_A);
-  ual_field_format(id, side_b ? m->role_b : m->role_a, buf, cap);
+/* The model's links (core/views.h), one section each: the link as its
+ * fabric names it, then its rows. */
+struct sect {
+  struct app *a;
+  int y;
+  const char *group;
+};
+
+/* A section's heading: the link's name, its fabric and link byte; the
+ * columns are its sides (or directions). */
+static void link_heading(struct sect *s, const struct ual_view_link *l, const char *col_a, const char *col_b) {
+  char idx[16] = "";
+  if (l->index != 255) snprintf(idx, sizeof idx, ", link %u", l->index);
+  attron(A_BOLD);
+  put(irow(s->a, s->y++), 2, "%s (%s%s)", l->name, ual_view_fabric_get(l->fabric)->name, idx);
+  attroff(A_BOLD);
+  if (col_a[0] || col_b[0]) put(irow(s->a, s->y++), 2, "%-34s %-26s %-26s", "", col_a, col_b);
 }
 
-/* The UB link's state (ub/analysis.h), when the capture has UB flits. */
-static void ub_draw(struct app *a, const struct ual_ub_an *ub, int y) {
-  if (!ub->records) return;
-  char v[2][32];
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB DLL", ual_ub_dll_name(ub->s[0].dll), ual_ub_dll_name(ub->s[1].dll));
-  for (unsigned d = 0; d < 2; d++) {
-    int32_t c = 0, c0 = 0;
-    for (unsigned k = 0; k < UAL_UB_VLS; k++) { c += ub->s[d].cred[k]; c0 += ub->s[d].cred_init[k]; }
-    if (ub->s[d].cred_known) snprintf(v[d], sizeof v[d], "%d of %d cells", c, c0);
-    else snprintf(v[d], sizeof v[d], "unknown");
+static void state_row(void *ctx, const struct ual_view_row *r) {
+  struct sect *s = ctx;
+  if (r->group && (!s->group || strcmp(r->group, s->group) != 0)) {
+    attron(A_UNDERLINE);
+    put(irow(s->a, s->y++), 2, "%s", r->group);
+    attroff(A_UNDERLINE);
   }
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB credits to send", v[0], v[1]);
-  for (unsigned d = 0; d < 2; d++)
-    if (ub->s[d].unacked >= 0) snprintf(v[d], sizeof v[d], "%d", ub->s[d].unacked);
-    else snprintf(v[d], sizeof v[d], "unknown");
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "UB un-ACKed flits", v[0], v[1]);
-  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "UB Retry_Req_Sets", ub->s[0].retry_req_sets, ub->s[1].retry_req_sets);
-  const char *mode = ub->mode == UAL_UB_MODE_CRC ? "CRC" : ub->mode == UAL_UB_MODE_NONCRC ? "non-CRC" : "unknown";
-  if (ub->p.known)
-    put(irow(a, y++), 2, "%-24s %s, VL_ENABLE %04x, %u flits/cell, ACK %u/%u flits", "UB mode, negotiated", mode,
-             ub->p.vl_enable, ub->p.flow_ctrl, ub->p.data_ack, ub->p.ctrl_ack);
-  else
-    put(irow(a, y++), 2, "%-24s %s, parameters unknown", "UB mode, negotiated", mode);
+  s->group = r->group;
+  char v[2][72];
+  for (unsigned d = 0; d < 2; d++) {
+    if (!r->known[d]) snprintf(v[d], sizeof v[d], "?");
+    else snprintf(v[d], sizeof v[d], "%s%s%s", r->value[d], r->unit[0] ? " " : "", r->unit);
+  }
+  if (r->link_wide) put(irow(s->a, s->y++), 4, "%-32s %s", r->label, v[0]);
+  else put(irow(s->a, s->y++), 4, "%-32s %-26s %-26s", r->label, v[0], v[1]);
+}
+
+/* The links with records of their own, in first-seen order. */
+static int links_shown(const struct tui_model *m, unsigned *ks) {
+  int n = 0;
+  for (unsigned k = 0; k < m->vt->n; k++)
+    if (tui_model_link_shown(m, k)) ks[n++] = k;
+  if (!n)   /* nothing but link events yet */
+    for (unsigned k = 0; k < m->vt->n; k++) ks[n++] = k;
+  return n;
+}
+
+/* A screen of the model's links: its title, what the model reads, the links. */
+struct links_view {
+  struct ual_view_src src;
+  unsigned ks[UAL_VIEW_LINKS];
+  int n;
+};
+
+static void links_view(struct app *a, const char *title, struct links_view *v) {
+  header_line(a, title);
+  tui_model_view_src(&a->model, &v->src);
+  v->n = links_shown(&a->model, v->ks);
 }
 
 static void link_draw(struct app *a) {
-  header_line(a, "Link state");
   const struct tui_model *m = &a->model;
-  const char *rate = m->last_rate ? ual_value_name(ual_vals_rate, m->last_rate) : NULL;
-  char lw[8] = "?";
-  if (m->last_width) snprintf(lw, sizeof lw, "%u", m->last_width);
-  put(irow(a, 2), 2, "Rate %s   Width x%s", rate ? rate : "?", lw);
-  put(irow(a, 4), 2, "%-24s %-22s %-22s", "", "Side A", "Side B");
-  char ra[40], rb[40];
-  role_text(m, false, ra, sizeof ra);
-  role_text(m, true, rb, sizeof rb);
-  put(irow(a, 5), 2, "%-24s %-22s %-22s", "role", ra, rb);
-  const struct { const char *name; size_t off; } rows[] = {
-    { "records", offsetof(struct tui_dir_counts, records) },
-    { "TL flits delivered", offsetof(struct tui_dir_counts, tl_flits) },
-    { "DL messages", offsetof(struct tui_dir_counts, dl_msgs) },
-    { "Naks sent", offsetof(struct tui_dir_counts, naks) },
-    { "FEC corrected", offsetof(struct tui_dir_counts, fec_corrected) },
-    { "FEC uncorrectable", offsetof(struct tui_dir_counts, fec_uncorrectable) },
-    { "CRC bad", offsetof(struct tui_dir_counts, crc_bad) },
-    { "CRC inverted", offsetof(struct tui_dir_counts, crc_inverted) },
-  };
-  int y = 6;
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++, y++) {
-    uint64_t va = *(const uint64_t *)((const char *)&m->dir[0] + rows[i].off);
-    uint64_t vb = *(const uint64_t *)((const char *)&m->dir[1] + rows[i].off);
-    put(irow(a, y), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, rows[i].name, va, vb);
+  struct links_view v;
+  links_view(a, "Link state", &v);
+  int n = v.n;
+  struct sect s = { a, 2, NULL };
+  for (int i = 0; i < n; i++) {
+    struct ual_view_link l;
+    ual_view_link_get(&v.src, v.ks[i], &l);
+    link_heading(&s, &l, l.side[0], l.side[1]);
+    s.group = NULL;
+    ual_view_state(&v.src, v.ks[i], state_row, &s);
+    s.y++;
   }
-  struct ual_analysis_summary s;
-  ual_analyzer_summary(&m->an, &s);
-  y++;
-  /* what is not known is "?" here as in --stats and the timeline */
-  char lt[2][24];
-  for (int d = 0; d < 2; d++) {
-    const char *rn = s.rate[d] ? ual_value_name(ual_vals_rate, s.rate[d]) : NULL;
-    char wn[8] = "?";
-    if (s.width[d]) snprintf(wn, sizeof wn, "%u", s.width[d]);
-    snprintf(lt[d], sizeof lt[d], "%s x%s", rn ? rn : "?", wn);
-  }
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "LTSSM", s.ltssm[0] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[0]),
-           s.ltssm[1] == UAL_LT_UNKNOWN ? "?" : ual_lt_state_name(s.ltssm[1]));
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "rate, width", lt[0], lt[1]);
-  const char *onoff[] = { "offline", "online" };
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "channel 0 (TL)", s.ch0[0] < 0 ? "?" : onoff[s.ch0[0] & 1],
-           s.ch0[1] < 0 ? "?" : onoff[s.ch0[1] & 1]);
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "channel 4 (UART)", s.ch4[0] < 0 ? "?" : onoff[s.ch4[0] & 1],
-           s.ch4[1] < 0 ? "?" : onoff[s.ch4[1] & 1]);
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "negotiated width", ual_width_code_name(s.neg_width[0]),
-           ual_width_code_name(s.neg_width[1]));
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "negotiated speed", ual_speed_code_name(s.neg_speed[0]),
-           ual_speed_code_name(s.neg_speed[1]));
-  char ta[24] = "?", tb[24] = "?";
-  if (s.tl_rate[0] >= 0) snprintf(ta, sizeof ta, "%d (%.2f MHz)", s.tl_rate[0], s.tl_rate[0] * 0.05);
-  if (s.tl_rate[1] >= 0) snprintf(tb, sizeof tb, "%d (%.2f MHz)", s.tl_rate[1], s.tl_rate[1] * 0.05);
-  put(irow(a, y++), 2, "%-24s %-22s %-22s", "TL rate", ta, tb);
-  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "replays", s.replay[0].replays + s.replay[0].replays_selective,
-           s.replay[1].replays + s.replay[1].replays_selective);
-  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations complete", s.negs[0][UAL_NEG_COMPLETE],
-           s.negs[1][UAL_NEG_COMPLETE]);
-  put(irow(a, y++), 2, "%-24s %-22" PRIu64 " %-22" PRIu64, "negotiations Nacked", s.negs[0][UAL_NEG_NACK],
-           s.negs[1][UAL_NEG_NACK]);
-  ub_draw(a, &m->an.fab.ub, y + 1);
+  if (m->vt->other_links)
+    put(irow(a, s.y++), 2, "%" PRIu64 " records of further links (more than %d)", m->vt->other_links, UAL_VIEW_LINKS);
+  if (!n) put(irow(a, 3), 2, "no records yet");
 }
 
 /* ---- statistics ---- */
@@ -662,43 +650,43 @@ static void wall_spark(int y, const struct tui_model *m, uint64_t now_s, size_t 
   spark_row(y, text, vals, TUI_RATE_BUCKETS);
 }
 
-static void stats_draw(struct app *a) {
-  header_line(a, "Statistics");
-  const struct tui_model *m = &a->model;
-  put(irow(a, 2), 2, "%-20s %14s %14s", "", "A>B", "B>A");
-  const char *kinds[] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits" };
-  for (int k = 0; k < 4; k++)
-    put(irow(a, 3 + k), 2, "%-20s %14" PRIu64 " %14" PRIu64, kinds[k], m->dir[0].flits[k], m->dir[1].flits[k]);
-  put(irow(a, 7), 2, "%-20s %14" PRIu64 " %14" PRIu64, "ordered sets", m->dir[0].os, m->dir[1].os);
-  put(irow(a, 8), 2, "%-20s %14" PRIu64 " %14" PRIu64, "link events", m->dir[0].events, m->dir[1].events);
-  const struct tui_dir_counts *c = m->dir;
-  int y = 9;
-  /* a row per other fabric the capture has, so that the rates stay on screen */
-  if (c[0].pcie_dllps + c[1].pcie_dllps + c[0].pcie_flits + c[1].pcie_flits) {
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe DLLPs", c[0].pcie_dllps, c[1].pcie_dllps);
-    if (c[0].pcie_crc_bad || c[1].pcie_crc_bad)
-      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "  CRC-16 bad", c[0].pcie_crc_bad, c[1].pcie_crc_bad);
-    if (c[0].pcie_flits || c[1].pcie_flits) {
-      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe flits", c[0].pcie_flits, c[1].pcie_flits);
-      put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "PCIe TLPs", c[0].pcie_tlps, c[1].pcie_tlps);
-    }
-  }
-  if (c[0].ub_flits + c[1].ub_flits) {
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB flits", c[0].ub_flits, c[1].ub_flits);
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "  BCRC bad", c[0].ub_bcrc_bad, c[1].ub_bcrc_bad);
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB DLLDPs", c[0].ub_dlldps, c[1].ub_dlldps);
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 " %14" PRIu64, "UB DLLCBs", c[0].ub_dllcbs, c[1].ub_dllcbs);
-  }
-  put(irow(a, y++), 2, "%-20s %14" PRIu64, "malformed", m->malformed);
-  if (a->src.udp) {
-    /* the export's sequence numbers say what was lost, the kernel what it dropped here */
-    put(irow(a, y++), 2, "%-20s %14" PRIu64 "   in %" PRIu64 " gaps, %" PRIu64 " out of order", "lost (sequence)",
-        a->src.udp_rx.lost, a->src.udp_rx.gaps, a->src.udp_rx.back);
-    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (kernel)", a->src.kernel_drops);
-  } else {
-    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
-  }
+struct counter_ctx {
+  struct sect *s;
+  unsigned table;
+};
 
+/* A counter row of the wanted table: its directions and their total. */
+static void counter_row(void *ctx, const struct ual_view_counter *c) {
+  struct counter_ctx *x = ctx;
+  struct sect *s = x->s;
+  if (c->table != x->table) return;
+  int y = irow(s->a, s->y++);
+  if (c->heading) {
+    attron(A_UNDERLINE);
+    put(y, 2 + (int)c->indent, "%s", c->label);
+    attroff(A_UNDERLINE);
+    return;
+  }
+  char v[3][32];
+  for (unsigned d = 0; d < 2; d++) {
+    if (c->table == UAL_VIEW_T_RATES) snprintf(v[d], sizeof v[d], "%.3g", c->x[d]);
+    else snprintf(v[d], sizeof v[d], "%" PRIu64, c->v[d]);
+  }
+  if (c->no_total || c->table == UAL_VIEW_T_RATES) v[2][0] = 0;
+  else snprintf(v[2], sizeof v[2], "%" PRIu64, c->v[0] + c->v[1]);
+  char label[80];
+  bool unit = c->unit[0] && !strstr(c->label, c->unit);   /* "latency (ns)" says it already */
+  snprintf(label, sizeof label, "%*s%s%s%s%s", (int)c->indent, "", c->label, unit ? " (" : "", unit ? c->unit : "",
+           unit ? ")" : "");
+  put(y, 2, "%-44s %14s %14s %14s", label, v[0], v[1], v[2]);
+}
+
+static void stats_draw(struct app *a) {
+  const struct tui_model *m = &a->model;
+  struct links_view v;
+  links_view(a, "Statistics", &v);
+  int y = 2;
+  /* the rates first: on screen without scrolling; then a section per link */
   static const struct { const char *label; size_t field; } series[] = {
     { "flits", offsetof(struct tui_rate, flits) },
     { "TL flits", offsetof(struct tui_rate, tl_flits) },
@@ -725,6 +713,157 @@ static void stats_draw(struct app *a) {
     for (size_t i = 0; i < sizeof series / sizeof series[0]; i++)
       wall_spark(irow(a, y++), m, now_s, series[i].field, series[i].label);
   }
+  y++;
+  struct sect s = { a, y, NULL };
+  static const char *const tables[] = { "By direction", "Rates over the capture", "By sender (the analysis' totals)" };
+  for (int i = 0; i < v.n; i++) {
+    struct ual_view_link l;
+    ual_view_link_get(&v.src, v.ks[i], &l);
+    for (unsigned t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+      int y0 = s.y;
+      if (t == 0) link_heading(&s, &l, "", "");
+      else s.y++;
+      attron(A_BOLD);
+      put(irow(a, s.y++), 2, "%-44s %14s %14s %14s", tables[t], t == UAL_VIEW_T_SENT_BY ? l.side[0] : l.dir[0],
+          t == UAL_VIEW_T_SENT_BY ? l.side[1] : l.dir[1], t == UAL_VIEW_T_RATES ? "" : "total");
+      attroff(A_BOLD);
+      int y1 = s.y;
+      struct counter_ctx x = { &s, t };
+      ual_view_counters(&v.src, v.ks[i], counter_row, &x);
+      if (s.y == y1 && t) s.y = y0;   /* a table the fabric has no rows in */
+    }
+    s.y++;
+  }
+  y = s.y;
+  put(irow(a, y++), 2, "%-20s %14" PRIu64, "malformed", m->malformed);
+  if (a->src.udp) {
+    /* the export's sequence numbers say what was lost, the kernel what it dropped here */
+    put(irow(a, y++), 2, "%-20s %14" PRIu64 "   in %" PRIu64 " gaps, %" PRIu64 " out of order", "lost (sequence)",
+        a->src.udp_rx.lost, a->src.udp_rx.gaps, a->src.udp_rx.back);
+    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (kernel)", a->src.kernel_drops);
+  } else {
+    put(irow(a, y++), 2, "%-20s %14" PRIu64, "dropped (capture)", a->src.kernel_drops);
+  }
+}
+
+/* ---- transactions ---- */
+
+/* The model's transactions (core/views.h): those the records ended and
+ * those still open, one row each, sorted by the column s picks. */
+enum txn_sort { TS_START, TS_END, TS_LATENCY, TS_STATUS, TS_LINK, TS_COUNT };
+static const char *const txn_sort_name[TS_COUNT] = { "start", "end", "latency", "status", "link" };
+
+struct txn_list {
+  struct ual_view_txn *v;
+  size_t n, cap;
+};
+
+static void txn_add_open(void *ctx, const struct ual_view_txn *t) {
+  struct txn_list *l = ctx;
+  if (l->n < l->cap) l->v[l->n++] = *t;
+}
+
+static enum txn_sort txn_sort_by;
+static bool txn_sort_desc;
+
+static int txn_cmp(const void *pa, const void *pb) {
+  const struct ual_view_txn *a = pa, *b = pb;
+  uint64_t x = 0, y = 0;
+  switch (txn_sort_by) {
+  case TS_START: x = a->start_frame, y = b->start_frame; break;
+  case TS_END: x = a->end_frame ? a->end_frame : UINT64_MAX, y = b->end_frame ? b->end_frame : UINT64_MAX; break;
+  case TS_LATENCY: x = a->latency_ns, y = b->latency_ns; break;
+  case TS_STATUS: x = a->status, y = b->status; break;
+  case TS_LINK: x = (uint64_t)a->fabric << 8 | a->index, y = (uint64_t)b->fabric << 8 | b->index; break;
+  case TS_COUNT: break;
+  }
+  if (x == y) x = a->start_frame, y = b->start_frame;
+  int c = x < y ? -1 : x > y;
+  return txn_sort_desc ? -c : c;
+}
+
+/* Every transaction, sorted: the caller frees l->v. */
+static void txn_collect(struct app *a, struct txn_list *l) {
+  const struct tui_model *m = &a->model;
+  l->cap = m->n_txns + 4096;
+  l->n = 0;
+  l->v = malloc(l->cap * sizeof *l->v);
+  if (!l->v) { l->cap = 0; return; }
+  if (m->n_txns) memcpy(l->v, m->txns, m->n_txns * sizeof *l->v);
+  l->n = m->n_txns;
+  struct ual_view_src src;
+  tui_model_view_src(m, &src);
+  for (unsigned k = 0; k < m->vt->n; k++) ual_view_open_txns(&src, k, txn_add_open, l);
+  qsort(l->v, l->n, sizeof *l->v, txn_cmp);
+}
+
+static void txn_draw(struct app *a) {
+  header_line(a, "Transactions");
+  struct txn_list l;
+  txn_collect(a, &l);
+  bool links = tui_model_links(&a->model);
+  put(1, 0, "sorted by %s%s (s: next column, r: reverse)   %zu transactions%s", txn_sort_name[txn_sort_by],
+      txn_sort_desc ? ", descending" : "", l.n, a->model.txns_dropped ? " (more not kept)" : "");
+  attron(A_BOLD | A_UNDERLINE);
+  put(2, 0, "%-5s %-6s %-5s %-10s %-30s %9s %9s %15s %12s %-7s %s", "Link", "Fabric", "Side", "Kind", "What", "Start",
+      "End", "Start time", "Latency ns", "Status", "Result");
+  attroff(A_BOLD | A_UNDERLINE);
+  int rows = last_row(a) - 2;
+  if (a->txn_sel >= (long)l.n) a->txn_sel = l.n ? (long)l.n - 1 : 0;
+  if (a->txn_sel < a->txn_top) a->txn_top = a->txn_sel;
+  if (a->txn_sel >= a->txn_top + rows) a->txn_top = a->txn_sel - rows + 1;
+  for (long i = a->txn_top; i < (long)l.n && 3 + i - a->txn_top <= last_row(a); i++) {
+    const struct ual_view_txn *t = &l.v[i];
+    int y = 3 + (int)(i - a->txn_top);
+    char lk[8], end[24] = "-", lat[24] = "-", st[32] = "-";
+    if (t->index == 255) snprintf(lk, sizeof lk, "L?");
+    else snprintf(lk, sizeof lk, "L%u", t->index);
+    if (t->end_frame) snprintf(end, sizeof end, "%" PRIu64, t->end_frame);
+    if (t->latency_ns) snprintf(lat, sizeof lat, "%" PRIu64, t->latency_ns);
+    if (t->start_ns && t->start_ns >= a->model.t0_ns) {
+      uint64_t r = t->start_ns - a->model.t0_ns;
+      snprintf(st, sizeof st, "%" PRIu64 ".%09" PRIu64, r / 1000000000u, r % 1000000000u);
+    }
+    const struct ual_view_fabric *f = ual_view_fabric_get(t->fabric);
+    int pair = t->status == UAL_TXN_ERROR ? C_ERR : t->status == UAL_TXN_REJECT || t->status == UAL_TXN_OPEN ? C_WARN : 0;
+    if (i == a->txn_sel) attron(COLOR_PAIR(C_SEL) | A_BOLD);
+    else if (pair && a->color) attron(COLOR_PAIR(pair));
+    mvhline(y, 0, ' ', COLS);
+    put(y, 0, "%-5s %-6s %-5s %-10s %-30.30s %9" PRIu64 " %9s %15s %12s %-7s %s", links || t->index != 255 ? lk : "",
+        f ? f->name : "?", t->side == 0 ? "A" : t->side == 1 ? "B" : "link", t->kind, t->what, t->start_frame, end, st,
+        lat, ual_txn_status_name(t->status), t->result);
+    attroff(COLOR_PAIR(C_SEL) | COLOR_PAIR(pair) | A_BOLD);
+  }
+  if (!l.n) put(4, 2, "no transactions (negotiations, requests and completions, retry episodes)");
+  free(l.v);
+}
+
+static const struct screen list_screen;
+
+static bool txn_key(struct app *a, int ch) {
+  int page = last_row(a) - 3;
+  switch (ch) {
+  case 's': txn_sort_by = (enum txn_sort)((txn_sort_by + 1) % TS_COUNT); return true;
+  case 'r': txn_sort_desc = !txn_sort_desc; return true;
+  case KEY_UP: case 'k': if (a->txn_sel > 0) a->txn_sel--; return true;
+  case KEY_DOWN: case 'j': a->txn_sel++; return true;
+  case KEY_PPAGE: case 'b': a->txn_sel = a->txn_sel > page ? a->txn_sel - page : 0; return true;
+  case KEY_NPAGE: case ' ': a->txn_sel += page; return true;
+  case KEY_HOME: case 'g': a->txn_sel = 0; return true;
+  case KEY_END: case 'G': a->txn_sel = LONG_MAX / 2; return true;
+  case '\n': case KEY_ENTER: {   /* the list at the transaction's start */
+    struct txn_list l;
+    txn_collect(a, &l);
+    if (a->txn_sel < (long)l.n) {
+      a->autoscroll = false;
+      a->sel = (long)tui_view_find(&a->model, a->only_matches, l.v[a->txn_sel].start_frame);
+      a->screen = &list_screen;
+    }
+    free(l.v);
+    return true;
+  }
+  }
+  return false;
 }
 
 /* ---- findings ---- */
@@ -784,7 +923,11 @@ static bool findings_key(struct app *a, int ch) {
 static void help_draw(struct app *a) {
   header_line(a, "Help");
   static const char *const lines[] = {
-    "1 flit list   2 link state   3 statistics   4 findings   ? help",
+    "1 flit list   2 link state   3 statistics   4 findings   5 transactions   ? help",
+    "             screens 2 and 3 have a section per link; the list a Link column",
+    "             when the capture has more than one link",
+    "5            s sorts by the next column (start, end, latency, status, link),",
+    "             r reverses, Enter shows the transaction's start in the list",
     "Tab          next screen",
     "Up/Down j/k, PgUp/PgDn, Home/End g/G   move (scroll on screens 2, 3, ?)",
     "Enter        detail of the selected record (Esc or q back)",
@@ -828,7 +971,9 @@ static const struct screen link_screen = { "link", link_draw, info_key };
 static const struct screen stats_screen = { "stats", stats_draw, info_key };
 static const struct screen findings_screen = { "findings", findings_draw, findings_key };
 static const struct screen help_screen = { "help", help_draw, info_key };
-static const struct screen *const screens[] = { &list_screen, &link_screen, &stats_screen, &findings_screen };
+static const struct screen txn_screen = { "transactions", txn_draw, txn_key };
+static const struct screen *const screens[] = { &list_screen, &link_screen, &stats_screen, &findings_screen, &txn_screen };
+#define N_SCREENS (sizeof screens / sizeof screens[0])
 
 static enum tui_lkey line_key(int ch, bool *alt) {
   bool was_alt = *alt;
@@ -922,12 +1067,12 @@ static bool prompt(const char *label, char *buf, size_t cap, bool live) {
 static bool global_key(struct app *a, int ch) {
   switch (ch) {
   case 'q': return false;
-  case '1': case '2': case '3': case '4': a->screen = screens[ch - '1']; a->info_top = 0; return true;
+  case '1': case '2': case '3': case '4': case '5': a->screen = screens[ch - '1']; a->info_top = 0; return true;
   case '?': a->screen = &help_screen; a->info_top = 0; return true;
   case '\t': {
     size_t i = 0;
-    while (i < 4 && screens[i] != a->screen) i++;
-    a->screen = screens[(i + 1) % 4];
+    while (i < N_SCREENS && screens[i] != a->screen) i++;
+    a->screen = screens[(i + 1) % N_SCREENS];
     a->info_top = 0;
     return true;
   }

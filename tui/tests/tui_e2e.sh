@@ -59,8 +59,9 @@ keys "PS1='$ '" Enter
 keys "$TUI $SAMPLE; echo TUI-EXIT=\$?" Enter
 
 check "header shows the file" "ualink-tui | Flits | file"
-check "status bar counts the screens there are" "1-4 screens"
-check_not "no screen 5 in the status bar" "1-5 screens" "45"
+check "status bar counts the screens there are" "1-5 screens"
+check_not "no screen 6 in the status bar" "1-6 screens" "45"
+check_not "one link: no Link column" "^Frame +Time +Dir +Link" "2"
 check "rows are listed" "A>B"
 check "rows of the other side" "B>A"
 keys "/" ; keys "ualink.rec.dir == 1"
@@ -81,10 +82,11 @@ check "detail separator drawn as a line" "────────"
 check_not "no unmapped line drawing" "qqqqqqqq" "1,45"
 keys q
 keys 2
-check "link state panel" "Side A"
+check "link state panel: the link" "link 0 (UALink, link 0)"
+check "UALink's own rows" "channel 0 (TL)"
 check "roles from the record header" "accelerator"
 keys 3
-check "statistics screen" "payload flits"
+check "statistics screen" "Flits by usage"
 keys 4
 check "findings screen" "Findings"
 keys "?"
@@ -94,20 +96,73 @@ keys q
 check "clean exit restores the terminal" "TUI-EXIT=0"
 keys clear Enter
 
-# Other fabrics: PCIe roles by the PCIe encoding, a row of UB counters
+# Other fabrics: each link-state screen shows the fabric's own rows and
+# none of UALink's; the whole screen, read page by page
+UALINK_ONLY='channel 0 \(TL\)|channel 4 \(UART\)|negotiated (speed|width|link state)|TL rate|alternate protocol|unacknowledged'
+pages() { # pages N: the screen and N pages below it, scrolled with Space
+  local i
+  keys g
+  for ((i = 0; i <= $1; i++)); do screen; keys Space; done
+}
+check_pages() { # check_pages NAME REGEX PAGES (present) / check_pages_not
+  if pages "$3" | grep -qE -- "$2"; then passes=$((passes + 1)); echo "ok: $1"; else fails=$((fails + 1)); echo "FAIL: $1 (no '$2')"; fi
+}
+check_pages_not() {
+  if pages "$3" | grep -qE -- "$2"; then fails=$((fails + 1)); echo "FAIL: $1 ('$2' shown)"; else passes=$((passes + 1)); echo "ok: $1"; fi
+}
 keys "$TUI $CAP/pcie-flit.pcap" Enter
 check "PCIe capture opens" "pcie-flit.pcap"
 keys 2
-check "PCIe roles named by the PCIe encoding" "Root Port (1)"
-check "the Endpoint side" "Endpoint (4)"
+check "the PCIe link named by its ports" "RP0 <-> EP (PCIe, link 0)"
+check "PCIe roles named by the PCIe encoding" "Root Port"
+check "the Endpoint side" "Endpoint"
+check_pages "PCIe's own rows: DL state" "DL state +DL_" 3
+check_pages "... per VC" "Flow control VC0" 3
+check_pages "... outstanding requests" "outstanding requests" 3
+check_pages "... Segment Captured" "Segment Captured" 3
+check_pages_not "no UALink row on a PCIe link" "$UALINK_ONLY" 3
 keys 3
-check "PCIe flits counted" "PCIe flits                       86             86"
+flits=$("$DECODE" -q --stats --json "$CAP/pcie-flit.pcap" | "$py" -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["pcie_flit"]; print(d["A>B"]["flits"], d["B>A"]["flits"])')
+check "PCIe flits counted as --stats counts them" "$(echo "$flits" | awk '{printf "%-44s %14d %14d %14d", "  PCIe flits", $1, $2, $1 + $2}')"
+check_not "no UALink flit usage on a PCIe link" "Flits by usage|payload \(flits\)" "1,45"
 keys q
 keys clear Enter
 keys "$TUI $CAP/ub-ber.pcap" Enter
 check "UB capture opens" "ub-ber.pcap"
+keys 2
+check "UB's own rows: DLL state" "DLL state"
+check "... retry state" "retry state"
+check "... VL credits" "VL0 credits held"
+check_pages_not "no UALink row on a UB link" "$UALINK_ONLY|LTSSM" 2
 keys 3
-check "UB flits counted on the statistics screen" "BCRC bad                        2              3"
+bcrc=$("$DECODE" -q --stats --json "$CAP/ub-ber.pcap" | "$py" -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["dirs"]; print(d["A>B"]["ub"]["bcrc_bad"], d["B>A"]["ub"]["bcrc_bad"])')
+check "UB BCRC failures counted as --stats counts them" "$(echo "$bcrc" | awk '{printf "%-44s %14d %14d %14d", "  BCRC bad (flits)", $1, $2, $1 + $2}')"
+keys 5
+check "UB retry episodes as transactions" "UB     A     retry"
+keys q
+keys clear Enter
+
+# A Root Complex: every Root Port a section of its own, the list shows the
+# link, the transactions screen lists ualink-decode --transactions' rows
+"$GEN" -q -s pcie-rc -c 600 -w "$TMPD/rc.pcap" --truth /dev/null
+keys "$TUI $TMPD/rc.pcap" Enter
+check "pcie-rc opens" "rc.pcap"
+check "the list has a Link column" "Frame    Time            Dir  Link Content"
+check "records of link 2 say so" " L2   PCIe"
+keys 2
+for p in 0 1 2; do check_pages "Root Port $p has its own link-state section" "RP$p <-> EP \(PCIe, link $p\)" 6; done
+keys 3
+for p in 0 1 2; do check_pages "Root Port $p has its own statistics" "RP$p <-> EP \(PCIe, link $p\)" 6; done
+keys 5
+n=$("$DECODE" --transactions "$TMPD/rc.pcap" | wc -l)
+check "every transaction of ualink-decode --transactions ($n)" "$n transactions"
+keys s ; keys s
+check "sorted by latency" "sorted by latency"
+want=$("$DECODE" --transactions "$TMPD/rc.pcap" | awk '{ print $7 }' | sort -n | head -1)
+check_line "the shortest latency first ($want ns)" 4 " $want ok "
+keys r
+want=$("$DECODE" --transactions "$TMPD/rc.pcap" | awk '{ print $7 }' | sort -n | tail -1)
+check_line "reversed: the longest first ($want ns)" 4 " $want ok "
 keys q
 keys clear Enter
 
@@ -171,11 +226,11 @@ check_not "no wall-clock rates for a file" "wall-clock" "1,45"
 keys q
 keys clear Enter
 
-# CRC bad on the link state screen equals ualink-decode --stats
+# CRC bad on the statistics screen equals ualink-decode --stats
 keys "$TUI $CAP/errors.pcap" Enter
-keys 2
+keys 3
 crc=$("$DECODE" -q --stats --json "$CAP/errors.pcap" | "$py" -c 'import json,sys; d=[json.loads(l) for l in sys.stdin][-1]["dirs"]; print(d["A>B"]["crc"]["bad"], d["B>A"]["crc"]["bad"])')
-check "CRC bad as --stats counts it" "$(echo "$crc" | awk '{printf "CRC bad                  %-22s %s", $1, $2}')"
+check "CRC bad as --stats counts it" "$(echo "$crc" | awk '{printf "%-44s %14d %14d %14d", "  bad (flits)", $1, $2, $1 + $2}')"
 keys q
 keys clear Enter
 
@@ -223,7 +278,7 @@ check "an empty live source says so" "listening on lo for UDP port $PORT: nothin
 GENPID=$!
 check "live records arrive" "payload" 15
 keys 2
-check "link state from live traffic" "Side B" 10
+check "link state from live traffic" "Physical layer" 10
 check "link state reaches L0" " L0" 15
 check "channel 0 online" "online" 15
 keys 3
@@ -281,10 +336,10 @@ layout() { # layout CAPTURE FILTER
   keys / ; keys "$filt" Enter
   keys g
   local scr
-  for scr in list detail link stats findings help; do
+  for scr in list detail link stats findings transactions help; do
     case $scr in
       list) keys 1 ;; detail) keys 1 ; keys Enter ;; link) keys q ; keys 2 ;;
-      stats) keys 3 ;; findings) keys 4 ;; help) keys "?" ;;
+      stats) keys 3 ;; findings) keys 4 ;; transactions) keys 5 ;; help) keys "?" ;;
     esac
     for size in 80x24 160x48; do
       local w=${size%x*} h=${size#*x}
@@ -300,7 +355,7 @@ ref, got = (x + [""] * h for x in (ref, got))
 bars = re.compile(r"\[[ .:=+*#-]*\]$")
 bad = []
 titles = {"list": "Flits", "detail": "Frame ", "link": "Link state", "stats": "Statistics",
-          "findings": "Findings", "help": "Help"}
+          "findings": "Findings", "transactions": "Transactions", "help": "Help"}
 if not got[0].startswith(" ualink-tui | " + titles[scr]):
     bad.append("title row: %r" % got[0])
 for i in range(h - 1):
