@@ -413,6 +413,40 @@ static void ub_flit(struct dc_out *o, const struct ual_rec_result *r) {
   dc_out_ch(o, '}');
 }
 
+/* A kind without an object of its own below: its one-line summary and its
+ * field rows after the record header as the tree has them, each by its
+ * filter name. */
+struct tree_json {
+  struct dc_out *o;
+  bool first;
+};
+
+static void tree_field(void *ctx, const struct ual_tree_row *row) {
+  struct tree_json *t = ctx;
+  if (!row->field || (row->field->size && row->offset < UAL_REC_HDR_BYTES)) return;   /* the header: keys above */
+  bool f = true;
+  if (!t->first) dc_out_ch(t->o, ',');
+  t->first = false;
+  dc_out_ch(t->o, '{');
+  dc_json_str(t->o, &f, "field", row->field->abbrev);
+  dc_json_u64(t->o, &f, "value", row->value);
+  const char *n = row->value <= UINT32_MAX ? ual_field_value_name(row->id, (uint32_t)row->value) : NULL;
+  if (n) dc_json_str(t->o, &f, "name", n);
+  dc_out_ch(t->o, '}');
+}
+
+static void generic_record(struct dc_out *o, bool *first, const struct ual_rec_result *r, const uint8_t *rec,
+                           size_t len) {
+  char sum[256];
+  ual_rec_summary(r, sum, sizeof sum);
+  dc_json_str(o, first, "summary", sum);
+  dc_json_key(o, first, "fields");
+  struct tree_json t = { o, true };
+  dc_out_ch(o, '[');
+  ual_tree_walk_fields(r, rec, len, NULL, NULL, tree_field, &t);
+  dc_out_ch(o, ']');
+}
+
 void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_ns) {
   const struct ual_rec_result *r = &c->res;
   struct dc_out *o = &c->out;
@@ -465,6 +499,9 @@ void dc_print_json(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts
       dc_out_ch(o, '}');
       break;
     }
+    default:
+      generic_record(o, &f, r, rec, len);
+      break;
     }
   }
   dc_out_str(o, "}\n");

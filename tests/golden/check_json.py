@@ -12,7 +12,8 @@ import sys
 
 HEX = re.compile(r'^[0-9a-f]*$')
 DIRS = {'A>B', 'B>A'}
-KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp', 'pcie_flit', 'ub'}
+KINDS = {'flit', 'os', 'event', 'malformed', 'pcie_dllp', 'pcie_flit', 'ub', 'pcie_nf'}
+FIELD = re.compile(r'^(ualink|pcie|ub)(\.[a-z0-9_]+)+$')
 PCIE_FC = {'P', 'NP', 'Cpl', 'MR'}
 UB_MODES = {'CRC', 'non-CRC', 'unknown'}
 UB_ROLES = {'unsynced', 'LPH (DLLDB 0)', 'LBH (later DLLDB)', 'LCH (DLLCB)', 'body'}
@@ -254,6 +255,23 @@ def check_pcie_dllp(d, w):
         int_key(d, 'data_credits', w, 0)
 
 
+def check_fields(r, w):
+    """A kind given as its summary and its field rows (docs/json.md)."""
+    if not isinstance(need(r, 'summary', w), str) or not r['summary']:
+        raise Bad(f"{w}.summary: not a non-empty string")
+    rows = list_key(r, 'fields', w)
+    if not rows:
+        raise Bad(f"{w}.fields: empty")
+    for i, f in enumerate(rows):
+        wf = f"{w}.fields[{i}]"
+        name = need(f, 'field', wf)
+        if not isinstance(name, str) or not FIELD.match(name):
+            raise Bad(f"{wf}.field: {name!r} is not a filter name")
+        int_key(f, 'value', wf, 0)
+        if 'name' in f and not isinstance(f['name'], str):
+            raise Bad(f"{wf}.name: not a string")
+
+
 def check_record(r, w):
     int_key(r, 'frame', w, 1)
     int_key(r, 'ts_ns', w, 0)
@@ -287,6 +305,8 @@ def check_record(r, w):
             int_key(u['dlldp'], 'payload_len', w + '.ub.dlldp', 0, 10240)
         if 'dllcb' in u and not isinstance(need(u['dllcb'], 'name', w + '.ub.dllcb'), str):
             raise Bad(f"{w}.ub.dllcb.name: not a string")
+    elif kind == 'pcie_nf':
+        check_fields(r, w)
     elif kind == 'event':
         e = need(r, 'event', w)
         if not isinstance(need(e, 'name', w + '.event'), str):
