@@ -33,6 +33,21 @@ FIELDS = [
     "ub.flit.role", "ub.bcrc.ok", "ub.bcrc.crc30_calc", "ub.unit.flits",
     "_ws.expert.message",
 ]
+# Kind 7 (PCIe non-flit packets): these rows of the JSON "fields" list
+# against tshark's, every occurrence in order.
+NF_FIELDS = [
+    "pcie.nf.encoding", "pcie.nf.class", "pcie.nf.truncated", "pcie.nf.wire_len", "pcie.nf.start", "pcie.nf.end",
+    "pcie.nf.sdp_token", "pcie.nf.edb_token", "pcie.nf.stp.parity", "pcie.nf.stp.fcrc", "pcie.nf.stp.seq",
+    "pcie.nf.stp.len", "pcie.nf.stp.fcrc_calc", "pcie.nf.seq", "pcie.nf.seq_rsvd", "pcie.nf.lcrc",
+    "pcie.nf.lcrc_calc", "pcie.nf.lcrc_status", "pcie.nf.accepted", "pcie.nf.prefix", "pcie.nf.fmt_type",
+    "pcie.nf.fmt", "pcie.nf.type", "pcie.nf.tc", "pcie.nf.td", "pcie.nf.ep", "pcie.nf.attr", "pcie.nf.at",
+    "pcie.nf.length", "pcie.nf.requester_id", "pcie.nf.tag", "pcie.nf.first_be", "pcie.nf.last_be",
+    "pcie.nf.addr32", "pcie.nf.addr64", "pcie.nf.cfg_target", "pcie.nf.reg_offset", "pcie.nf.completer_id",
+    "pcie.nf.cpl_status", "pcie.nf.bcm", "pcie.nf.byte_count", "pcie.nf.cpl_requester_id", "pcie.nf.lower_addr",
+    "pcie.nf.msg_requester_id", "pcie.nf.msg_code", "pcie.nf.msg_bytes", "pcie.nf.payload_len", "pcie.nf.ecrc",
+    "pcie.nf.ecrc_calc", "pcie.nf.ecrc_status",
+]
+FIELDS += NF_FIELDS
 # Per message type, the JSON keys that are fields "ualink.<mtype>.<key>":
 # the schema's own list, kept once in the CLI's JSON check.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "golden"))
@@ -45,7 +60,7 @@ USAGE = {"payload": 0, "nop": 1, "idle": 2, "reserved": 3}
 REPLAY = {"seq": 0, "ack": 1, "nak": 2, "nak_selective": 3}
 FEC = {"clean": 0, "corrected": 1, "uncorrectable": 2}
 TLBEAT = {"none": 0, "tl": 0x0F, "tl_m1": 0x12, "tl_m0": 0x1B, "tl_m0m1": 0x1E}
-KIND = {"flit": 1, "os": 2, "event": 3, "pcie_dllp": 4, "pcie_flit": 5, "ub": 6}
+KIND = {"flit": 1, "os": 2, "event": 3, "pcie_dllp": 4, "pcie_flit": 5, "ub": 6, "pcie_nf": 7}
 UB_ROLE = {"unsynced": 0, "LPH (DLLDB 0)": 1, "LBH (later DLLDB)": 2, "LCH (DLLCB)": 3, "body": 4}
 ENC = {"8b10b": 0, "128b130b": 1, "1b1b": 2}
 OS_TYPE = {"ts1": 0, "ts2": 1, "eios": 2, "eieos": 3, "skp": 4, "sds": 5, "unknown": 6}
@@ -158,6 +173,13 @@ def check_frame(c, frame, j, t, msgs_seen):
         for k in ("type", "crc", "crc_calc", "crc_ok", "seq", "vc", "hdr_scale", "hdr_fc", "data_scale", "data_fc",
                   "data"):
             c.eq(frame, "pcie.dllp." + k, ints(t, "pcie.dllp." + k), [int(d[k])] if k in d else [])
+    elif j["kind"] == "pcie_nf":
+        rows = {}
+        for f in j["fields"]:
+            rows.setdefault(f["field"], []).append(f["value"])
+        for name in NF_FIELDS + ["pcie.dllp.type", "pcie.dllp.crc", "pcie.dllp.crc_ok", "pcie.dllp.seq",
+                                 "pcie.dllp.hdr_fc", "pcie.dllp.data_fc"]:
+            c.eq(frame, name, ints(t, name), rows.get(name, []))
     elif j["kind"] == "event":
         e = j["event"]
         c.eq(frame, "event.code", ints(t, "ualink.event.code"), [e["code"]])
