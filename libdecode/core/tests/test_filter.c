@@ -269,7 +269,7 @@ static void test_protocols(void) {
     CHECK(strncmp(ual_fields[i].abbrev, p, strlen(p)) == 0 && ual_fields[i].abbrev[strlen(p)] == '.');
   }
   const char *sums[] = { "PL-CRC", "PL-CRC-INVERTED", "PL-FEC-CORRECTED", "PL-FEC-UNCORRECTABLE", "PD-CRC", "UB-BCRC",
-                         "UB-FEC-UNCORRECTABLE", "PN-STP-CHECK", "PN-LCRC", "PN-NULLIFIED-BAD" };
+                         "UB-FEC-UNCORRECTABLE", "PN-STP-CHECK", "PN-LCRC", "PN-NULLIFIED-BAD", "PN-ECRC" };
   for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) CHECK(ual_rule_checksum((enum ual_rule)ual_rule_lookup(sums[i])));
   /* a rule named after a CRC or FEC is a check of it, but for these; no
    * rule besides those listed above is one */

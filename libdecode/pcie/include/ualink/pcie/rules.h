@@ -6,7 +6,7 @@
 
 /* The rules below whose check is a CRC, FEC or checksum over the bits,
  * X(enum suffix) (core/fabrics.h). */
-#define UAL_PCIE_CHECKSUM_RULES(X) X(PD_CRC) X(PN_STP_CHECK) X(PN_LCRC) X(PN_NULLIFIED_BAD)
+#define UAL_PCIE_CHECKSUM_RULES(X) X(PD_CRC) X(PN_STP_CHECK) X(PN_LCRC) X(PN_NULLIFIED_BAD) X(PN_ECRC)
 
 /* X(enum suffix, "ID", severity, "what") */
 #define UAL_PCIE_RULES(X) \
