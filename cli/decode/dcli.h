@@ -21,6 +21,7 @@ enum dc_input_type { DC_IN_PCAP, DC_IN_RAW, DC_IN_HEX };
 struct progress;
 
 #define DC_MAX_SEGMENTS 64   /* = UAL_PCIE_MAX_FUNCS */
+#define DC_MAX_PRESETS 16
 
 struct dc_opts {
   const char *path;            /* input, "-" = stdin */
@@ -57,6 +58,10 @@ struct dc_opts {
   /* --no-nfm-subtree=LINK / --nfm-subtree=LINK: "No NFM Subtree Below This
    * Root Port" of a link index's Root Port, 1 / 0; -1 unknown */
   int8_t nfm_subtree[256];
+  /* --pcie-initfc, --ub-init, --ub-credits: values a late capture never
+   * shows, preset in the analysis (ual_fabric_an_preset), in order */
+  unsigned n_preset;
+  const char *preset_name[DC_MAX_PRESETS], *preset_arg[DC_MAX_PRESETS];
 };
 
 /* Exit codes (also in --help and the man page). */

@@ -72,6 +72,15 @@ static void usage(FILE *fp) {
         "                       No NFM Subtree Below This Root Port set (--nfm-subtree=LINK:\n"
         "                       clear, the RC must take cross-hierarchy requests over);\n"
         "                       unknown by default, PS-TO-REQUIRED needs it\n"
+        "  --pcie-initfc [LINK:]SIDE:VCn:CLASS=HDRFC/DATAFC[:HS/DS][,...]  PCIe: the InitFC\n"
+        "                       values a capture that starts later never shows (SIDE A or B,\n"
+        "                       CLASS P, NP or Cpl, the DLLP's fields: 0 = infinite), for\n"
+        "                       PD-FC-INFINITE and PD-FC-SCALE: A:VC0:P=32/256,A:VC0:NP=16/0\n"
+        "  --ub-init KEY=VAL[,...]  UB: the negotiated Init Block parameters (vl, fc,\n"
+        "                       data-ack, ctrl-ack, ctrl-grain, data-grain, share)\n"
+        "  --ub-credits SIDE:VLn=GRANTED[/HELD][,...]  UB: credit cells granted and held\n"
+        "                       at the start (UB-VL-DISABLED, UB-CREDIT-UNDERFLOW need both);\n"
+        "                       --stats prints the presets that give the state at the end\n"
         "  -t FORMAT            record times as tshark -t: r since the first record (default),\n"
         "                       d since the previous record, dd since the previous one shown,\n"
         "                       e seconds since 1970, a/ad/adoy local time of day (with date,\n"
@@ -283,7 +292,8 @@ static const char *parse_rules(struct dc_opts *o, const char *list) {
 enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, OPT_DLT, OPT_RAW, OPT_HEX,
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
-       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE, OPT_TRANSACTIONS, OPT_LINK };
+       OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE, OPT_TRANSACTIONS, OPT_LINK,
+       OPT_PRESET };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -321,6 +331,10 @@ static const struct option long_opts[] = {
   { "segment", required_argument, NULL, OPT_SEGMENT },
   { "no-nfm-subtree", required_argument, NULL, OPT_NO_NFM_SUBTREE },
   { "nfm-subtree", required_argument, NULL, OPT_NFM_SUBTREE },
+  /* --pcie-initfc, --ub-init, --ub-credits: libdecode's presets */
+#define UAL_X_(m, p, opt) { opt, required_argument, NULL, OPT_PRESET },
+  UAL_FABRIC_PRESETS(UAL_X_)
+#undef UAL_X_
   { NULL, 0, NULL, 0 },
 };
 
@@ -359,11 +373,11 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
   o->overlap = DC_CHUNK_OVERLAP;
   const char *input = NULL;
   int n_inputs = 0;
-  int c;
+  int c, li = -1;
   char opt[64];
   opterr = 0;
   arg_errors = 0;
-  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPj:Y:T:e:E:G:", long_opts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, ":Vxqc:hlr:t:w:nPj:Y:T:e:E:G:", long_opts, &li)) != -1) {
     uint64_t v;
     switch (c) {
     case 'V': o->verbose = true; break;
@@ -412,6 +426,16 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
     case OPT_SEGMENT: parse_segments(o, optarg); break;
     case OPT_NO_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 1); break;
     case OPT_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 0); break;
+    case OPT_PRESET: {
+      char err[256];
+      if (!ual_fabric_an_preset(NULL, long_opts[li].name, optarg, err, sizeof err)) arg_error("%s", err);
+      else if (o->n_preset == DC_MAX_PRESETS) arg_error("at most 16 presets, '%s' is one too many", optarg);
+      else {
+        o->preset_name[o->n_preset] = long_opts[li].name;
+        o->preset_arg[o->n_preset++] = optarg;
+      }
+      break;
+    }
     case OPT_UDP_PORT:
       if (!parse_u64(optarg, &v) || v < 1 || v > 65535) arg_error("--udp-port needs a UDP port 1..65535, not '%s'", optarg);
       else o->udp_port = (unsigned)v;
@@ -782,6 +806,14 @@ int main(int argc, char **argv) {
   for (unsigned i = 0; i < opts.n_seg; i++) ual_pcie_an_preset(&c->an.fab.pcie, opts.seg_bdf[i], opts.seg_val[i]);
   for (unsigned l = 0; l < 256; l++)
     if (opts.nfm_subtree[l] >= 0) ual_pcie_an_nfm_subtree(&c->an.fab.pcie, l, opts.nfm_subtree[l]);
+  for (unsigned i = 0; i < opts.n_preset; i++) {
+    char err[256];
+    if (!ual_fabric_an_preset(&c->an.fab, opts.preset_name[i], opts.preset_arg[i], err, sizeof err)) {
+      fprintf(stderr, PROG ": %s\n", err);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
+  }
   if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie.lk[0];
   ual_events_init(&c->ev);
   ual_view_tally_init(&c->vt);

@@ -133,6 +133,10 @@ void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s) {
     dc_out_fmt(o, "  UB state at the end: %s\n", state);
   }
   dc_pcie_credits_text(&c->st.pcie, o);
+  /* what a capture that starts here would need to be told */
+  char presets[4096];
+  if (ual_fabric_an_preset_text(&c->an.fab, presets, sizeof presets) > 0)
+    dc_out_fmt(o, "  Presets at the end: %s\n", presets);
 }
 
 void dc_analysis_json(struct dc_out *o, const struct ual_analysis_summary *s) {

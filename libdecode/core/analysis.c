@@ -2,6 +2,7 @@
  * that owns it. */
 #include "ualink/core/analysis.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void ual_fabric_an_init(struct ual_fabric_an *s) {
@@ -52,4 +53,30 @@ bool ual_fabric_an_state_text(const struct ual_fabric_an *s, unsigned kind, char
   default:
     return false;
   }
+}
+
+bool ual_fabric_an_preset(struct ual_fabric_an *s, const char *name, const char *arg, char *err, size_t cap) {
+  (void)s;
+  (void)arg;
+#define UAL_X_(m, p, opt) \
+  if (strcmp(name, opt) == 0) return ual_##m##_an_preset_##p(s ? &s->m : NULL, arg, err, cap);
+  UAL_FABRIC_PRESETS(UAL_X_)
+#undef UAL_X_
+  snprintf(err, cap, "no preset '%s'", name);
+  return false;
+}
+
+int ual_fabric_an_preset_text(const struct ual_fabric_an *s, char *buf, size_t cap) {
+  (void)s;
+  size_t n = 0;
+  if (cap) buf[0] = 0;
+#define UAL_X_(m, p, opt)                                                                                         \
+  {                                                                                                               \
+    char one[1024];                                                                                               \
+    if (ual_##m##_an_preset_##p##_text(&s->m, one, sizeof one) > 0 && n < cap)                                   \
+      n += (size_t)snprintf(buf + n, cap - n, "%s--%s %s", n ? " " : "", opt, one);                              \
+  }
+  UAL_FABRIC_PRESETS(UAL_X_)
+#undef UAL_X_
+  return (int)n;
 }

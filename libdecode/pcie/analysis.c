@@ -6,6 +6,7 @@
 #include "ualink/ualink/flit.h"
 #include "xlink.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define HDR_MOD  256u    /* HdrFC is 8 bits */
@@ -72,6 +73,88 @@ void ual_pcie_an_walk(const struct ual_pcie_an *s, unsigned link, unsigned dir, 
   else ual_pcie_walk_init(out);
 }
 
+/* The preset InitFC values of link l (ual_pcie_an_preset_initfc), as if
+ * its InitFC DLLPs had been seen. */
+static void initfc_apply(const struct ual_pcie_profile *prof, struct ual_pcie_link_an *l) {
+  for (unsigned i = 0; i < UAL_PCIE_MAX_INITFC; i++) {
+    const struct ual_pcie_initfc *e = &prof->initfc[i];
+    if (!e->used || (e->link >= 0 && e->link != l->index)) continue;
+    struct ual_pcie_side *sd = &l->s[e->side];
+    sd->vc[e->vc].init[e->cls] = e->v;
+    if (sd->scaling == UAL_UNKNOWN || e->v.hdr_scale || e->v.data_scale)
+      sd->scaling = (int8_t)(e->v.hdr_scale || e->v.data_scale);
+  }
+}
+
+static const char *class_name(unsigned c);
+
+bool ual_pcie_an_preset_initfc(struct ual_pcie_an *s, const char *arg, char *err, size_t cap) {
+  const char *p = arg;
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    char tok[64];
+    snprintf(tok, sizeof tok, "%.*s", (int)(len < 63 ? len : 63), p);
+    p += len + (p[len] == ',');
+    int link = -1, n = 0;
+    unsigned vc, hdr, data, hs = 0, ds = 0;
+    char side = 0, cls[4] = "";
+    const char *t = tok;
+    if (sscanf(t, "%d:%n", &link, &n) == 1 && n) t += n;
+    else link = -1;
+    n = 0;
+    int got = sscanf(t, "%c:VC%u:%3[A-Za-z]=%u/%u%n", &side, &vc, cls, &hdr, &data, &n), m = 0;
+    if (got == 5 && t[n] == ':' && sscanf(t + n, ":%u/%u%n", &hs, &ds, &m) == 2) n += m;
+    int c = !strcmp(cls, "P") ? UAL_PCIE_P : !strcmp(cls, "NP") ? UAL_PCIE_NP : !strcmp(cls, "Cpl") ? UAL_PCIE_CPL : -1;
+    if (got != 5 || t[n] || (side != 'A' && side != 'B') || vc >= UAL_PCIE_VCS || c < 0 || link > 254 || len > 63) {
+      snprintf(err, cap, "--pcie-initfc needs [LINK:]A|B:VCn:P|NP|Cpl=HDRFC/DATAFC[:HDRSCALE/DATASCALE], not '%s'", tok);
+      return false;
+    }
+    if (hdr > 255 || data > 4095 || hs > 3 || ds > 3) {
+      snprintf(err, cap, "--pcie-initfc: HdrFC 0-255, DataFC 0-4095, scales 0-3, not '%s'", tok);
+      return false;
+    }
+    if (!s) continue;
+    struct ual_pcie_initfc *e = NULL;
+    for (unsigned i = 0; i < UAL_PCIE_MAX_INITFC && !e; i++) {
+      struct ual_pcie_initfc *x = &s->prof.initfc[i];
+      if (!x->used || (x->link == link && x->side == (side == 'B') && x->vc == vc && x->cls == c)) e = x;
+    }
+    if (!e) {
+      snprintf(err, cap, "--pcie-initfc: at most %u values, '%s' is one too many", UAL_PCIE_MAX_INITFC, tok);
+      return false;
+    }
+    *e = (struct ual_pcie_initfc){ 1, (uint8_t)(side == 'B'), (uint8_t)vc, (uint8_t)c, (int16_t)link,
+                                   { 1, (uint8_t)hs, (uint8_t)ds, (uint16_t)hdr, (uint16_t)data } };
+  }
+  if (s)
+    for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+      if (s->lk[i].used) initfc_apply(&s->prof, &s->lk[i]);
+  return true;
+}
+
+int ual_pcie_an_preset_initfc_text(const struct ual_pcie_an *s, char *buf, size_t cap) {
+  size_t n = 0;
+  unsigned links = 0;
+  for (unsigned i = 0; i < UAL_PCIE_LINKS; i++) links += s->lk[i].used;
+  if (cap) buf[0] = 0;
+  for (unsigned i = 0; i < UAL_PCIE_LINKS; i++) {
+    const struct ual_pcie_link_an *l = &s->lk[i];
+    if (!l->used) continue;
+    for (unsigned d = 0; d < 2; d++)
+      for (unsigned vc = 0; vc < UAL_PCIE_VCS; vc++)
+        for (unsigned c = 0; c < UAL_PCIE_CLASSES; c++) {
+          const struct ual_pcie_fc_vals *v = &l->s[d].vc[vc].init[c];
+          if (!v->known || n >= cap) continue;
+          char lk[8] = "", sc[16] = "";
+          if (links > 1) snprintf(lk, sizeof lk, "%u:", l->index);
+          if (v->hdr_scale || v->data_scale) snprintf(sc, sizeof sc, ":%u/%u", v->hdr_scale, v->data_scale);
+          n += (size_t)snprintf(buf + n, cap - n, "%s%s%c:VC%u:%s=%u/%u%s", n ? "," : "", lk, d ? 'B' : 'A', vc,
+                                class_name(c), v->hdr, v->data, sc);
+        }
+  }
+  return (int)(n < cap ? n : cap ? cap - 1 : 0);
+}
+
 /* The slot of a link index, a free one taken for it when create; NULL
  * when absent or the table is full. */
 static struct ual_pcie_link_an *link_slot(struct ual_pcie_an *s, unsigned link, bool create) {
@@ -80,6 +163,7 @@ static struct ual_pcie_link_an *link_slot(struct ual_pcie_an *s, unsigned link, 
   for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
     if (!s->lk[i].used) {
       link_init(&s->lk[i], link);
+      initfc_apply(&s->prof, &s->lk[i]);
       return &s->lk[i];
     }
   return NULL;
@@ -275,6 +359,7 @@ static void link_forget(struct ual_pcie_an *an, struct ual_pcie_link_an *s) {
 static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const struct ual_rec_result *r) {
   if (r->ev.code != UAL_EV_EIDLE_ENTER) s->in_l1 = 0;
   link_forget(an, s);
+  if (r->ev.code == UAL_EV_CAP_START) initfc_apply(&an->prof, s);   /* the capture starts here, as preset */
   /* a link trained from Detect starts both TLP streams afresh: the next
    * delivered flit begins with a TLP */
   if (r->ev.code == UAL_EV_RX_DETECT) {

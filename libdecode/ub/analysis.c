@@ -9,6 +9,7 @@
 #include "core/field_access.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static char side_name(unsigned d) { return d ? 'B' : 'A'; }
@@ -22,7 +23,7 @@ const char *ual_ub_dll_name(unsigned s) {
 
 static void side_forget(struct ual_ub_side *s) {
   s->dll = UAL_UB_DLL_UNKNOWN;
-  s->cred_known = 0;
+  s->cred_known = s->cred_seeded = 0;
   s->wr_known = 0;
   s->wr_sure = 0;
   s->unacked = -1;
@@ -158,7 +159,11 @@ static void credit_return(struct ual_ub_an *a, unsigned y, unsigned vl, int32_t 
   s->cred[vl] += cells;
   if (!s->cred_known) return;
   bool over = a->p.share[y] ? sum(s->cred) > sum(s->cred_init) : s->cred[vl] > s->cred_init[vl];
-  if (over) {
+  if (over && s->cred_seeded) {
+    /* a seeded count may still hold the cost of a DLLDP in flight at the
+     * capture's start, charged by nobody: it was too high, not the return */
+    s->cred[vl] -= a->p.share[y] ? sum(s->cred) - sum(s->cred_init) : s->cred[vl] - s->cred_init[vl];
+  } else if (over) {
     ual_findings_add(f, UAL_R_UB_CREDIT_OVERFLOW, -1, "%c VL%u credits %d above the initial %d", side_name(y), vl,
                      a->p.share[y] ? sum(s->cred) : s->cred[vl], a->p.share[y] ? sum(s->cred_init) : s->cred_init[vl]);
     s->cred[vl] -= cells;
@@ -468,6 +473,8 @@ static void dlldp_done(struct ual_ub_an *a, unsigned d, const struct ual_ub_unit
    * the original was never seen intact */
   bool orig_unknown = s->dp_orig_unknown;
   s->dp_orig_unknown = 0;
+  /* the original may have cost before the capture, in the seeded count */
+  if (replay && orig_unknown && s->cred_seeded) s->cred_known = s->cred_seeded = 0;
   if ((replay && !orig_unknown) || !a->p.known) return;
   int32_t cost = (int32_t)((u->flits + a->p.flow_ctrl - 1u) / a->p.flow_ctrl);
   bool had = sum(s->cred) >= sum(s->cred_init);
@@ -507,6 +514,7 @@ static void crd_ack(struct ual_ub_an *a, unsigned d, const struct ual_ub_dllcb *
     y->sd_rcvd = 1;
     if (a->p.known && y->dll != UAL_UB_DLL_NORMAL && y->dll != UAL_UB_DLL_UNKNOWN) {
       y->cred_known = 1;
+      y->cred_seeded = 0;
       if (sum(y->cred_init) > 65535)
         ual_findings_add(f, UAL_R_UB_CREDIT_MAX, -1, "%c's initial credits %d cells", side_name(yd), sum(y->cred_init));
     }
@@ -637,7 +645,9 @@ static void tick(struct ual_ub_an *a, const struct ual_fabric_step *c, struct ua
                          (unsigned long long)s->err_frame, side_name(d ^ 1));
       s->err_pending = 0;
     }
-    if (s->cred_known && s->held_since_ns && !s->held_reported && c->ts_ns - s->held_since_ns > UAL_UB_CREDIT_RETURN_NS &&
+    /* a seeded count does not say since when the credits were held */
+    if (s->cred_known && !s->cred_seeded && s->held_since_ns && !s->held_reported &&
+        c->ts_ns - s->held_since_ns > UAL_UB_CREDIT_RETURN_NS &&
         sum(s->cred) < sum(s->cred_init)) {
       ual_findings_add(f, UAL_R_UB_CREDIT_RETURN_TIMEOUT, -1, "%c's credits held by %c for %llu ns", side_name(d),
                        side_name(d ^ 1), (unsigned long long)(c->ts_ns - s->held_since_ns));
@@ -738,6 +748,10 @@ void ual_ub_an_step(struct ual_ub_an *a, struct ual_rec_result *r, const struct 
   }
   ual_ub_rx_flit(&a->rx[d], r->rec.body, hint, c->frame, &r->ub, f);
   s->flits++;
+  /* seeded credits hold only while every DLLDP the side sends is counted:
+   * flits skipped while hunting, or a DLLDB whose DLLDP is not delivered
+   * (it may have begun before the capture), may have cost some */
+  if (s->cred_seeded && (r->ub.skipped || r->ub.dp_unsure == 2)) s->cred_known = s->cred_seeded = 0;
   if (r->ub.skipped) {
     /* the flits skipped while hunting may have been new or replayed ones:
      * how many are un-ACKed and where a replay stands are unknown */
@@ -809,4 +823,146 @@ int ual_ub_an_state_text(const struct ual_ub_an *a, char *buf, size_t cap) {
     if (k > 0) n += k;
   }
   return n;
+}
+
+/* ---- presets ---- */
+
+static bool preset_num(const char *v, unsigned long max, unsigned long *out) {
+  char *end;
+  if (!*v) return false;
+  unsigned long x = strtoul(v, &end, 0);
+  if (*end || x > max) return false;
+  *out = x;
+  return true;
+}
+
+static bool preset_key(struct ual_ub_params *p, const char *key, const char *v) {
+  unsigned long x;
+  unsigned vl = UAL_UB_VLS;
+  int k = 0;
+  if (!strcmp(key, "share")) {
+    if (strcmp(v, "A") && strcmp(v, "B") && strcmp(v, "AB") && strcmp(v, "none")) return false;
+    p->share[0] = strchr(v, 'A') != NULL;
+    p->share[1] = strchr(v, 'B') != NULL;
+    return true;
+  }
+  if (!preset_num(v, 0xFFFF, &x)) return false;
+  if (!strcmp(key, "vl")) { if (!(x & 1)) return false; p->vl_enable = (uint16_t)x; return true; }
+  if (!x) return false;
+  if (!strcmp(key, "fc")) { p->flow_ctrl = (uint16_t)x; return true; }
+  if (!strcmp(key, "data-ack")) { p->data_ack = (uint16_t)x; return true; }
+  if (!strcmp(key, "ctrl-ack")) { p->ctrl_ack = (uint16_t)x; return true; }
+  uint16_t *g = NULL;
+  if (!strncmp(key, "ctrl-grain", 10)) { g = p->ctrl_grain; k = 10; }
+  if (!strncmp(key, "data-grain", 10)) { g = p->data_grain; k = 10; }
+  if (!g) return false;
+  if (key[k]) {
+    unsigned long n;
+    if (!preset_num(key + k, UAL_UB_VLS - 1, &n)) return false;
+    vl = (unsigned)n;
+  }
+  for (unsigned i = 0; i < UAL_UB_VLS; i++)
+    if (vl == UAL_UB_VLS || vl == i) g[i] = (uint16_t)x;
+  return true;
+}
+
+bool ual_ub_an_preset_init(struct ual_ub_an *a, const char *arg, char *err, size_t cap) {
+  struct ual_ub_params p;
+  memset(&p, 0, sizeof p);
+  p.known = 1;
+  p.feature_id = UAL_UB_DEF_FEATURE;
+  p.data_ack = UAL_UB_DEF_DATA_ACK;
+  p.ctrl_ack = UAL_UB_DEF_CTRL_ACK;
+  p.flow_ctrl = UAL_UB_DEF_FLOW_CTRL;
+  p.vl_enable = UAL_UB_DEF_VL_ENABLE;
+  for (unsigned v = 0; v < UAL_UB_VLS; v++) {
+    p.ctrl_grain[v] = UAL_UB_DEF_CTRL_GRAIN;
+    p.data_grain[v] = UAL_UB_DEF_DATA_GRAIN;
+  }
+  for (const char *q = arg; *q;) {
+    size_t len = strcspn(q, ",");
+    char tok[64];
+    snprintf(tok, sizeof tok, "%.*s", (int)(len < 63 ? len : 63), q);
+    q += len + (q[len] == ',');
+    char *eq = strchr(tok, '=');
+    if (eq) *eq = 0;
+    if (!eq || len > 63 || !preset_key(&p, tok, eq + 1)) {
+      if (eq) *eq = '=';
+      snprintf(err, cap, "--ub-init needs KEY=VALUE with vl (bit 0 set), fc, data-ack, ctrl-ack, ctrl-grain[N], "
+               "data-grain[N] (1-65535) or share (A, B, AB, none), not '%s'", tok);
+      return false;
+    }
+  }
+  if (a) a->p = p;
+  return true;
+}
+
+bool ual_ub_an_preset_credits(struct ual_ub_an *a, const char *arg, char *err, size_t cap) {
+  for (const char *q = arg; *q;) {
+    size_t len = strcspn(q, ",");
+    char tok[64];
+    snprintf(tok, sizeof tok, "%.*s", (int)(len < 63 ? len : 63), q);
+    q += len + (q[len] == ',');
+    char side = 0;
+    unsigned vl = 0, granted = 0;
+    int held = 0;
+    int n = 0, m = 0;
+    int got = sscanf(tok, "%c:VL%u=%u%n", &side, &vl, &granted, &n);
+    held = (int)granted;
+    if (got == 3 && tok[n] == '/' && sscanf(tok + n, "/%d%n", &held, &m) == 1) n += m;
+    if (got != 3 || tok[n] || len > 63 || (side != 'A' && side != 'B') || vl >= UAL_UB_VLS || granted > 65535 ||
+        held > (int)granted || held < -65535) {
+      snprintf(err, cap, "--ub-credits needs A|B:VLn=GRANTED[/HELD] with n 0-15 and HELD <= GRANTED <= 65535 cells "
+               "(HELD below 0: a side in debt), not '%s'", tok);
+      return false;
+    }
+    if (!a) continue;
+    struct ual_ub_side *s = &a->s[side == 'B'];
+    if (!s->cred_known) {
+      memset(s->cred, 0, sizeof s->cred);
+      memset(s->cred_init, 0, sizeof s->cred_init);
+    }
+    s->cred_known = s->cred_seeded = 1;
+    s->cred_init[vl] = (int32_t)granted;
+    s->cred[vl] = held;
+  }
+  return true;
+}
+
+/* ",key=N" for a per-VL table: one value for every VL, else each that
+ * differs from VL 0's. */
+static size_t grain_text(char *buf, size_t cap, const char *key, const uint16_t *g) {
+  size_t n = (size_t)snprintf(buf, cap, ",%s=%u", key, g[0]);
+  for (unsigned v = 1; v < UAL_UB_VLS && n < cap; v++)
+    if (g[v] != g[0]) n += (size_t)snprintf(buf + n, cap - n, ",%s%u=%u", key, v, g[v]);
+  return n;
+}
+
+int ual_ub_an_preset_init_text(const struct ual_ub_an *a, char *buf, size_t cap) {
+  const struct ual_ub_params *p = &a->p;
+  if (cap) buf[0] = 0;
+  if (!p->known) return 0;
+  size_t n = (size_t)snprintf(buf, cap, "vl=0x%04x,fc=%u,data-ack=%u,ctrl-ack=%u", p->vl_enable, p->flow_ctrl,
+                              p->data_ack, p->ctrl_ack);
+  if (n < cap) n += grain_text(buf + n, cap - n, "ctrl-grain", p->ctrl_grain);
+  if (n < cap) n += grain_text(buf + n, cap - n, "data-grain", p->data_grain);
+  if (n < cap)
+    n += (size_t)snprintf(buf + n, cap - n, ",share=%s",
+                          p->share[0] && p->share[1] ? "AB" : p->share[0] ? "A" : p->share[1] ? "B" : "none");
+  return (int)(n < cap ? n : cap ? cap - 1 : 0);
+}
+
+int ual_ub_an_preset_credits_text(const struct ual_ub_an *a, char *buf, size_t cap) {
+  size_t n = 0;
+  if (cap) buf[0] = 0;
+  for (unsigned d = 0; d < 2; d++) {
+    const struct ual_ub_side *s = &a->s[d];
+    if (!s->cred_known) continue;
+    for (unsigned v = 0; v < UAL_UB_VLS && n < cap; v++) {
+      if (!s->cred_init[v] && !s->cred[v]) continue;
+      n += (size_t)snprintf(buf + n, cap - n, "%s%c:VL%u=%d", n ? "," : "", side_name(d), v, s->cred_init[v]);
+      if (s->cred[v] != s->cred_init[v] && n < cap) n += (size_t)snprintf(buf + n, cap - n, "/%d", s->cred[v]);
+    }
+  }
+  return (int)(n < cap ? n : cap ? cap - 1 : 0);
 }

@@ -437,6 +437,43 @@ static void test_link_events(struct tx *t) {
 }
 
 /* Snapshots: a copy of the analyzer steps on independently. */
+/* --pcie-initfc: a capture that starts after the InitFC judges its
+ * UpdateFCs as the whole capture does; the text round-trips. */
+static void test_initfc_preset(struct tx *t) {
+  char err[256], text[1024];
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC0:P=32", err, sizeof err));
+  CHECK(strstr(err, "'A:VC0:P=32'") != NULL);
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "C:VC0:P=1/1", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC8:P=1/1", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC0:X=1/1", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC0:P=256/1", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC0:P=1/1:4/0", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "pcie-initfc", "A:VC0:P=1/1:", err, sizeof err));
+  CHECK(!ual_fabric_an_preset(NULL, "no-such-preset", "x", err, sizeof err));
+  CHECK(ual_fabric_an_preset(NULL, "pcie-initfc", "3:B:VC7:Cpl=0/4095:3/3", err, sizeof err));
+  /* without it, the first UpdateFC after a cut is not judged */
+  tx_init(t);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 0, 34, 5);
+  CHECK_EQ(total(t), 0);
+  /* with it: NP data advertised infinite, P without scaling */
+  tx_init(t);
+  CHECK(ual_fabric_an_preset(&t->a->fab, "pcie-initfc", "A:VC0:P=32/256,A:VC0:NP=16/0", err, sizeof err));
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 0, 34, 5);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_INFINITE], 1);
+  fc_scaled(t, A, UAL_PCIE_DT_UPDATEFC_P, 0, 1, 40, 0, 300);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_SCALE], 1);
+  CHECK_EQ(total(t), 2);
+  ual_fabric_an_preset_text(&t->a->fab, text, sizeof text);
+  CHECK_STR(text, "--pcie-initfc A:VC0:P=32/256,A:VC0:NP=16/0");
+  /* a new InitFC round replaces the preset: NP data infinite after all */
+  tx_init(t);
+  CHECK(ual_fabric_an_preset(&t->a->fab, "pcie-initfc", "A:VC0:NP=16/200", err, sizeof err));
+  init_vc(t, A, 0, 32, 256);
+  CHECK_EQ(total(t), 0);
+  fc(t, A, UAL_PCIE_DT_UPDATEFC_NP, 0, 34, 5);
+  CHECK_EQ(t->counts[UAL_R_PD_FC_INFINITE], 1);
+}
+
 static void test_copy(struct tx *t) {
   tx_init(t);
   init_vc(t, A, 0, 32, 256);
@@ -461,6 +498,7 @@ int main(void) {
   test_fc_never_initialised(&t);
   test_link_events(&t);
   test_copy(&t);
+  test_initfc_preset(&t);
   free(t.a);
   return check_done("test_pcie_analysis");
 }

@@ -107,7 +107,36 @@ static void test_lane_manage_events(void) {
   for (uint64_t fr = 1; fr <= l.frame; fr++) CHECK_EQ(l.f[fr].n, 0);
 }
 
+/* --ub-init and --ub-credits: what they accept, and the text of the state
+ * they set, which gives the same state again. */
+static void test_presets(void) {
+  static struct ual_ub_an a, b;
+  char err[256], t1[512], t2[512];
+  static const char *const bad_init[] = { "vl=0x2", "fc=0", "share=C", "ctrl-grain16=1", "depth=3", "vl", "fc=1x" };
+  for (size_t i = 0; i < sizeof bad_init / sizeof bad_init[0]; i++)
+    CHECK(!ual_ub_an_preset_init(NULL, bad_init[i], err, sizeof err));
+  static const char *const bad_cred[] = { "A:VL16=1", "A:VL0=5/6", "C:VL0=1", "A:VL0", "A:VL0=70000", "A:VL0=1/" };
+  for (size_t i = 0; i < sizeof bad_cred / sizeof bad_cred[0]; i++)
+    CHECK(!ual_ub_an_preset_credits(NULL, bad_cred[i], err, sizeof err));
+  ual_ub_an_init(&a);
+  CHECK_EQ(ual_ub_an_preset_init_text(&a, t1, sizeof t1), 0);
+  CHECK(ual_ub_an_preset_init(&a, "vl=0x0003,fc=8,ctrl-grain=2,ctrl-grain3=4,share=A", err, sizeof err));
+  CHECK(ual_ub_an_preset_credits(&a, "A:VL0=40/30,B:VL1=8,A:VL1=2/-3", err, sizeof err));
+  CHECK(a.p.known && a.p.vl_enable == 3 && a.p.flow_ctrl == 8 && a.p.ctrl_grain[0] == 2 && a.p.ctrl_grain[3] == 4);
+  CHECK(a.p.data_grain[5] == UAL_UB_DEF_DATA_GRAIN && a.p.share[0] && !a.p.share[1]);
+  CHECK(a.s[0].cred_known && a.s[0].cred_init[0] == 40 && a.s[0].cred[0] == 30 && a.s[0].cred[1] == -3);
+  ual_ub_an_preset_init_text(&a, t1, sizeof t1);
+  CHECK_STR(t1, "vl=0x0003,fc=8,data-ack=32,ctrl-ack=1,ctrl-grain=2,ctrl-grain3=4,data-grain=4,share=A");
+  ual_ub_an_preset_credits_text(&a, t2, sizeof t2);
+  CHECK_STR(t2, "A:VL0=40/30,A:VL1=2/-3,B:VL1=8");
+  ual_ub_an_init(&b);
+  CHECK(ual_ub_an_preset_init(&b, t1, err, sizeof err) && ual_ub_an_preset_credits(&b, t2, err, sizeof err));
+  CHECK(!memcmp(&a.p, &b.p, sizeof a.p));
+  CHECK(!memcmp(a.s[0].cred, b.s[0].cred, sizeof a.s[0].cred) && !memcmp(a.s[1].cred_init, b.s[1].cred_init, sizeof a.s[1].cred_init));
+}
+
 int main(void) {
   test_lane_manage_events();
+  test_presets();
   return check_done("test_ub_analysis");
 }

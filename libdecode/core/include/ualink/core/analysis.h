@@ -63,4 +63,16 @@ bool ual_fabric_an_state_text(const struct ual_fabric_an *s, unsigned kind, char
 /* End of capture: every analysis's end findings into f. */
 void ual_fabric_an_finish(struct ual_fabric_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
 
+/* Presets of values a capture that starts late never shows (the PCIe
+ * InitFC values, UB's Init Blocks and credits), as PETracer seeds credits:
+ * the option name UAL_FABRIC_PRESETS gives it ("pcie-initfc") and its
+ * argument, applied to s after ual_fabric_an_init, or only checked when s
+ * is NULL. false, with the reason in err, for an unknown name or a bad
+ * argument. */
+bool ual_fabric_an_preset(struct ual_fabric_an *s, const char *name, const char *arg, char *err, size_t cap);
+/* The presets that give a fresh analysis what s knows now, as options
+ * ("--pcie-initfc A:VC0:P=32/256 --ub-init vl=0x000f,..."); "" when
+ * nothing is known. Returns snprintf's count. */
+int ual_fabric_an_preset_text(const struct ual_fabric_an *s, char *buf, size_t cap);
+
 #endif

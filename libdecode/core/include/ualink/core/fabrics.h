@@ -49,6 +49,9 @@
  * of a record's analysis subtree), X(kind code, name):
  * ual_name_an_state_text. */
 #define UAL_FABRIC_STATE_TEXT_KINDS(X) UAL_UALINK_STATE_TEXT_KINDS(X) UAL_PCIE_STATE_TEXT_KINDS(X) UAL_UB_STATE_TEXT_KINDS(X)
+/* Presets of values a capture that starts late never shows, X(name,
+ * preset, "option"): ual_name_an_preset_preset and its _text. */
+#define UAL_FABRIC_PRESETS(X)     UAL_UALINK_PRESETS(X) UAL_PCIE_PRESETS(X) UAL_UB_PRESETS(X)
 /* Each fabric's presentation model X(name): const struct ual_view_fabric
  * ual_view_name and struct ual_name_tally (core/views.h). */
 #define UAL_FABRIC_VIEWS(X)       UAL_UALINK_VIEWS(X) UAL_PCIE_VIEWS(X) UAL_UB_VIEWS(X)

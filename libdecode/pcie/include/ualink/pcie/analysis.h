@@ -141,9 +141,20 @@ struct ual_pcie_link_an {
   struct ual_pcie_seg seg;
 };
 
+/* An InitFC a capture that starts after the flow-control initialisation
+ * never shows, preset (ual_pcie_an_preset_initfc): side's advertisement
+ * for one VC and class, on link index link (-1 every link). */
+#define UAL_PCIE_MAX_INITFC (2 * UAL_PCIE_VCS * UAL_PCIE_CLASSES)
+struct ual_pcie_initfc {
+  uint8_t used, side, vc, cls;
+  int16_t link;
+  struct ual_pcie_fc_vals v;
+};
+
 /* Software configuration the wire does not show (pcie.md §4 [P17]). */
 struct ual_pcie_profile {
   struct ual_pcie_fn_seg preset[UAL_PCIE_MAX_FUNCS];   /* ual_pcie_an_preset; never forgotten */
+  struct ual_pcie_initfc initfc[UAL_PCIE_MAX_INITFC];
   int8_t no_nfm_subtree[256];   /* "No NFM Subtree Below This Root Port" by link index: 1, 0, UAL_UNKNOWN */
 };
 
@@ -208,6 +219,20 @@ void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const str
 /* Presets a function's Segment Captured (a profile: seg 0-255, or -1 for
  * Clear), after ual_pcie_an_init. false when the table is full. */
 bool ual_pcie_an_preset(struct ual_pcie_an *s, unsigned bdf, int seg);
+/* --pcie-initfc: the InitFC values a capture that starts after the
+ * flow-control initialisation never shows (PD-FC-INFINITE and PD-FC-SCALE
+ * need them), as the InitFC1/InitFC2 DLLPs carry them:
+ *   [LINK:]SIDE:VCn:CLASS=HDRFC/DATAFC[:HDRSCALE/DATASCALE][,...]
+ * SIDE A or B (the side that sent them), n 0-7, CLASS P, NP or Cpl, the
+ * raw HdrFC (0-255) and DataFC (0-4095) fields (0 = infinite), the scale
+ * fields 0-3 (0, the default, also says the side advertised no scaled
+ * flow control), LINK a link index (default every PCIe link). Taken as
+ * seen when the analysis of a link starts and at a capture_started event;
+ * the capture's own InitFC replaces them, a link event forgets them. s
+ * NULL: the argument is only checked. false with the reason in err. */
+bool ual_pcie_an_preset_initfc(struct ual_pcie_an *s, const char *arg, char *err, size_t cap);
+/* The --pcie-initfc argument of the InitFC values every link knows now. */
+int ual_pcie_an_preset_initfc_text(const struct ual_pcie_an *s, char *buf, size_t cap);
 /* Sets "No NFM Subtree Below This Root Port" of the Root Port of a link
  * index (1 set, 0 clear; unknown until set), after ual_pcie_an_init. */
 void ual_pcie_an_nfm_subtree(struct ual_pcie_an *s, unsigned link, bool none_below);

@@ -16,6 +16,9 @@
 #define UAL_PCIE_ANALYSES(X) X(pcie)
 #define UAL_PCIE_ANALYSIS_KINDS(X) X(UAL_REC_PCIE_DLLP, pcie) X(UAL_REC_PCIE_FLIT, pcie) X(UAL_REC_PCIE_NF, pcie)
 #define UAL_PCIE_STATE_TEXT_KINDS(X)
+/* Presets of what a late capture never shows, X(analysis, preset, "option"):
+ * the InitFC values (ual_pcie_an_preset_initfc). */
+#define UAL_PCIE_PRESETS(X) X(pcie, initfc, "pcie-initfc")
 
 /* Its presentation model (core/views.h): ual_view_pcie in pcie/views.c,
  * struct ual_pcie_tally in pcie/views.h. */

@@ -33,6 +33,7 @@
 #define UAL_UALINK_ANALYSES(X)
 #define UAL_UALINK_ANALYSIS_KINDS(X)
 #define UAL_UALINK_STATE_TEXT_KINDS(X)
+#define UAL_UALINK_PRESETS(X)
 
 /* Its presentation model (core/views.h): ual_view_ualink in ualink/views.c,
  * struct ual_ualink_tally in ualink/views.h. */

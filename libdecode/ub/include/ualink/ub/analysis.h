@@ -78,6 +78,7 @@ struct ual_ub_side {
   struct ual_ub_init init;              /* the Init Block this side sent */
   /* credits this side holds to send (given by the partner) */
   uint8_t cred_known;
+  uint8_t cred_seeded;                  /* cred from --ub-credits: kept while every DLLDP of the side is counted */
   int32_t cred[UAL_UB_VLS], cred_init[UAL_UB_VLS];
   uint32_t init_sum_pending[UAL_UB_VLS];
   uint64_t held_since_ns;               /* credits consumed and not returned since */
@@ -146,6 +147,28 @@ struct ual_ub_an {
 void ual_ub_an_init(struct ual_ub_an *s);
 void ual_ub_an_step(struct ual_ub_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
 void ual_ub_an_finish(struct ual_ub_an *s, struct ual_findings *f, const struct ual_fabric_step *c);
+/* Presets of what a capture that starts after the Init Blocks never shows
+ * (UB-VL-DISABLED and UB-CREDIT-UNDERFLOW need them), after
+ * ual_ub_an_init; a NULL analysis only checks the argument; false with the
+ * reason in err. A negotiation or a link-up in the capture replaces them.
+ *
+ * --ub-init: the parameters both Init Blocks negotiate (digest table 3.5),
+ *   KEY=VALUE[,...] with vl (VL_ENABLE, a bitmap: 0x000f), fc
+ *   (FLOW_CTRL_SIZE, flits per cell), data-ack and ctrl-ack (ACK grains,
+ *   flits), ctrl-grain and data-grain (credit grains in cells, every VL;
+ *   ctrl-grainN, data-grainN for VL N alone), share (the senders whose
+ *   partner shares its buffer: A, B, AB or none). A key left out has the
+ *   value a negotiation without a common one falls back to.
+ * --ub-credits: SIDE:VLn=GRANTED[/HELD][,...]: the credit cells SIDE was
+ *   granted on VL n (its partner's initial Crd_Acks) and holds at the
+ *   capture's start (default GRANTED: none in flight). Judged only with
+ *   the parameters known (--ub-init or both Init Blocks seen). */
+bool ual_ub_an_preset_init(struct ual_ub_an *a, const char *arg, char *err, size_t cap);
+bool ual_ub_an_preset_credits(struct ual_ub_an *a, const char *arg, char *err, size_t cap);
+/* Their arguments that give a fresh analysis what a knows now ("" when
+ * the parameters, or a side's credits, are unknown). */
+int ual_ub_an_preset_init_text(const struct ual_ub_an *a, char *buf, size_t cap);
+int ual_ub_an_preset_credits_text(const struct ual_ub_an *a, char *buf, size_t cap);
 /* One line of state: "A:Normal cred 120 unacked 3 | B:...". */
 int ual_ub_an_state_text(const struct ual_ub_an *s, char *buf, size_t cap);
 

@@ -20,6 +20,9 @@
 #define UAL_UB_ANALYSES(X) X(ub)
 #define UAL_UB_ANALYSIS_KINDS(X) X(UAL_REC_UB_FLIT, ub)
 #define UAL_UB_STATE_TEXT_KINDS(X) X(UAL_REC_UB_FLIT, ub)
+/* Presets of what a late capture never shows, X(analysis, preset, "option"):
+ * the negotiated Init Block parameters and the credits (ub/analysis.h). */
+#define UAL_UB_PRESETS(X) X(ub, init, "ub-init") X(ub, credits, "ub-credits")
 
 /* Its presentation model (core/views.h): ual_view_ub in ub/views.c,
  * struct ual_ub_tally in ub/views.h. */
