@@ -70,8 +70,10 @@ struct dc_opts {
 #define DC_EXIT_USAGE  2
 #define DC_EXIT_SIGNAL 128 /* + the number of the signal that interrupted */
 
+struct dc_input;
 struct dc_ctx {
   const struct dc_opts *o;
+  const struct dc_input *in;   /* what the input said of the record at hand (its UDP export header) */
   struct ual_decoder dec;      /* --stateless */
   struct ual_analyzer an;
   struct ual_events ev;

@@ -69,6 +69,7 @@ void dc_feed_start(struct dc_feed *f, struct dc_input *in) {
   memset(f, 0, sizeof *f);
   f->in = in;
   if (in->is_stdin || !in->size) return; /* pipes: no read-ahead delay */
+  if (in->udp_lt >= 0) return;            /* the ualink.udp fields read the datagram the record is in */
   if (in->fb) return;                    /* read in blocks, in place: nothing to read ahead */
   f->chunks = malloc(DC_FEED_CHUNKS * sizeof *f->chunks);
   if (!f->chunks) return;

@@ -2,6 +2,7 @@
  * the UALink plugin (same fields, same answers, same bytes). */
 #include "dcli.h"
 #include "filter_opts.h"
+#include "input.h"
 
 #include "ualink/core/filter.h"
 #include "ualink/ualink/filter.h"
@@ -177,12 +178,17 @@ bool dc_filter_pass(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t f
     f->have_first = true;
     f->first_ts = f->prev_ts = ts_ns;
   }
-  f->st.an = &c->an;
-  f->st.ev = &c->ev;
+  f->st.an = c->o->stateless ? NULL : &c->an;
+  f->st.ev = c->o->stateless ? NULL : &c->ev;
+  const struct dc_input *in = c->in;
+  bool udp = in && in->udp_lt >= 0 && in->udp_hdr;
+  f->st.udp_hdr = udp ? in->udp_hdr : NULL;
+  f->st.udp_hlen = udp ? in->udp_hlen : 0;
+  f->st.udp_lost = udp ? in->udp_lost : 0;
+  f->st.lost_mark = udp && in->udp_lost_mark;
   struct ual_filter_record fr = {
     rec, len, wire_len ? wire_len : (uint32_t)len, frame,
-    (int64_t)(ts_ns - f->first_ts), (int64_t)(ts_ns - f->prev_ts), &c->res,
-    c->o->stateless ? NULL : &f->st,
+    (int64_t)(ts_ns - f->first_ts), (int64_t)(ts_ns - f->prev_ts), &c->res, &f->st,
   };
   f->prev_ts = ts_ns;
   bool pass = true;

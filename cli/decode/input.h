@@ -55,6 +55,13 @@ struct dc_input {
   unsigned udp_port;            /* and the export's port */
   struct ual_udp_rx udp_rx;     /* the export's sequence: what was lost */
   uint8_t udp_rec[65536];       /* a record passed on with UAL_RF_LOST set */
+  /* the last record's datagram: its export header (NULL: it has none),
+   * and the datagrams found missing before it (lost_mark: it follows
+   * lost ones), for the ualink.udp fields */
+  const uint8_t *udp_hdr;
+  uint8_t udp_hlen;
+  bool udp_lost_mark;
+  uint64_t udp_lost;
   bool arrival_times;           /* times are when records arrived, not link time */
   char msg[320];
 };

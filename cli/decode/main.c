@@ -800,6 +800,7 @@ int main(int argc, char **argv) {
     }
   }
   c->arrival_times = in->arrival_times;
+  c->in = in;
   c->frac_signed = !in->fb; /* libpcap 1.10 reads the fraction as signed */
   ual_decoder_init(&c->dec);
   ual_analyzer_init(&c->an);

@@ -78,7 +78,7 @@ static void collect(struct ual_fview *v, const struct ual_filter_record *fr) {
     if (label[0]) ual_fview_label_last(v, label);
   }
   const struct ual_filter_ualink *st = fr->state;
-  if (!st || !ual_fview_want_any(v, &ual_filter_pcie, UAL_FP_PROTO + 1, UAL_FP_COUNT - 1)) return;
+  if (!st || !st->an || !ual_fview_want_any(v, &ual_filter_pcie, UAL_FP_PROTO + 1, UAL_FP_COUNT - 1)) return;
   struct ual_pcie_an_view av;
   ual_pcie_an_view(&st->an->fab.pcie, r, &av);
   for (unsigned i = UAL_FP_PROTO + 1; i < UAL_FP_COUNT; i++)

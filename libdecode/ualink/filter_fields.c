@@ -152,6 +152,20 @@ static void analysis(struct ual_fview *v, const struct ual_filter_record *fr, co
   }
 }
 
+/* The UDP export's header (core/udp.h) as the plugin's ualink.udp subtree
+ * shows it. */
+static void udp(struct ual_fview *v, const struct ual_filter_ualink *st) {
+  const uint8_t *h = st->udp_hdr;
+  int s;
+  if ((s = want(v, UAL_FU_UDP)) >= 0) ual_fview_add_bytes(v, s, h, st->udp_hlen);
+  if ((s = want(v, UAL_FU_UDP_TYPE)) >= 0) ual_fview_add_uint(v, s, h[0]);
+  if ((s = want(v, UAL_FU_UDP_LEN)) >= 0) ual_fview_add_uint(v, s, h[1]);
+  if ((s = want(v, UAL_FU_UDP_SEQ)) >= 0) ual_fview_add_uint(v, s, (uint32_t)h[4] | (uint32_t)h[5] << 8 | (uint32_t)h[6] << 16 | (uint32_t)h[7] << 24);
+  if (!st->udp_lost && !st->lost_mark) return;
+  if ((s = want(v, UAL_FU_UDP_LOST)) >= 0) ual_fview_add_uint(v, s, st->udp_lost);
+  if ((s = want(v, UAL_FU_UDP_LOST_BEFORE)) >= 0) ual_fview_add_uint(v, s, 0);
+}
+
 static void findings(struct ual_fview *v, const struct ual_rec_result *r) {
   int s;
   for (unsigned i = 0; i < r->findings.n; i++) {
@@ -188,7 +202,8 @@ static void collect(struct ual_fview *v, const struct ual_filter_record *fr) {
   }
   bool reassembly = wants_any(v, UAL_FU_TL_DATA, UAL_FU_DLM_PAYLOAD);
   if (reassembly && r->unpacked) completed(v, r->unp.n_tl, r->unp.tl, r->unp.n_msg, r->unp.msg);
-  if (st && decoded(r) && wants_any(v, UAL_FU_LTSSM, UAL_FU_NEG_LATENCY)) analysis(v, fr, st);
+  if (st && st->udp_hdr) udp(v, st);
+  if (st && st->an && decoded(r) && wants_any(v, UAL_FU_LTSSM, UAL_FU_NEG_LATENCY)) analysis(v, fr, st);
   if (reassembly && st && (st->n_tl || st->n_msg)) completed(v, st->n_tl, st->tl, st->n_msg, st->msg);
   if (r->findings.n || r->status != UAL_RS_OK) findings(v, r);
 }

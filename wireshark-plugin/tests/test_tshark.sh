@@ -177,6 +177,31 @@ json)
     check "$(basename "$p"): tshark fields equal ualink-decode --json" compare_json "$p"
   done
   ;;
+udpfields)
+  # The export header's fields (ualink.udp.*) of a saved export: ualink-decode
+  # -T fields and -Y agree with tshark on the datagrams to its port (it
+  # follows one port's sequence; the plugin's heuristic takes the other port
+  # too), with and without the analysis; plain datagrams have none.
+  [ -n "$decode" ] || { echo "udpfields: needs ualink-decode" >&2; exit 2; }
+  q=$work/cap/udp-seq.pcap
+  e=(-e frame.number -e ualink.udp.type -e ualink.udp.len -e ualink.udp.seq -e ualink.udp.lost -e ualink.udp)
+  ts -r "$q" -Y 'udp.dstport == 17762' -T fields "${e[@]}" > "$work/udp-ts.tsv"
+  for mode in "" --stateless; do
+    "$decode" $mode -T fields "${e[@]}" "$q" > "$work/udp-dec.tsv" 2> /dev/null
+    check "udp-seq.pcap: ualink-decode $mode -T fields of ualink.udp.* equals tshark's ($(wc -l < "$work/udp-ts.tsv") datagrams)" \
+      cmp -s "$work/udp-ts.tsv" "$work/udp-dec.tsv"
+  done
+  check "udp-seq.pcap: the sequence numbers are there (not all empty)" grep -qP '^\d+\t0x81\t8\t\d+' "$work/udp-ts.tsv"
+  for y in 'ualink.udp' 'ualink.udp.seq >= 10' 'ualink.udp.seq == 13' 'ualink.udp.lost' 'ualink.udp.lost == 3' \
+           'ualink.udp.lost_before' 'ualink.udp.type == 0x81 && ualink.udp.len == 8' '!ualink.udp.lost'; do
+    want=$(frames "$q" "($y) && udp.dstport == 17762")
+    got=$("$decode" -Y "$y" -T fields -e frame.number "$q" 2> /dev/null | paste -sd, -)
+    check "-Y '$y' selects frames ${want:-none} in both" test "$got" = "$want" -a -n "$want"
+  done
+  n=$("$decode" -Y 'ualink.udp' -T fields -e frame.number "$work/cap/udp.pcap" 2> /dev/null | wc -l)
+  m=$(ts -r "$work/cap/udp.pcap" -Y 'ualink.udp' | wc -l)
+  check "plain datagrams (udp.pcap): no ualink.udp in either ($n, $m)" test "$n" -eq 0 -a "$m" -eq 0
+  ;;
 text)
   # The tree texts: every row of ualink-decode -V as tshark -V shows it.
   [ -n "$decode" ] || { echo "text: needs ualink-decode" >&2; exit 2; }

@@ -79,12 +79,19 @@ extern const struct ual_filter_field ual_filter_ualink_fields[UAL_FU_COUNT];
  * ual_filter_ualink_delivered as the events' delivered callback (ctx =
  * this struct) so that flits released by a replay are seen. */
 struct ual_filter_ualink {
-  const struct ual_analyzer *an;      /* after the step */
+  const struct ual_analyzer *an;      /* after the step; NULL: not analysed */
   const struct ual_events *ev;        /* the step's timeline events */
   uint64_t frame;
   uint16_t n_tl, n_msg;               /* released by a replay in this record */
   struct ual_tl_flit tl[UAL_FILTER_MAX_RELEASED];
   struct ual_dl_item msg[UAL_FILTER_MAX_RELEASED];
+  /* The UDP export's header the record came in (ualink.udp), NULL when it
+   * came in none; and the datagrams the receiver found missing before it
+   * (ualink.udp.lost and ualink.udp.lost_before, with lost_mark: the
+   * record follows lost datagrams), as the plugin shows them. */
+  const uint8_t *udp_hdr;
+  uint8_t udp_hlen, lost_mark;
+  uint64_t udp_lost;
 };
 
 /* Whether f reads the bytes of TL flits (ualink.tl.data): without it the
