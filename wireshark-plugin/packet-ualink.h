@@ -53,6 +53,9 @@ void ual_ws_state_cleanup(void);
 /* The view fabric (core/views.h) of the frame's record: the first pass's
  * model placed it (a link event by its link). */
 unsigned ual_ws_fabric(packet_info *pinfo, const struct ual_rec_result *r);
+/* What the model's renderers read for tally t: the first pass's analysis
+ * as it stands now (the end of the capture once tshark draws). */
+void ual_ws_view_src(const struct ual_view_tally *t, struct ual_view_src *src);
 /* The record of this frame, decoded as in the first pass (packet scope). */
 struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean analyze);
 /* The "Analysis" subtree; *rel = what replays released in this frame, or NULL. */

@@ -247,6 +247,11 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
   return r;
 }
 
+void ual_ws_view_src(const struct ual_view_tally *t, struct ual_view_src *src) {
+  if (uw_an) ual_analyzer_view_src(uw_an, t, src);
+  else *src = (struct ual_view_src){ NULL, NULL, t };
+}
+
 unsigned ual_ws_fabric(packet_info *pinfo, const struct ual_rec_result *r) {
   const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
   return fr ? fr->fabric : ual_view_fabric_of(NULL, r);

@@ -259,8 +259,78 @@ static stat_tap_ui uw_stat_ui = {
   array_length(uw_stat_params), uw_stat_params,
 };
 
+/* ------------------------------------------------------------------ */
+/* -z ualink,links: the presentation model's counters, a section per link */
+
+struct uw_links {
+  struct ual_view_tally t;
+};
+
+static void uw_links_reset(void *tapdata) { ual_view_tally_init(&((struct uw_links *)tapdata)->t); }
+
+static tap_packet_status uw_links_packet(void *tapdata, packet_info *pinfo, epan_dissect_t *edt _U_,
+                                         const void *data, tap_flags_t flags _U_) {
+  ual_view_tally_add(&((struct uw_links *)tapdata)->t, data, uw_ts_ns(pinfo), true);
+  return TAP_PACKET_REDRAW;
+}
+
+/* A counter row of the records table: by direction and the total. */
+static void uw_links_row(void *ctx _U_, const struct ual_view_counter *c) {
+  if (c->table != UAL_VIEW_T_RECORDS) return;
+  if (c->heading) {
+    printf("%*s%s\n", 2 + (int)c->indent, "", c->label);
+    return;
+  }
+  char total[24] = "";
+  if (!c->no_total) snprintf(total, sizeof total, "%" PRIu64, c->v[0] + c->v[1]);
+  printf("%*s%-*s %12" PRIu64 " %12" PRIu64 " %12s\n", 2 + (int)c->indent, "", 44 - (int)c->indent, c->label, c->v[0],
+         c->v[1], total);
+}
+
+static void uw_links_draw(void *tapdata) {
+  const struct ual_view_tally *t = &((struct uw_links *)tapdata)->t;
+  struct ual_view_src src;
+  ual_ws_view_src(t, &src);
+  printf("\n===================================================================\n");
+  printf("UALink statistics per link\n");
+  for (unsigned k = 0; k < t->n; k++) {
+    struct ual_view_link l;
+    ual_view_link_get(&src, k, &l);
+    const struct ual_view_fabric *f = ual_view_fabric_get(l.fabric);
+    printf("%s: %s (link %u)\n", f ? f->name : "?", l.name, l.index);
+    printf("  %-44s %12s %12s %12s\n", "", l.dir[0], l.dir[1], "total");
+    ual_view_counters(&src, k, uw_links_row, NULL);
+  }
+  if (t->other_links) printf("records of further links: %" PRIu64 "\n", t->other_links);
+  printf("===================================================================\n");
+}
+
+static void uw_links_finish(void *tapdata) { g_free(tapdata); }
+
+#define UW_LINKS_CLI "ualink,links"
+
+static void uw_links_init(const char *opt_arg, void *userdata _U_) {
+  const char *filter = NULL;
+  if (strncmp(opt_arg, UW_LINKS_CLI ",", sizeof UW_LINKS_CLI) == 0) filter = opt_arg + sizeof UW_LINKS_CLI;
+  struct uw_links *s = g_new0(struct uw_links, 1);
+  uw_links_reset(s);
+  GString *err = register_tap_listener(UAL_WS_TAP, s, filter, TL_REQUIRES_NOTHING, uw_links_reset, uw_links_packet,
+                                       uw_links_draw, uw_links_finish);
+  if (err) {
+    fprintf(stderr, "tshark: -z " UW_LINKS_CLI ": %s\n", err->str);
+    g_string_free(err, TRUE);
+    uw_links_finish(s);
+  }
+}
+
+static stat_tap_ui uw_links_ui = {
+  REGISTER_STAT_GROUP_GENERIC, "UALink statistics per link", UW_LINKS_CLI, uw_links_init,
+  array_length(uw_stat_params), uw_stat_params,
+};
+
 void ual_ws_register_stats(void) {
   stats_tree_register_plugin(UAL_WS_TAP, "ualink", "UALink/Flits, messages and findings", 0,
                              uw_st_packet, uw_st_init, NULL);
   register_stat_tap_ui(&uw_stat_ui, NULL);
+  register_stat_tap_ui(&uw_links_ui, NULL);
 }

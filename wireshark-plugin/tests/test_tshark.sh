@@ -516,6 +516,25 @@ for l in sys.stdin:
     other=$(expert_lines "$work/expert.txt" | awk -v s="$short" '$2 != s && $2 != "UALink"' | wc -l)
     check "$sc: no finding filed under another fabric ($other)" test "$other" -eq 0
   done
+  # -z ualink,links: a section per link of a Root Complex (three Root
+  # Ports), its records by direction as -Y counts them
+  p=$work/cap/pcie-rc.pcap
+  "$gen" -q -s pcie-rc -c 600 -w "$p" --truth /dev/null > /dev/null 2>&1 || fail "ualink-gen -s pcie-rc"
+  chmod a+r "$p"
+  ts -r "$p" -q -z ualink,links > "$work/links.txt"
+  cat "$work/links.txt"
+  for k in 0 1 2; do
+    check "pcie-rc: -z ualink,links has Root Port $k's section" grep -qx "PCIe: RP$k <-> EP (link $k)" "$work/links.txt"
+    a=$(ts -r "$p" -Y "ualink.rec.link == $k && ualink.rec.dir == 0" | wc -l)
+    b=$(ts -r "$p" -Y "ualink.rec.link == $k && ualink.rec.dir == 1" | wc -l)
+    got=$(awk -v h="PCIe: RP$k <-> EP (link $k)" '$0 == h { on = 1; next } /^PCIe: / { on = 0 } on && $1 == "Records" { print $2, $3, $4 }' "$work/links.txt")
+    check "pcie-rc link $k: records $a / $b by direction ($got)" test "$got" = "$a $b $((a + b))"
+  done
+  n=$(grep -c '^PCIe: ' "$work/links.txt" || true)
+  check "pcie-rc: three links, no more ($n)" test "$n" -eq 3
+  ts -r "$p" -q -z "ualink,links,ualink.rec.link == 1" > "$work/links1.txt"
+  check "-z ualink,links with a filter: link 1 alone" \
+    bash -c "test \$(grep -c '^PCIe: ' '$work/links1.txt') -eq 1 && grep -qx 'PCIe: RP1 <-> EP (link 1)' '$work/links1.txt'"
   ;;
 pcie)
   # PCIe flit mode (kind 5): mkcap's pcie_flit.pcap (tests/cli/mkcap.c).
