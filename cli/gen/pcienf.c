@@ -66,7 +66,10 @@
 #define FC_WAIT        400u        /* symbol times before freed credits are advertised anyway */
 #define TIMEOUT_GAP_PS 51000000000ull   /* 51 ms: past the analysis' 50 ms completion timeout */
 #define TRAIN_OS       8u          /* TS1 and TS2 per side in training */
-#define REPLAY_TIMEOUT_SYMS 31000u /* the analysis' REPLAY_TIMER limit (its --replay-timer default) */
+/* PN-REPLAY-TIMEOUT: both sides quiet for longer than the analysis' REPLAY_TIMER
+ * (31000 symbol times, its --replay-timer default) and the longest TLP it
+ * lets a transmitter finish first */
+#define REPLAY_QUIET_SYMS 40000u
 
 enum { A = 0, B = 1 };
 enum { CL_P, CL_NP, CL_CPL };
@@ -184,7 +187,8 @@ struct nside {
   bool rp_differs;           /* PN-REPLAY-DIFFERS: the replay's first TLP changed */
   uint8_t nak_defer;         /* PN-NAK-NO-REPLAY: new TLPs before the replay a Nak asks for */
   bool replay_pending, no_timer, over_limit, rp_first;
-  bool rt_watch;             /* PN-REPLAY-TIMEOUT: the next TLP starts the analysis' REPLAY_TIMER */
+  bool order_next;           /* PN-REPLAY-ORDER: the next TLP, replayed or new, skipped one */
+  uint32_t quiet_after;      /* PN-REPLAY-TIMEOUT: symbol times both sides send nothing after the next TLP */
   int16_t rp_label;          /* the finding the next replayed TLP carries, -1 */
   uint8_t num_replays;       /* PN-REPLAY-NUM: replays until the one that is the 4th */
   unsigned flood;            /* PN-OUTSTANDING: small writes still to make */
@@ -747,9 +751,14 @@ static void send_tlp(struct nf *p, struct nside *s, uint64_t now, uint16_t seq, 
   uint64_t end = send_pkt(p, s, now, body, bn, wn, mut != M_MISSED);
   size_t keep = mut == M_MISSED ? 0 : bn;
   uint64_t last_sym = end - p->sym_ps;
-  if (s->rt_watch) {
-    s->rt_watch = false;
-    p->rt_deadline = last_sym + syms(p, REPLAY_TIMEOUT_SYMS);
+  if (s->order_next && mut != M_NULLIFY) {
+    s->order_next = false;
+    label(p, s->id, I_REPLAY_ORDER, false, NULL);
+  }
+  if (s->quiet_after) {                   /* both sides quiet (the partner: silence of the arrival) */
+    s->silent_until = end + p->lat_ps + syms(p, s->quiet_after);
+    p->rt_deadline = s->silent_until - 1;
+    s->quiet_after = 0;
   }
   if (t)
     for (unsigned i = 0; i < 2; i++)
@@ -891,6 +900,7 @@ static void rx_dllp(struct nside *s, const struct arrival *a) {
       s->timer_start = a->at;               /* progress restarts REPLAY_TIMER */
       s->no_timer = false;
     }
+    if (!outstanding(s)) s->hold_new = false;
     s->timer_on = outstanding(s);
     if (d.type == 0x10) {
       s->hold_new = false;
@@ -1087,8 +1097,7 @@ static bool transmit(struct nf *p, struct nside *s, uint64_t now) {
     if (s->rp_skip == 2 && first) {        /* injected: the second is left out */
       s->rp_next = seq_add(q, 2);
       s->rp_skip = 0;
-      s->rp_label = I_REPLAY_ORDER;
-      s->rp_first = true;
+      s->order_next = true;
     }
     if (s->rp_next == s->next_seq || seq_dist(s->rp_next, s->next_seq) < 2048) s->replaying = false;
     return true;
@@ -1365,6 +1374,7 @@ static bool inject_dl(struct nf *p, uint64_t now) {
   if (take(p, I_REPLAY_NUM)) {
     y->rxerr_seq = s->next_seq;
     y->rxerr_left = 4;
+    y->late_ack_rule = I_ACK_LATENCY;        /* the probe saw the replays good and in sequence */
     s->num_replays = 4;
     return rp_writes(p, now, 1, M_NONE, 1, 0);
   }
@@ -1375,10 +1385,10 @@ static bool inject_dl(struct nf *p, uint64_t now) {
     return ok;
   }
   if (take(p, I_ACK_LATENCY)) return rp_writes(p, now, 1, M_NONE, 0, 6000);
-  if (take(p, I_REPLAY_TIMEOUT)) {
+  if (take(p, I_REPLAY_TIMEOUT)) {         /* the link quiet: the first record after raises it */
     s->no_timer = true;
-    s->rt_watch = true;
-    return rp_writes(p, now, 1, M_NONE, 0, REPLAY_TIMEOUT_SYMS + 2000);
+    s->quiet_after = REPLAY_QUIET_SYMS;
+    return rp_writes(p, now, 1, M_NONE, 1, REPLAY_QUIET_SYMS);
   }
   if (take(p, I_OUTSTANDING)) {
     s->flood = 2100;
