@@ -49,6 +49,7 @@ struct uw_frame {
   struct ual_pcie_tlps *tlps;    /* PCIe flit: the TLPs walked to their end in it, NULL none */
   uint8_t fabric;                /* the record's view fabric (core/views.h) */
   int8_t slot;                   /* its link in uw_tally, -1 none */
+  const char *link_state;        /* the model's state rows of its link after it (uw_state_text), NULL none */
 };
 
 static int uw_proto = -1;
@@ -60,6 +61,9 @@ static struct ual_unpack *uw_last_snap[2];
 static struct ual_analyzer *uw_an;
 /* The model's links and counters of the first pass, in frame order. */
 static struct ual_view_tally *uw_tally;
+/* The last state text kept per link: frames whose link state did not
+ * change share it. */
+static const char *uw_last_state[UAL_VIEW_LINKS];
 
 void ual_ws_state_init(int proto) {
   uw_proto = proto;
@@ -69,6 +73,7 @@ void ual_ws_state_init(int proto) {
   ual_analyzer_init(uw_an);
   if (!uw_tally) uw_tally = g_new(struct ual_view_tally, 1);
   ual_view_tally_init(uw_tally);
+  memset(uw_last_state, 0, sizeof uw_last_state);
   uw_req_frames = wmem_map_new(wmem_file_scope(), g_direct_hash, g_direct_equal);
 }
 
@@ -197,6 +202,47 @@ static void uw_restore(const struct uw_frame *fr, struct ual_rec_result *r) {
   if (fr->tlps) memcpy(&r->tlps, fr->tlps, offsetof(struct ual_pcie_tlps, v) + fr->tlps->n * sizeof fr->tlps->v[0]);
 }
 
+/* The link state as text, one row a line: "\tgroup" starts a group, a row
+ * is "label: A | B" (or "label: value" for the link); the first line names
+ * the link and its sides. */
+struct uw_state_text {
+  GString *g;
+  char group[64];   /* the group of the last row */
+};
+
+static void uw_state_row(void *ctx, const struct ual_view_row *r) {
+  struct uw_state_text *x = ctx;
+  GString *g = x->g;
+  if (r->group && strcmp(r->group, x->group) != 0) {
+    g_string_append_printf(g, "\t%s\n", r->group);
+    snprintf(x->group, sizeof x->group, "%s", r->group);
+  }
+  char v[2][80];
+  for (unsigned d = 0; d < 2; d++)
+    snprintf(v[d], sizeof v[d], "%s%s%s", r->known[d] ? r->value[d] : "?", r->known[d] && r->unit[0] ? " " : "",
+             r->known[d] ? r->unit : "");
+  if (r->link_wide) g_string_append_printf(g, "%s: %s\n", r->label, v[0]);
+  else g_string_append_printf(g, "%s: %s | %s\n", r->label, v[0], v[1]);
+}
+
+/* The model's state rows of the frame's link after its step, for a fabric
+ * whose rows the Analysis subtree does not show (UALink's are there). */
+static void uw_keep_state(struct uw_frame *fr) {
+  if (fr->slot < 0 || fr->fabric == UAL_VF_ualink) return;
+  struct ual_view_src src;
+  ual_analyzer_view_src(uw_an, uw_tally, &src);
+  struct ual_view_link l;
+  ual_view_link_get(&src, (unsigned)fr->slot, &l);
+  GString *g = g_string_new(NULL);
+  g_string_append_printf(g, "%s (A: %s, B: %s)\n", l.name, l.side[0], l.side[1]);
+  struct uw_state_text x = { g, "" };
+  ual_view_state(&src, (unsigned)fr->slot, uw_state_row, &x);
+  const char **last = &uw_last_state[fr->slot];
+  if (!*last || strcmp(*last, g->str) != 0) *last = wmem_strdup(wmem_file_scope(), g->str);
+  fr->link_state = *last;
+  g_string_free(g, TRUE);
+}
+
 static uint64_t uw_ts_ns(const packet_info *pinfo) {
   if (!pinfo->fd->has_ts || pinfo->abs_ts.secs < 0) return 0;
   return (uint64_t)pinfo->abs_ts.secs * 1000000000u + (uint64_t)pinfo->abs_ts.nsecs;
@@ -232,6 +278,7 @@ struct ual_rec_result *ual_ws_decode(tvbuff_t *tvb, packet_info *pinfo, gboolean
     uw_keep_ub(fr, r);
     fr->fabric = (uint8_t)ual_view_fabric_of(uw_tally, r);
     fr->slot = (int8_t)ual_view_tally_add(uw_tally, r, uw_ts_ns(pinfo), true);
+    if (analyze) uw_keep_state(fr);
     return r;
   }
   /* A later pass, or a record quoted inside an error packet. */
@@ -262,9 +309,10 @@ unsigned ual_ws_fabric(packet_info *pinfo, const struct ual_rec_result *r) {
 static gint ett_analysis = -1;
 static gint ett_event = -1;
 static gint ett_pcie_analysis = -1;
+static gint ett_link_state = -1;
 
 void ual_ws_state_register(int proto _U_) {
-  static gint *ett[] = { &ett_analysis, &ett_event, &ett_pcie_analysis };
+  static gint *ett[] = { &ett_analysis, &ett_event, &ett_pcie_analysis, &ett_link_state };
   proto_register_subtree_array(ett, array_length(ett));
 }
 
@@ -317,8 +365,23 @@ void ual_ws_state_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, cons
   ual_an_tree_walk(fr->an, fr->ev, fr->n_ev, uw_an_row, &b);
 }
 
+/* The model's state rows of the record's link, per side. */
+static void uw_link_state_tree(proto_tree *tree, tvbuff_t *tvb, const char *text) {
+  const char *nl = strchr(text, '\n');
+  if (!nl) return;
+  proto_tree *t = proto_tree_add_subtree_format(tree, tvb, 0, 0, ett_link_state, NULL, "Link state after this record: %.*s",
+                                                (int)(nl - text), text), *g = t;
+  for (const char *p = nl + 1; *p; p = nl + 1) {
+    nl = strchr(p, '\n');
+    if (!nl) break;
+    if (*p == '\t') g = proto_tree_add_subtree_format(t, tvb, 0, 0, ett_link_state, NULL, "%.*s", (int)(nl - p - 1), p + 1);
+    else proto_tree_add_subtree_format(g, tvb, 0, 0, ett_link_state, NULL, "%.*s", (int)(nl - p), p);
+  }
+}
+
 void ual_ws_fabric_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo) {
   const struct uw_frame *fr = p_get_proto_data(wmem_file_scope(), pinfo, uw_proto, 0);
+  if (fr && fr->link_state) uw_link_state_tree(tree, tvb, fr->link_state);
   if (!fr || !fr->pcie) return;
   const struct ual_pcie_an_view *v = fr->pcie;
   const int *hf = ual_ws_protocol_hf(ual_filter_fabric_of(ual_filter_pcie_fields[UAL_FP_PROTO].abbrev));

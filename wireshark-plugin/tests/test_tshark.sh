@@ -532,6 +532,20 @@ for l in sys.stdin:
   done
   n=$(grep -c '^PCIe: ' "$work/links.txt" || true)
   check "pcie-rc: three links, no more ($n)" test "$n" -eq 3
+  # each record's tree has its own link's state rows from the model, per
+  # side: at the last record of each Root Port, the requests it still has
+  # outstanding are the open transactions of ualink-decode --transactions
+  "$decode" --transactions "$p" > "$work/txns.txt" 2> /dev/null || true
+  for k in 0 1 2; do
+    last=$(frames "$p" "ualink.rec.link == $k && pcie" | tr ',' '\n' | tail -1)
+    ts -r "$p" -V -Y "frame.number == $last" > "$work/last.txt"
+    check "pcie-rc frame $last: the state rows of its own link, RP$k" \
+      grep -q "Link state after this record: RP$k <-> EP (A: Root Port, B: Endpoint)" "$work/last.txt"
+    o=$(awk -v l="L$k" '$3 == l && $6 == "open" { n[$4]++ } END { printf "%d requests | %d requests", n["A"], n["B"] }' "$work/txns.txt")
+    check "pcie-rc link $k: outstanding requests at its last record as --transactions leaves open ($o)" \
+      grep -q "outstanding requests: $o\$" "$work/last.txt"
+    check "pcie-rc frame $last: no UALink row" bash -c "! grep -qE 'channel 0|negotiated (speed|width)' '$work/last.txt'"
+  done
   ts -r "$p" -q -z "ualink,links,ualink.rec.link == 1" > "$work/links1.txt"
   check "-z ualink,links with a filter: link 1 alone" \
     bash -c "test \$(grep -c '^PCIe: ' '$work/links1.txt') -eq 1 && grep -qx 'PCIe: RP1 <-> EP (link 1)' '$work/links1.txt'"
