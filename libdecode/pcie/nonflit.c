@@ -293,7 +293,7 @@ void ual_pcie_tlph_parse(const uint8_t *tlp, size_t n, struct ual_pcie_tlph *h) 
     if (h->prefixes < UAL_PCIE_NF_MAX_PREFIX) h->prefix[h->prefixes] = tlp[off];
     if (h->prefixes < 255) h->prefixes++;
   }
-  h->hdr_off = (uint8_t)(off > 255 ? 255 : off);
+  h->hdr_off = (uint16_t)off;
   if (off + 4 > n) return;   /* no DW0 */
   uint8_t b[16] = { 0 };     /* the header, zero past the bytes present */
   memcpy(b, tlp + off, n - off < 16 ? n - off : 16);
@@ -381,7 +381,8 @@ void ual_pcie_tlph_parse(const uint8_t *tlp, size_t n, struct ual_pcie_tlph *h) 
 /* ---- the record (§7.1, §7.2) ---- */
 
 bool ual_pcie_nf_body_ok(const uint8_t *body, size_t len) {
-  if (len <= UAL_PCIE_NF_HDR) return false;
+  /* a packet longer than wire_len can say is no packet: offsets stay u16 */
+  if (len <= UAL_PCIE_NF_HDR || len - UAL_PCIE_NF_HDR > 0xFFFF) return false;
   size_t n = len - UAL_PCIE_NF_HDR;
   unsigned enc = (unsigned)ual_field_get(UAL_F_PCIE_NF_ENCODING, body);
   unsigned cls = (unsigned)ual_field_get(UAL_F_PCIE_NF_CLASS, body);

@@ -336,6 +336,21 @@ static void test_framing(void) {
     CHECK(ual_findings_has(&r.findings, bad[i].rule));
     CHECK(!r.nf.accepted);
   }
+  /* a body longer than a u16 wire length can say is malformed */
+  {
+    static uint8_t big[8 + 4 + 0x10000];
+    struct ual_rec_hdr hd;
+    ual_rec_hdr_init(&hd, UAL_REC_PCIE_NF, 0);
+    memset(big, 0x90, sizeof big);   /* all prefixes */
+    uint8_t *b = big + 8;
+    b[0] = 0; b[1] = 1; b[2] = 0; b[3] = 0; b[4] = 0xFB;
+    size_t len = ual_record_build(&hd, b, sizeof big - 8, big, sizeof big);
+    ual_decode_stateless(big, len, 1, &r);
+    CHECK_EQ(r.status, UAL_RS_BODY);
+    ual_decode_stateless(big, len - 1, 1, &r);   /* 65535 bytes: decoded, a TLP of prefixes without END */
+    CHECK_EQ(r.status, UAL_RS_OK);
+    CHECK(ual_findings_has(&r.findings, UAL_R_PN_FRAME_END));
+  }
   /* the Frame CRC message names [P24] */
   decode_body(bad[7].body, &r, rec, sizeof rec);
   CHECK(strstr(r.findings.v[0].msg, "[P24]") != NULL);

@@ -185,7 +185,7 @@ struct ual_pcie_tlph {
   uint8_t complete;            /* the whole header was in the bytes */
   uint8_t prefixes;            /* prefix DWs before DW0 (saturates at 255) */
   uint8_t prefix[UAL_PCIE_NF_MAX_PREFIX];   /* byte 0 of each kept prefix */
-  uint8_t hdr_off;             /* DW0 */
+  uint16_t hdr_off;            /* DW0 */
   uint8_t byte0;               /* Fmt/Type */
   uint8_t fmt, type;
   uint8_t kind, hdr_dw, has_data, fc, route;   /* from the row of byte0 (struct ual_pcie_nf_type) */
