@@ -53,6 +53,10 @@ run uart.pcap        -s uart --run-scale 0.25 -c 640
 run errors.pcap      -s errors --run-scale 0.15 -c 560 --truth errors.truth.jsonl
 run pcie-dllp.pcap   -s pcie -c 300 --inject PD-CRC,PD-TYPE,PD-RESERVED,PD-FC-ORDER,PD-FC-INIT-CHANGED,PD-FC-BACKWARDS,PD-FC-INFINITE,PD-FC-SCALE,PD-ACK-BACKWARDS,PD-NAK,PD-PM-ORDER --truth pcie-dllp.truth.jsonl
 run pcie-flit.pcap   -s pcie-flit
+# a switch (upstream link 0, downstream link 1) and a Root Complex (Root
+# Ports on links 0-2): several links in one capture
+run pcie-switch.pcap -s pcie-switch
+run pcie-rc.pcap     -s pcie-rc
 run l1.pcap          -s l1 --width 4 --run-scale 0.1
 run l0p.pcap         -s l0p --run-scale 0.1
 run negotiation.pcap -s negotiation --width 4 --run-scale 0.02 --latency 2 --train-os 2

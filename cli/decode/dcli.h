@@ -78,7 +78,6 @@ struct dc_ctx {
   struct ual_analyzer an;
   struct ual_events ev;
   struct ual_rec_result res;
-  struct dc_stats st;
   struct ual_view_tally vt;    /* the presentation model's links and counters (core/views.h) */
   bool link_col;               /* the capture has more than one link: lines name it */
   struct dc_out out;
@@ -135,7 +134,6 @@ void dc_link_col(const struct dc_ctx *c, unsigned link, struct dc_out *o);
 /* timeline.c */
 void dc_print_events(struct dc_ctx *c, const struct ual_events *ev);
 void dc_print_end_findings(struct dc_ctx *c, const struct ual_findings *f);
-void dc_stats_analysis(struct dc_ctx *c, const struct ual_analysis_summary *s);
 
 /* Colours (empty strings when colour is off). */
 struct dc_colors { const char *sev[3], *dim, *bold, *off; };

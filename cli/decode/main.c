@@ -664,7 +664,6 @@ static void show(struct dc_ctx *c, const uint8_t *rec, size_t len, uint64_t ts_n
   c->shown++;
   if (c->save) dc_save_record(c->save, rec, len, wire_len, ts_ns);
   if (r->findings.n && ual_findings_max_severity(&r->findings) == UAL_SEV_ERROR) c->error_finding = true;
-  if (o->stats || o->report) dc_stats_add(&c->st, r, link_ts(c, ts_ns));
   if (o->quiet || o->timeline || o->transactions || o->report) return;
   if (o->fo.fields) {
     dc_fields_line(c);
@@ -815,7 +814,6 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
-  if (!opts.stateless) c->st.pcie.an = &c->an.fab.pcie.lk[0];
   ual_events_init(&c->ev);
   ual_view_tally_init(&c->vt);
   dc_view_prescan(c);
@@ -907,16 +905,17 @@ int main(int argc, char **argv) {
       dc_report_end(c->rep, &endf);
     }
   }
+  struct ual_view_src src;
+  ual_analyzer_view_src(opts.stateless ? NULL : &c->an, &c->vt, &src);
   if (opts.stats) {
-    if (opts.json) dc_stats_json(&c->st, &c->out, opts.stateless ? NULL : &sum);
+    if (opts.json) dc_stats_json(&c->out, &src);
     else {
       if (!opts.quiet && c->shown) dc_out_ch(&c->out, '\n');
-      dc_stats_text(&c->st, &c->out, opts.path);
-      if (!opts.stateless) dc_stats_analysis(c, &sum);
+      dc_stats_text(&c->out, opts.path, &src, c->link_col);
     }
   }
   dc_out_flush(&c->out);
-  if (c->rep && !dc_report_write(c->rep, opts.path, &c->st, &sum)) {
+  if (c->rep && !dc_report_write(c->rep, opts.path, &src)) {
     fprintf(stderr, PROG ": error writing the report %s: %s\n", opts.report, strerror(errno));
     exit_code = DC_EXIT_USAGE;
   }

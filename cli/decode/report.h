@@ -130,8 +130,7 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
 /* End of the capture: the findings raised then; the last state lasts to the last record. */
 void dc_report_end(struct dc_report *r, const struct ual_findings *f);
 /* Writes the page and closes the output; false when writing failed. */
-bool dc_report_write(struct dc_report *r, const char *input, const struct dc_stats *st,
-                     const struct ual_analysis_summary *sum);
+bool dc_report_write(struct dc_report *r, const char *input, const struct ual_view_src *src);
 void dc_report_free(struct dc_report *r);
 
 /* ---- page building blocks, shared by the lanes ---- */

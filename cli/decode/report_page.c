@@ -275,7 +275,7 @@ static void chart(struct dc_out *o, const struct dc_report *r, const char *title
   }
 }
 
-static void throughput(struct dc_out *o, const struct dc_report *r, const struct dc_stats *st) {
+static void throughput(struct dc_out *o, const struct dc_report *r, const struct dc_sums *st) {
   static const char *const titles[CH_COUNT] = { "TL flits", "Payload flits", "DL messages", "UB DLLDP payload",
                                                 "PCIe TLPs", "PCIe DLLPs" };
   static const char *const series[CH_COUNT] = { "tl", "payload", "msgs", "ub_bytes", "tlps", "dllps" };
@@ -283,8 +283,8 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
   int charts[CH_COUNT], n = 0;
   if (dc_rpt_shows_ualink(r)) charts[n++] = CH_TL, charts[n++] = CH_PAYLOAD, charts[n++] = CH_MSGS;
   if (dc_rpt_shows_ub(r)) charts[n++] = CH_UB_BYTES;
-  if (st->pcie.flits[0] + st->pcie.flits[1]) charts[n++] = CH_TLPS;
-  if (st->pcie.dllps[0] + st->pcie.dllps[1]) charts[n++] = CH_DLLPS;
+  if (st->pcie.d[0].flits + st->pcie.d[1].flits) charts[n++] = CH_TLPS;
+  if (st->pcie.d[0].dllps + st->pcie.d[1].dllps) charts[n++] = CH_DLLPS;
   double ch = 80, gap = 22, top = 24;
   double H = top + n * (ch + gap);
   struct dc_rpt_area a = { 170, 950, 0, 0, r->x_last ? r->x_last : 1 };
@@ -306,10 +306,10 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
                 "width=\"1140\" height=\"64\" viewBox=\"0 0 1140 64\" id=\"mix\" role=\"img\" aria-label=\"Record and flit-type mix\">\n");
   bool shown[MIX] = { false };
   for (int d = 0; d < 2; d++) {
-    const struct dc_dir_stats *ds = &st->d[d];
+    const struct ual_ualink_dir_tally *ds = &st->ualink.d[d];
     uint64_t v[MIX] = { ds->usage[UAL_FK_PAYLOAD], ds->usage[UAL_FK_NOP], ds->usage[UAL_FK_IDLE],
-                        ds->usage[UAL_FK_RESERVED], ds->kind[DC_K_OS], ds->kind[DC_K_EVENT], st->pcie.dllps[d],
-                        st->pcie.flits[d], ds->ub_flits, ds->kind[DC_K_MALFORMED] };
+                        ds->usage[UAL_FK_RESERVED], ds->os, st->d[d].events, st->pcie.d[d].dllps,
+                        st->pcie.d[d].flits, st->ub.d[d].flits, st->d[d].malformed };
     uint64_t tot = 0;
     for (int k = 0; k < MIX; k++) tot += v[k];
     double y = 6 + d * 28, x = 170;
@@ -489,31 +489,57 @@ static void thead(struct dc_out *o, const char *label) {
   dc_out_str(o, "</td></tr>\n");
 }
 
-static void total_row(void *ctx, const struct dc_stats_row *row) {
-  struct dc_out *o = ctx;
-  if (row->per_rule) return;   /* the findings table has them */
-  if (row->heading) thead(o, row->label);
-  else trow(o, row->key, row->label, row->indent / 2, row->a, row->b, row->no_total);
+struct totals {
+  struct dc_out *o;
+  unsigned table;
+};
+
+static void total_row(void *ctx, const struct ual_view_counter *row) {
+  const struct totals *t = ctx;
+  if (row->table != t->table || row->per_rule) return;   /* the findings table has the rules */
+  if (row->heading) thead(t->o, row->label);
+  else trow(t->o, row->key, row->label, t->table == UAL_VIEW_T_SENT_BY ? 0 : row->indent / 2, row->v[0], row->v[1],
+            row->no_total);
 }
 
-static void analysis_row(void *ctx, const struct dc_stats_row *row) {
-  trow(ctx, row->key, row->label, 0, row->a, row->b, row->no_total);
+static void any_row(void *ctx, const struct ual_view_counter *row) {
+  struct totals *t = ctx;
+  if (row->table == UAL_VIEW_T_SENT_BY) t->table = UAL_VIEW_T_SENT_BY;
 }
 
-/* The --stats rows; data-key is the key in --stats --json (per direction). */
-static void totals(struct dc_out *o, const struct dc_stats *st, const struct ual_analysis_summary *s) {
-  dc_out_str(o, "<div style=\"display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start\">"
-                "<table id=\"totals\"><tr><th>by direction</th><th class=\"n\">A&gt;B</th><th class=\"n\">B&gt;A</th>"
-                "<th class=\"n\">total</th></tr>\n");
-  dc_stats_rows(st, total_row, o);
-  dc_out_str(o, "</table>\n");
-  if (s && dc_stats_ualink(st)) {   /* the UALink analysis */
-    dc_out_str(o, "<table id=\"analysis\"><tr><th>analysis (sent by)</th><th class=\"n\">A</th><th class=\"n\">B</th>"
-                  "<th class=\"n\">total</th></tr>\n");
-    dc_analysis_rows(s, analysis_row, o);
+/* The --stats rows of each link (the model's counters); data-key is the
+ * key in --stats --json (per direction), data-link the link index. */
+static void totals(struct dc_out *o, const struct ual_view_src *src0) {
+  static struct ual_view_tally empty;
+  struct ual_view_src s, *src = &s;
+  dc_stats_links(src0, &s, &empty);
+  for (unsigned k = 0; k < src->tally->n; k++) {
+    struct ual_view_link ln;
+    ual_view_link_get(src, k, &ln);
+    if (src->tally->n > 1) {
+      dc_out_fmt(o, "<h3 class=\"link\" data-link=\"%u\">", ln.index);
+      dc_rpt_text(o, ln.name);
+      dc_out_fmt(o, " (%s)</h3>\n", ual_view_fabric_get(ln.fabric)->name);
+    }
+    dc_out_fmt(o, "<div style=\"display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start\">"
+                  "<table id=\"totals%s\" class=\"totals\" data-link=\"%u\" data-fabric=\"%s\"><tr><th>by direction</th>"
+                  "<th class=\"n\">A&gt;B</th><th class=\"n\">B&gt;A</th><th class=\"n\">total</th></tr>\n",
+               k ? "-more" : "", ln.index, ual_view_fabric_get(ln.fabric)->key);
+    struct totals t = { o, UAL_VIEW_T_RECORDS };
+    ual_view_counters(src, k, total_row, &t);
     dc_out_str(o, "</table>\n");
+    struct totals any = { o, UAL_VIEW_T_RECORDS };
+    ual_view_counters(src, k, any_row, &any);
+    if (any.table == UAL_VIEW_T_SENT_BY) {   /* the analysis' totals */
+      dc_out_fmt(o, "<table id=\"analysis%s\" class=\"analysis\" data-link=\"%u\" data-fabric=\"%s\"><tr>"
+                    "<th>analysis (sent by)</th><th class=\"n\">A</th><th class=\"n\">B</th><th class=\"n\">total</th></tr>\n",
+                 k ? "-more" : "", ln.index, ual_view_fabric_get(ln.fabric)->key);
+      t.table = UAL_VIEW_T_SENT_BY;
+      ual_view_counters(src, k, total_row, &t);
+      dc_out_str(o, "</table>\n");
+    }
+    dc_out_str(o, "</div>\n");
   }
-  dc_out_str(o, "</div>\n");
 }
 
 static void residency(struct dc_out *o, const struct dc_report *r) {
@@ -533,8 +559,10 @@ static void residency(struct dc_out *o, const struct dc_report *r) {
   dc_out_str(o, "</table>\n");
 }
 
-bool dc_report_write(struct dc_report *r, const char *input, const struct dc_stats *st,
-                     const struct ual_analysis_summary *sum) {
+bool dc_report_write(struct dc_report *r, const char *input, const struct ual_view_src *src) {
+  static struct dc_sums sums;
+  const struct dc_sums *st = &sums;
+  dc_sums_of(src->tally, &sums);
   struct dc_out out, *o = &out;
   if (strcmp(input, "-") == 0) input = "standard input";
   if (!dc_out_init(o, r->fp, 1u << 16)) return false;
@@ -554,7 +582,7 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   dc_rpt_text(o, input);
   char span[32];
   dc_rpt_dur(span, sizeof span, r, r->x_last);
-  const struct dc_dir_stats *a = &st->d[0], *b = &st->d[1];
+  const struct ual_view_dir_tally *a = &st->d[0], *b = &st->d[1];
   dc_out_fmt(o, " \xc2\xb7 %llu records read", (unsigned long long)r->records);
   if (a->records + b->records != r->records)
     dc_out_fmt(o, ", %llu selected", (unsigned long long)(a->records + b->records));
@@ -569,20 +597,22 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   card_u64(o, a->sev[UAL_SEV_INFO] + b->sev[UAL_SEV_INFO], "info findings");
   bool ual = dc_rpt_shows_ualink(r);
   if (ual) {
-    card_u64(o, a->replay_cmd[UAL_RC_NAK] + a->replay_cmd[UAL_RC_NAK_SELECTIVE] + b->replay_cmd[UAL_RC_NAK] +
-                    b->replay_cmd[UAL_RC_NAK_SELECTIVE], "Nak flits");
+    const struct ual_ualink_dir_tally *ua = &st->ualink.d[0], *ub = &st->ualink.d[1];
+    card_u64(o, ua->replay_cmd[UAL_RC_NAK] + ua->replay_cmd[UAL_RC_NAK_SELECTIVE] + ub->replay_cmd[UAL_RC_NAK] +
+                    ub->replay_cmd[UAL_RC_NAK_SELECTIVE], "Nak flits");
     card_u64(o, a->rules[UAL_R_RP_REPLAY] + b->rules[UAL_R_RP_REPLAY], "replays");
     card_u64(o, r->n_neg + r->neg_elided, "negotiations");
-    card_u64(o, a->tl_flits + b->tl_flits, "TL flits");
+    card_u64(o, ua->tl_flits + ub->tl_flits, "TL flits");
   }
   if (dc_rpt_shows_ub(r)) {
     uint64_t dlldps = 0;
-    for (int v = 0; v < UAL_UB_VLS; v++) dlldps += a->ub_dlldps[v] + b->ub_dlldps[v];
+    for (int v = 0; v < UAL_UB_VLS; v++) dlldps += st->ub.d[0].dlldps[v] + st->ub.d[1].dlldps[v];
     card_u64(o, dlldps, "UB DLLDPs");
-    card_u64(o, a->ub_bcrc_bad + b->ub_bcrc_bad, "BCRC failures");
+    card_u64(o, st->ub.d[0].bcrc_bad + st->ub.d[1].bcrc_bad, "BCRC failures");
   }
-  if (st->pcie.dllps[0] + st->pcie.dllps[1]) card_u64(o, st->pcie.dllps[0] + st->pcie.dllps[1], "PCIe DLLPs");
-  if (st->pcie.flits[0] + st->pcie.flits[1]) card_u64(o, st->pcie.tlps[0] + st->pcie.tlps[1], "PCIe TLPs");
+  const struct ual_pcie_dir_tally *pa = &st->pcie.d[0], *pb = &st->pcie.d[1];
+  if (pa->dllps + pb->dllps) card_u64(o, pa->dllps + pb->dllps, "PCIe DLLPs");
+  if (pa->flits + pb->flits) card_u64(o, pa->tlps + pb->tlps, "PCIe TLPs");
   dc_out_str(o, "</div>\n");
 
   dc_out_str(o, "<h2 id=\"s-timeline\">Timeline</h2>\n");
@@ -610,7 +640,7 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct dc_sta
   dc_out_str(o, "<h2 id=\"s-findings\">Findings by rule</h2>\n");
   findings(o, r);
   dc_out_str(o, "<h2 id=\"s-totals\">Totals (as --stats)</h2>\n");
-  totals(o, st, sum);
+  totals(o, src);
   if (r->events_dropped)
     dc_out_fmt(o, "<p class=\"note\">%llu timeline events over the per-record limit were not stored.</p>\n",
                (unsigned long long)r->events_dropped);

@@ -46,17 +46,23 @@ unsigned ual_view_fabric_of(const struct ual_view_tally *t, const struct ual_rec
 void ual_view_tally_init(struct ual_view_tally *t) { memset(t, 0, sizeof *t); }
 
 int ual_view_tally_find(const struct ual_view_tally *t, unsigned fabric, unsigned index) {
+  bool one = fabric < UAL_VF_COUNT && fabrics[fabric]->one_link;
   for (unsigned k = 0; k < t->n; k++)
-    if (t->l[k].fabric == fabric && t->l[k].index == index) return (int)k;
+    if (t->l[k].fabric == fabric && (one || t->l[k].index == index)) return (int)k;
   return -1;
 }
 
 /* A link event before any record of its link: it joins the link of the
  * same byte once a fabric's record comes (the first record of a capture is
  * often the link-up). */
-static int slot_for(struct ual_view_tally *t, const struct ual_rec_result *r, unsigned fabric) {
+static int slot_for(struct ual_view_tally *t, const struct ual_rec_result *r, unsigned fabric, bool own) {
   int k = ual_view_tally_find(t, fabric, r->rec.h.link);
   if (k >= 0) return k;
+  for (unsigned i = 0; own && i < t->n; i++)
+    if (t->l[i].index == r->rec.h.link && !t->l[i].owned) {
+      t->l[i].fabric = (uint8_t)fabric;   /* its link events so far were this fabric's */
+      return (int)i;
+    }
   if (t->n >= UAL_VIEW_LINKS) return -1;
   k = (int)t->n++;
   t->l[k].fabric = (uint8_t)fabric;
@@ -67,15 +73,22 @@ static int slot_for(struct ual_view_tally *t, const struct ual_rec_result *r, un
 int ual_view_tally_add(struct ual_view_tally *t, const struct ual_rec_result *r, uint64_t ts_ns, bool selected) {
   bool decoded = r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED;
   unsigned fabric = ual_view_fabric_of(t, r);
-  int k = slot_for(t, r, fabric);
-  if (k < 0) {
-    t->other_links++;
-    return -1;
+  bool own = decoded && fabric_by_kind(r) >= 0;
+  int k = -1;
+  if (!decoded) {
+    /* a malformed record's header is not to be trusted: the link of its
+     * byte if there is one, else the first link */
+    for (unsigned i = 0; i < t->n && k < 0; i++)
+      if (t->l[i].index == r->rec.h.link) k = (int)i;
+    if (k < 0 && t->n) k = 0;
   }
-  struct ual_view_link_tally *l = &t->l[k];
-  l->seen++;
+  if (k < 0) k = slot_for(t, r, fabric, own);
+  struct ual_view_link_tally *l = k >= 0 ? &t->l[k] : NULL;
+  if (!l) t->other_links++;
+  else l->seen++;
+  if (l && own) l->owned++;
   if (!selected) return k;
-  struct ual_view_dir_tally *d = &l->d[r->dir & 1];
+  struct ual_view_dir_tally *d = l ? &l->d[r->dir & 1] : &t->other[r->dir & 1];
   d->records++;
   if (ts_ns) {
     if (!d->first_ts || ts_ns < d->first_ts) d->first_ts = ts_ns;
@@ -93,7 +106,7 @@ int ual_view_tally_add(struct ual_view_tally *t, const struct ual_rec_result *r,
   }
   if (r->rec.h.flags & UAL_RF_LOST) d->after_lost++;
   if (r->rec.h.kind == UAL_REC_EVENT) d->events++;
-  else fabrics[fabric]->tally(l, r);
+  else if (l) fabrics[fabric]->tally(l, r);
   return k;
 }
 

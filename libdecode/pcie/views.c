@@ -124,10 +124,10 @@ static void sent_by(const struct out *o, const struct ual_pcie_link_an *l) {
     row(o, T, label, "ns", 6, false, a->max_ns, b->max_ns, true);
   }
   if (!any && !rq[0]->tlps && !rq[1]->tlps) return;
-  row(o, T, "requests outstanding at the end", "requests", 4, false, rq[0]->outstanding, rq[1]->outstanding, false);
-  row(o, T, "requests not tracked (table full)", "requests", 4, false, rq[0]->untracked, rq[1]->untracked, false);
-  row(o, T, "completions without a request", "TLPs", 4, false, cp[0]->cpl_unmatched, cp[1]->cpl_unmatched, false);
-  row(o, T, "split completion parts before the last", "TLPs", 4, false, cp[0]->split_parts, cp[1]->split_parts,
+  row(o, T, "requests open at the end", "requests", 4, false, rq[0]->outstanding, rq[1]->outstanding, false);
+  row(o, T, "requests not tracked", "requests", 4, false, rq[0]->untracked, rq[1]->untracked, false);
+  row(o, T, "completions without request", "TLPs", 4, false, cp[0]->cpl_unmatched, cp[1]->cpl_unmatched, false);
+  row(o, T, "split parts before the last", "TLPs", 4, false, cp[0]->split_parts, cp[1]->split_parts,
       false);
 }
 
@@ -222,10 +222,12 @@ static void put_row(const struct rows *w, const char *label, const char *unit, b
   w->fn(w->ctx, &r);
 }
 
-/* The data link layer's state of a side from VC0's flow control
- * initialisation (VC0 initialises first): DL_Up once its InitFC2 or
- * UpdateFC came. */
-static const char *dl_state(const struct ual_pcie_side *s) {
+/* The data link layer's state of a side: DL_Up once it sent TLPs, else
+ * from VC0's flow control initialisation (VC0 initialises first): DL_Up
+ * once its InitFC2 or UpdateFC came. */
+static const char *dl_state(const struct ual_pcie_link_an *l, unsigned d) {
+  const struct ual_pcie_side *s = &l->s[d];
+  if (l->fl[d].tlps) return "DL_Up";   /* TLPs flow in DL_Up only */
   switch (s->vc[0].phase) {
   case UAL_PCIE_PH_NONE: return "DL_Inactive";
   case UAL_PCIE_PH_INIT1: return "DL_Init (FC_INIT1)";
@@ -255,7 +257,7 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
   bool traffic = l->fl[0].flits + l->fl[1].flits + l->s[0].dllps + l->s[1].dllps > 0;
   put_row(&w, "LTSSM (from traffic)", "", true, l->in_l1 ? "L1" : traffic ? "L0" : NULL, NULL);
   w.group = "Data link";
-  put_row(&w, "DL state", "", false, dl_state(&l->s[0]), dl_state(&l->s[1]));
+  put_row(&w, "DL state", "", false, dl_state(l, 0), dl_state(l, 1));
   for (unsigned d = 0; d < 2; d++) {
     snprintf(a[d], sizeof a[d], "%u", l->s[d].ack_seq);
     v[d] = l->s[d].ack_known ? a[d] : NULL;
@@ -265,7 +267,9 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
     v[d] = l->s[d].pm_req ? ual_pcie_dllp_name_str(ual_pcie_dllp_name_of(l->s[d].pm_req)) : l->s[d].seen ? "none" : NULL;
   put_row(&w, "PM request pending", "", false, v[0], v[1]);
   for (unsigned vc = 0; vc < UAL_PCIE_VCS; vc++) {
-    if (l->s[0].vc[vc].phase == UAL_PCIE_PH_UNKNOWN && l->s[1].vc[vc].phase == UAL_PCIE_PH_UNKNOWN && vc) continue;
+    bool seen = l->s[0].vc[vc].phase != UAL_PCIE_PH_UNKNOWN || l->s[1].vc[vc].phase != UAL_PCIE_PH_UNKNOWN;
+    for (unsigned c = 0; c < UAL_PCIE_CLASSES; c++) seen |= l->s[0].adv[vc][c].known || l->s[1].adv[vc][c].known;
+    if (vc && !seen) continue;
     static const char *const group[UAL_PCIE_VCS] = { "Flow control VC0", "Flow control VC1", "Flow control VC2",
                                                      "Flow control VC3", "Flow control VC4", "Flow control VC5",
                                                      "Flow control VC6", "Flow control VC7" };
@@ -328,7 +332,7 @@ static int state_line(const struct ual_view_src *s, unsigned k, char *buf, size_
   if (!l) return 0;
   int n = 0;
   for (unsigned d = 0; d < 2; d++) {
-    const char *dl = dl_state(&l->s[d]);
+    const char *dl = dl_state(l, d);
     const char *rate = l->rate[d] ? ual_rate_name(l->rate[d]) : NULL;
     int m = snprintf(buf && (size_t)n < cap ? buf + n : NULL, buf && (size_t)n < cap ? cap - (size_t)n : 0,
                      "%s%c:%s %s x%u outstanding %u", d ? " | " : "", d ? 'B' : 'A', dl ? dl : "?", rate ? rate : "?",
@@ -466,5 +470,5 @@ static void open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn 
 }
 
 const struct ual_view_fabric ual_view_pcie = {
-  "PCIe", "pcie", owns, name_link, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns,
+  "PCIe", "pcie", owns, name_link, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns, false,
 };

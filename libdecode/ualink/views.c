@@ -434,5 +434,5 @@ static void open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_fn 
 }
 
 const struct ual_view_fabric ual_view_ualink = {
-  "UALink", "ualink", owns, name, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns,
+  "UALink", "ualink", owns, name, tally, state, state_line, kinds, counters, lanes, L_COUNT, marks, txns, open_txns, true,
 };

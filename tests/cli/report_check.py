@@ -70,8 +70,28 @@ def lookup(d, key):
     return d
 
 
+def tables(root, cls, fabric=None):
+    """The tables of a class (one per link), of one fabric's links when given."""
+    return [el for el in root.iter(XHTML + 'table')
+            if el.get('class') == cls and (fabric is None or el.get('data-fabric') == fabric)]
+
+
+def summed_rows(tabs):
+    """data-key -> [A, B, total] summed over the links' tables."""
+    out = {}
+    for t in tabs:
+        for k, v in rows(t).items():
+            if k in out:
+                out[k] = [None if x is None or y is None else x + y for x, y in zip(out[k], v)]
+            else:
+                out[k] = v
+    return out
+
+
 def check_totals(root, summary):
-    totals = rows(by_id(root, 'totals'))
+    totals = summed_rows(tables(root, 'totals'))
+    check(len(tables(root, 'totals')) == len(summary['links']) or not summary['links'],
+          'a totals table per link: %d tables, %d links' % (len(tables(root, 'totals')), len(summary['links'])))
     check(len(totals) >= (25 if fabrics(summary)['ualink'] else 3), 'totals table has %d rows' % len(totals))
     for k, (a, b, t) in totals.items():
         ja, jb = lookup(summary['dirs']['A>B'], k), lookup(summary['dirs']['B>A'], k)
@@ -82,10 +102,12 @@ def check_totals(root, summary):
         for m, n in summary['dirs'][d]['dl_msgs'].items():
             if n:
                 check('dl_msgs.' + m in totals, 'no totals row for dl_msgs.%s' % m)
+    ualink_an = tables(root, 'analysis', 'ualink')
     if not fabrics(summary)['ualink']:   # the UALink analysis table only where UALink records are
-        check(by_id(root, 'analysis') is None, 'UALink analysis table on a page without UALink records')
+        check(not ualink_an, 'UALink analysis table on a page without UALink records')
         return totals
-    an = rows(by_id(root, 'analysis'))
+    check(len(ualink_an) == 1, '%d UALink analysis tables' % len(ualink_an))
+    an = rows(ualink_an[0])
     check(len(an) >= 15, 'analysis table has %d rows' % len(an))
     for k, (a, b, t) in an.items():
         ja, jb = lookup(summary['analysis']['A>B'], k), lookup(summary['analysis']['B>A'], k)

@@ -21,8 +21,9 @@ FRAME_LINE = re.compile(r' *\d+ +-?\d+\.\d{9} (A>B|B>A) ')
 
 
 def stats_total(out, label):
-    m = re.search(r'^' + re.escape(label) + r' +\d+ +\d+ +(\d+)$', out, re.M)
-    return int(m.group(1)) if m else None
+    """The row's total summed over the links' tables (one per link)."""
+    m = re.findall(r'^' + re.escape(label) + r' +\d+ +\d+ +(\d+)$', out, re.M)
+    return sum(int(x) for x in m) if m else None
 
 
 def json_records(out):
@@ -64,10 +65,14 @@ def report_records(out):
         root = ET.fromstring(out)
     except ET.ParseError as e:
         raise ValueError(f"report is not well-formed XML: {e}")
-    tot = {}
-    for tr in root.iter('{http://www.w3.org/1999/xhtml}tr'):
-        if tr.get('data-key') in ('records', 'malformed') and tr.get('data-key') not in tot:
-            tot[tr.get('data-key')] = int(''.join(list(tr)[3].itertext()))
+    tot = {'records': 0, 'malformed': 0}
+    # one totals table per link: their rows add up
+    for table in root.iter('{http://www.w3.org/1999/xhtml}table'):
+        if table.get('class') != 'totals':
+            continue
+        for tr in table.iter('{http://www.w3.org/1999/xhtml}tr'):
+            if tr.get('data-key') in ('records', 'malformed'):
+                tot[tr.get('data-key')] += int(''.join(list(tr)[3].itertext()))
     return tot['records'], tot['records'] - tot['malformed'], None
 
 

@@ -94,6 +94,7 @@ struct ual_view_dir_tally {
 struct ual_view_link_tally {
   uint8_t fabric, index;
   uint64_t seen;                  /* records of the link, selected or not */
+  uint64_t owned;                 /* of them, records of the fabric's own kinds (not link events, not malformed) */
   struct ual_view_dir_tally d[2]; /* the selected records */
   union {
 #define UAL_X_(m) struct ual_##m##_tally m;
@@ -105,6 +106,7 @@ struct ual_view_link_tally {
 struct ual_view_tally {
   unsigned n;                     /* links seen */
   uint64_t other_links;           /* records of links beyond UAL_VIEW_LINKS */
+  struct ual_view_dir_tally other[2];   /* their generic counts (selected ones) */
   struct ual_view_link_tally l[UAL_VIEW_LINKS];
 };
 
@@ -234,6 +236,9 @@ struct ual_view_fabric {
   /* Link k's transactions still open (requests without an answer), from
    * the state. */
   void (*open_txns)(const struct ual_view_src *s, unsigned k, ual_view_txn_fn fn, void *ctx);
+  /* Its analysis follows one link: its records are one link whatever
+   * their link byte (the first one names it). */
+  bool one_link;
 };
 
 #define UAL_X_(m) extern const struct ual_view_fabric ual_view_##m;
