@@ -22,6 +22,7 @@ struct progress;
 
 #define DC_MAX_SEGMENTS 64   /* = UAL_PCIE_MAX_FUNCS */
 #define DC_MAX_PRESETS 16
+#define DC_MAX_AN_OPTS 32
 
 struct dc_opts {
   const char *path;            /* input, "-" = stdin */
@@ -62,6 +63,10 @@ struct dc_opts {
    * shows, preset in the analysis (ual_fabric_an_preset), in order */
   unsigned n_preset;
   const char *preset_name[DC_MAX_PRESETS], *preset_arg[DC_MAX_PRESETS];
+  /* analysis settings by option name (--nak-new-tlps 2 ...), handed to
+   * ual_fabric_an_option in order */
+  unsigned n_an_opt;
+  const char *an_opt[DC_MAX_AN_OPTS][2];
 };
 
 /* Exit codes (also in --help and the man page). */

@@ -81,6 +81,15 @@ static void usage(FILE *fp) {
         "  --ub-credits SIDE:VLn=GRANTED[/HELD][,...]  UB: credit cells granted and held\n"
         "                       at the start (UB-VL-DISABLED, UB-CREDIT-UNDERFLOW need both);\n"
         "                       --stats prints the presets that give the state at the end\n"
+        "  PCIe non-flit data link and transactions (kind 7):\n"
+        "  --nak-new-tlps N     new TLPs tolerated after a Nak before its replay (default 1)\n"
+        "  --cpl-timeout T      completion timeout and the window of completions without a\n"
+        "                       request, T in ns or with us/ms/s (default 50ms)\n"
+        "  --rx-mps N           Rx_MPS_Limit for the Ack latency limit, 128-4096 (default 4096)\n"
+        "  --replay-timer N     REPLAY_TIMER limit in symbol times (default 31000)\n"
+        "  --extended-synch     Extended Synch: REPLAY_TIMER 100000 symbol times by default\n"
+        "  --l0s-exit N         the partner's L0s exit latency in symbol times (default 0)\n"
+        "  --ari LINK[,LINK...] the IDs on these link indexes are ARI (8-bit function numbers)\n"
         "  -t FORMAT            record times as tshark -t: r since the first record (default),\n"
         "                       d since the previous record, dd since the previous one shown,\n"
         "                       e seconds since 1970, a/ad/adoy local time of day (with date,\n"
@@ -293,7 +302,7 @@ enum { OPT_JSON = 256, OPT_STATS, OPT_FRAMES, OPT_DIR, OPT_RULE, OPT_SEVERITY, O
        OPT_NO_COLOR, OPT_COLOR, OPT_STRICT, OPT_VERSION, OPT_STATELESS, OPT_TIMELINE,
        OPT_REPORT, OPT_LIST_RULES, OPT_UDP_PORT, OPT_CHUNK, OPT_WARMUP, OPT_OVERLAP,
        OPT_CHUNK_SIDE, OPT_SEGMENT, OPT_RAW_KIND, OPT_NO_NFM_SUBTREE, OPT_NFM_SUBTREE, OPT_TRANSACTIONS, OPT_LINK,
-       OPT_PRESET };
+       OPT_PRESET, OPT_AN, OPT_AN_FLAG };
 
 static const struct option long_opts[] = {
   { "verbose", no_argument, NULL, 'V' },
@@ -335,6 +344,14 @@ static const struct option long_opts[] = {
 #define UAL_X_(m, p, opt) { opt, required_argument, NULL, OPT_PRESET },
   UAL_FABRIC_PRESETS(UAL_X_)
 #undef UAL_X_
+  /* settings of the fabrics' analyses, passed on by name (ual_fabric_an_option) */
+  { "nak-new-tlps", required_argument, NULL, OPT_AN },
+  { "cpl-timeout", required_argument, NULL, OPT_AN },
+  { "ari", required_argument, NULL, OPT_AN },
+  { "rx-mps", required_argument, NULL, OPT_AN },
+  { "replay-timer", required_argument, NULL, OPT_AN },
+  { "l0s-exit", required_argument, NULL, OPT_AN },
+  { "extended-synch", no_argument, NULL, OPT_AN_FLAG },
   { NULL, 0, NULL, 0 },
 };
 
@@ -424,6 +441,15 @@ static int parse_args(int argc, char **argv, struct dc_opts *o) {
       else o->dlt = (int)v;
       break;
     case OPT_SEGMENT: parse_segments(o, optarg); break;
+    case OPT_AN:
+    case OPT_AN_FLAG:
+      if (o->n_an_opt == DC_MAX_AN_OPTS) {
+        arg_error("too many analysis settings (--%s)", long_opts[li].name);
+        break;
+      }
+      o->an_opt[o->n_an_opt][0] = long_opts[li].name;
+      o->an_opt[o->n_an_opt++][1] = c == OPT_AN ? optarg : "";
+      break;
     case OPT_NO_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 1); break;
     case OPT_NFM_SUBTREE: parse_nfm_subtree(o, optarg, 0); break;
     case OPT_PRESET: {
@@ -814,6 +840,12 @@ int main(int argc, char **argv) {
       goto done;
     }
   }
+  for (unsigned i = 0; i < opts.n_an_opt; i++)
+    if (ual_fabric_an_option(&c->an.fab, opts.an_opt[i][0], opts.an_opt[i][1]) < 0) {
+      fprintf(stderr, PROG ": --%s: bad value '%s' (see --help)\n", opts.an_opt[i][0], opts.an_opt[i][1]);
+      exit_code = DC_EXIT_USAGE;
+      goto done;
+    }
   ual_events_init(&c->ev);
   ual_view_tally_init(&c->vt);
   dc_view_prescan(c);

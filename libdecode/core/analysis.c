@@ -30,8 +30,22 @@ bool ual_fabric_an_step(struct ual_fabric_an *s, struct ual_rec_result *r, const
   UAL_FABRIC_ANALYSIS_KINDS(UAL_X_)
 #undef UAL_X_
   default:
+    /* a PCIe link's ordered sets: the PCIe analyses see Recovery in them */
+    if (pcie_link) {
+#define UAL_X_(m) ual_##m##_an_step(&s->m, r, c);
+      UAL_FABRIC_PCIE_LINK_ANALYSES(UAL_X_)
+#undef UAL_X_
+    }
     return pcie_link;
   }
+}
+
+int ual_fabric_an_option(struct ual_fabric_an *s, const char *name, const char *value) {
+  int rc = 0;
+#define UAL_X_(m) if (!rc) rc = ual_##m##_an_option(&s->m, name, value);
+  UAL_FABRIC_OPTION_ANALYSES(UAL_X_)
+#undef UAL_X_
+  return rc;
 }
 
 void ual_fabric_an_finish(struct ual_fabric_an *s, struct ual_findings *f, const struct ual_fabric_step *c) {

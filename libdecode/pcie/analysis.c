@@ -5,8 +5,11 @@
 #include "ualink/core/fields.h"
 #include "ualink/ualink/flit.h"
 #include "xlink.h"
+#include "nftx.h"
 
 #include <stdio.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define HDR_MOD  256u    /* HdrFC is 8 bits */
@@ -42,10 +45,11 @@ static void flow_forget(struct ual_pcie_flow *fl) {
   ual_pcie_walk_lose(&fl->walk);
 }
 
-static void link_init(struct ual_pcie_link_an *l, unsigned index) {
+static void link_init(struct ual_pcie_link_an *l, unsigned index, uint64_t t0_ns) {
   memset(l, 0, sizeof *l);
   l->used = 1;
   l->index = (uint8_t)index;
+  l->win.from_ns = t0_ns;
   forget(&l->s[0]);
   forget(&l->s[1]);
   ual_pcie_walk_init(&l->fl[0].walk);
@@ -55,6 +59,66 @@ static void link_init(struct ual_pcie_link_an *l, unsigned index) {
 void ual_pcie_an_init(struct ual_pcie_an *s) {
   memset(s, 0, sizeof *s);
   memset(s->prof.no_nfm_subtree, UAL_UNKNOWN, sizeof s->prof.no_nfm_subtree);
+  s->cfg.dl.nak_new_tlps = 1;
+  s->cfg.dl.rx_mps = 4096;
+  s->cfg.cpl_timeout_ns = 50000000;   /* 50 ms [P30] */
+}
+
+/* An unsigned number from lo to hi with an optional unit suffix (units:
+ * "ns"/"us"/"ms"/"s" scale to ns; NULL: none allowed). */
+static bool number(const char *v, uint64_t lo, uint64_t hi, bool time, uint64_t *out) {
+  char *end;
+  if (!v || *v < '0' || *v > '9') return false;
+  unsigned long long x = strtoull(v, &end, 10);
+  uint64_t mul = 1;
+  if (time) {
+    if (!*end || !strcmp(end, "ns")) mul = 1;
+    else if (!strcmp(end, "us")) mul = 1000;
+    else if (!strcmp(end, "ms")) mul = 1000000;
+    else if (!strcmp(end, "s")) mul = 1000000000;
+    else return false;
+  } else if (*end) {
+    return false;
+  }
+  if (x > hi / mul || x * mul < lo) return false;
+  *out = x * mul;
+  return true;
+}
+
+int ual_pcie_an_option(struct ual_pcie_an *s, const char *name, const char *value) {
+  struct ual_pcie_nf_cfg *c = &s->cfg;
+  uint64_t v = 0;
+  if (!strcmp(name, "nak-new-tlps")) {
+    if (!number(value, 0, 2047, false, &v)) return -1;
+    c->dl.nak_new_tlps = (uint16_t)v;
+  } else if (!strcmp(name, "cpl-timeout")) {
+    if (!number(value, 1, UINT64_C(3600000000000), true, &v)) return -1;
+    c->cpl_timeout_ns = v;
+  } else if (!strcmp(name, "rx-mps")) {
+    if (!number(value, 128, 4096, false, &v) || (v & (v - 1))) return -1;
+    c->dl.rx_mps = (uint16_t)v;
+  } else if (!strcmp(name, "replay-timer")) {
+    if (!number(value, 1, 10000000, false, &v)) return -1;
+    c->dl.replay_timer = (uint32_t)v;
+  } else if (!strcmp(name, "l0s-exit")) {
+    if (!number(value, 0, 10000000, false, &v)) return -1;
+    c->dl.l0s_exit = (uint32_t)v;
+  } else if (!strcmp(name, "extended-synch")) {
+    c->dl.ext_synch = 1;
+  } else if (!strcmp(name, "ari")) {
+    /* a comma-separated list of link indexes */
+    for (const char *p = value; p && *p;) {
+      char *end;
+      if (*p < '0' || *p > '9') return -1;
+      unsigned long l = strtoul(p, &end, 10);
+      if (l > 255 || (*end && *end != ',')) return -1;
+      c->ari[l] = 1;
+      p = *end ? end + 1 : end;
+    }
+  } else {
+    return 0;
+  }
+  return 1;
 }
 
 void ual_pcie_an_nfm_subtree(struct ual_pcie_an *s, unsigned link, bool none_below) {
@@ -162,7 +226,7 @@ static struct ual_pcie_link_an *link_slot(struct ual_pcie_an *s, unsigned link, 
   if (l || !create) return l;
   for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
     if (!s->lk[i].used) {
-      link_init(&s->lk[i], link);
+      link_init(&s->lk[i], link, s->t0_ns);
       initfc_apply(&s->prof, &s->lk[i]);
       return &s->lk[i];
     }
@@ -171,6 +235,138 @@ static struct ual_pcie_link_an *link_slot(struct ual_pcie_an *s, unsigned link, 
 
 static void flit_step(struct ual_pcie_an *s, struct ual_pcie_link_an *l, struct ual_rec_result *r,
                       const struct ual_fabric_step *c);
+
+void ual_pcie_lat_add(struct ual_pcie_lat *l, uint64_t ns) {
+  if (!l->n || ns < l->min_ns) l->min_ns = ns;
+  if (ns > l->max_ns) l->max_ns = ns;
+  l->n++;
+  l->sum_ns += ns;
+}
+
+/* ---- non-flit data link and transactions (pcie.md §7.5, §7.6) ---- */
+
+/* Where a record of the link is, for the DL trackers. */
+static struct ual_nfdl_at nf_at(const struct ual_pcie_an *an, const struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                                const struct ual_fabric_step *c, unsigned dir, unsigned bytes, bool stripped) {
+  const struct ual_rec_hdr *h = &r->rec.h;
+  struct ual_nfdl_at at = { &r->findings, side_name(dir), h->rate, h->width, l->os_seen, c->ts_ns * 4u, 0, &an->cfg.dl };
+  if (!stripped) at.last_q = ual_nfdl_last_q(at.first_q, h->rate, h->width, bytes);
+  return at;
+}
+
+/* [P39]: both directions unsynchronized, the requests void, the window
+ * reopened at this record. */
+static void nf_desync(struct ual_pcie_link_an *l, const struct ual_fabric_step *c) {
+  for (unsigned d = 0; d < 2; d++) {
+    if (l->dl[d].sync)
+      ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_DL, d, 0, 1, "%c DL not synchronized (records lost or link down)",
+                        side_name(d));
+    ual_nfdl_reset(&l->dl[d], false);
+  }
+  ual_nftx_reset(l->fl, &l->win, false, c->ts_ns);
+  l->init_said = 0;
+}
+
+/* A VC0 InitFC1 from either side: the DL is being initialized [P39]. */
+static void nf_dl_init(struct ual_pcie_link_an *l, struct ual_rec_result *r, const struct ual_fabric_step *c) {
+  for (unsigned d = 0; d < 2; d++) {
+    ual_nfdl_reset(&l->dl[d], true);
+    l->s[d].ack_known = 0;   /* Ack/Nak numbers restart with the DL */
+  }
+  ual_nftx_reset(l->fl, &l->win, true, c->ts_ns);
+  if (l->init_said) return;
+  l->init_said = 1;
+  ual_findings_add(&r->findings, UAL_R_PN_SYNC, -1, "DL initialization (VC0 InitFC1 from %c): both directions synchronized",
+                   side_name(r->dir));
+  ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_DL, UAL_PARTNER_LINK, 2, UAL_UNKNOWN, "DL initialization");
+}
+
+/* REPLAY_TIMER and --cpl-timeout against this record's time. */
+static void nf_time(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                    const struct ual_fabric_step *c) {
+  for (unsigned d = 0; d < 2; d++) {
+    struct ual_nfdl_at at = nf_at(an, l, r, c, d, 0, true);
+    ual_nfdl_timer(&l->dl[d], &at);
+  }
+  ual_nftx_timeouts(l->fl, &l->win, c->ts_ns, an->cfg.cpl_timeout_ns, &r->findings);
+}
+
+/* A record of direction d occupies d's transmitter: the other direction's
+ * Ack latency interval takes it off. */
+static void nf_busy(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                    const struct ual_fabric_step *c, unsigned bytes, bool stripped) {
+  struct ual_nfdl_at at = nf_at(an, l, r, c, r->dir, bytes, stripped);
+  ual_nfdl_busy(&l->dl[r->dir ^ 1], &at, stripped);
+}
+
+/* A kind-7 TLP record: the DL first, then what it delivers [P35]. */
+static void nf_tlp(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                   const struct ual_fabric_step *c) {
+  const struct ual_pcie_nf *nf = &r->nf;
+  unsigned d = r->dir;
+  struct ual_nfdl_tlp p = { UAL_NFDL_UNKNOWN, nf->seq, (uint16_t)(nf->tlp_len + 6u), nf->lcrc_rx, 0 };
+  switch (nf->dl) {
+  case UAL_PCIE_DL_GOOD: p.verdict = UAL_NFDL_GOOD; break;
+  case UAL_PCIE_DL_BAD: p.verdict = UAL_NFDL_BAD; break;
+  case UAL_PCIE_DL_NULLIFIED: p.verdict = UAL_NFDL_NULLIFIED; break;
+  case UAL_PCIE_DL_UNKNOWN: break;
+  default: return;
+  }
+  bool stripped = nf->encoding == UAL_PCIE_NF_STRIPPED;
+  struct ual_nfdl_at at = nf_at(an, l, r, c, d, nf->n, stripped);
+  p.last_q = at.last_q;
+  l->init_said = 0;
+  struct ual_nfdl *t = &l->dl[d];
+  uint64_t replays = t->replays;
+  bool synced, first = ual_nfdl_tlp(t, &p, &at, &synced);
+  if (synced) {
+    ual_findings_add(&r->findings, UAL_R_PN_SYNC, -1, "DL from %c synchronized at TLP %03xh", side_name(d), nf->seq);
+    ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_DL, d, 1, 0, "%c DL synchronized at TLP %03xh", side_name(d),
+                      nf->seq);
+  }
+  if (t->replays != replays)
+    ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_REPLAY, d, nf->seq, UAL_UNKNOWN, "%c replays from %03xh",
+                      side_name(d), nf->seq);
+  nf_busy(an, l, r, c, nf->n, stripped);
+  if (!first || !nf->accepted) return;
+  /* the per-TLP rules judge first deliveries only [P35] */
+  struct ual_pcie_nf_rules_cfg rc = { an->cfg.ari[r->rec.h.link], (int8_t)downstream_component(l->role[d]) };
+  ual_pcie_nf_tlp_rules(nf, r->rec.body, &rc, &r->findings);
+  struct ual_nftx_at x = { &l->fl[d], &l->fl[d ^ 1], &l->win, &r->findings, side_name(d), c->frame, c->ts_ns,
+                           an->cfg.cpl_timeout_ns };
+  ual_nftx_tlp(&x, &nf->h);
+}
+
+/* The DL half of a good DLLP (kind 4, or 7), after §2.4 judged it. */
+static void nf_dllp(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                    const struct ual_fabric_step *c) {
+  const struct ual_pcie_dllp *p = &r->pcie;
+  unsigned d = r->dir;
+  bool nf = r->rec.h.kind == UAL_REC_PCIE_NF;
+  bool stripped = nf ? r->nf.encoding == UAL_PCIE_NF_STRIPPED : p->framing == UAL_PCIE_FR_UNKNOWN;
+  unsigned bytes = nf ? r->nf.n : UAL_PCIE_DLLP_BYTES + 2u;   /* SDP .. END, or the SDP token and 6 bytes */
+  struct ual_nfdl_at at = nf_at(an, l, r, c, d, bytes, stripped);
+  if (p->layout == UAL_PCIE_L_ACK) {
+    bool due;
+    at.side = side_name(d ^ 1);   /* the tracker of the TLPs it judges */
+    ual_nfdl_acknak(&l->dl[d ^ 1], p->name == UAL_PCIE_DT_NAK, p->seq, &at, &due);
+    at.side = side_name(d);
+  } else if (p->layout == UAL_PCIE_L_FC && p->stage == UAL_PCIE_INIT1 && p->vc == 0 && p->fc_class <= UAL_PCIE_CPL) {
+    nf_dl_init(l, r, c);
+  } else if (p->layout == UAL_PCIE_L_PM) {
+    ual_nfdl_pm(&l->dl[d], p->type, ual_pcie_dllp_name_str(p->name), &at);
+  }
+  nf_busy(an, l, r, c, bytes, stripped);
+}
+
+/* A PCIe link's ordered set: Recovery (TS1/TS2) holds REPLAY_TIMER. */
+static void nf_os(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ual_rec_result *r,
+                  const struct ual_fabric_step *c) {
+  l->os_seen = 1;
+  if (r->os.type == UAL_OS_TS1 || r->os.type == UAL_OS_TS2)
+    for (unsigned d = 0; d < 2; d++) ual_nfdl_retrain(&l->dl[d]);
+  nf_busy(an, l, r, c, (unsigned)r->rec.body_len, false);
+}
 
 static void ack_step(struct ual_pcie_side *me, unsigned d, const struct ual_pcie_dllp *p, struct ual_findings *f) {
   if (me->ack_known && ((unsigned)(p->seq - me->ack_seq) & (UAL_PCIE_SEQ_MOD - 1)) >= UAL_PCIE_SEQ_MOD / 2)
@@ -334,7 +530,12 @@ static void l1_track(struct ual_pcie_link_an *s, const struct ual_rec_result *r,
   if (!s->in_l1) {
     if (!ev || r->ev.code != UAL_EV_EIDLE_ENTER) return;
     for (unsigned d = 0; d < 2; d++)
-      if (l1_request(s->s[d].pm_acked)) {
+      if (s->s[d].pm_acked == 0x21 && !s->in_l23) {   /* PM_Enter_L23 acknowledged */
+        s->in_l23 = 1;
+        ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_PCIE_L23, UAL_PARTNER_LINK, 1, 0,
+                          "L2/L3 Ready entry (PM_Enter_L23 acknowledged by %c)", side_name(d));
+        return;
+      } else if (l1_request(s->s[d].pm_acked)) {
         s->in_l1 = 1;
         ual_events_add_at(c->ev, c->frame, c->ts_ns, UAL_TEV_L1, UAL_PARTNER_LINK, 1, 0, "L1 entry (%s acknowledged by %c)",
                           ual_pcie_dllp_name_str(ual_pcie_dllp_name_of(s->s[d].pm_acked)), side_name(d));
@@ -371,16 +572,31 @@ static void link_event(struct ual_pcie_an *an, struct ual_pcie_link_an *s, const
   }
 }
 
-/* A kind-7 TLP record: the per-TLP rules judge the TLPs the data link
- * accepted, first deliveries only [P35]; without a DL tracker every
- * accepted TLP counts as one. */
-static void nf_tlp(const struct ual_pcie_link_an *s, struct ual_rec_result *r) {
-  struct ual_pcie_nf_rules_cfg rc = { 0, (int8_t)downstream_component(s->role[r->dir]) };
-  ual_pcie_nf_tlp_rules(&r->nf, r->rec.body, &rc, &r->findings);
+/* [P39]: a link from Detect desynchronizes its link (every link when the
+ * link is unknown or not PCIe's); start, stop and dropped records every
+ * link. Other events change nothing of the non-flit DL. */
+static void nf_event(struct ual_pcie_an *an, struct ual_pcie_link_an *l, const struct ual_rec_result *r,
+                     const struct ual_fabric_step *c) {
+  unsigned code = r->ev.code;
+  bool all = code == UAL_EV_CAP_START || code == UAL_EV_CAP_STOP || code == UAL_EV_DROPPED ||
+             (code == UAL_EV_RX_DETECT && (!l || r->rec.h.link == 255));
+  if (code == UAL_EV_EIDLE_ENTER && l)
+    for (unsigned d = 0; d < 2; d++) ual_nfdl_idle(&l->dl[d]);
+  if (all) {
+    for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
+      if (an->lk[i].used) nf_desync(&an->lk[i], c);
+  } else if (code == UAL_EV_RX_DETECT) {
+    nf_desync(l, c);
+  }
+  if (l && code != UAL_EV_EIDLE_ENTER) l->in_l23 = 0;
 }
 
 void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const struct ual_fabric_step *c) {
   const struct ual_rec_hdr *h = &r->rec.h;
+  if (!an->t0_known) {   /* the capture start: the PN-CPL-NO-REQUEST window opens [P40] */
+    an->t0_known = 1;
+    an->t0_ns = c->ts_ns;
+  }
   if (h->kind == UAL_REC_EVENT) {
     /* a PCIe link's event is its own; any other (a UALink link's, dropped
      * datagrams) forgets every link, as the capture may have lost records */
@@ -390,6 +606,7 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
       ual_events_width_seen(c->ev, c->frame, c->ts_ns, r->dir, &l->width[r->dir], h->width);
       l1_track(l, r, c);
     }
+    nf_event(an, l && h->roles_pcie ? l : NULL, r, c);
     if (l && r->ev.code != UAL_EV_DROPPED) link_event(an, l, r);
     else if (!h->roles_pcie || r->ev.code == UAL_EV_DROPPED)
       for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
@@ -405,6 +622,7 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
   if (h->flags & UAL_RF_LOST)
     for (unsigned i = 0; i < UAL_PCIE_LINKS; i++)
       if (an->lk[i].used) {
+        nf_desync(&an->lk[i], c);
         link_forget(an, &an->lk[i]);
         an->lk[i].in_l1 = 0;
         memset(&an->lk[i].seg, 0, sizeof an->lk[i].seg);   /* a reset or a capturing write may be among the lost */
@@ -420,18 +638,22 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
   }
   ual_events_rate_seen(c->ev, c->frame, c->ts_ns, r->dir, &s->rate[r->dir], h->rate);
   ual_events_width_seen(c->ev, c->frame, c->ts_ns, r->dir, &s->width[r->dir], h->width);
+  nf_time(an, s, r, c);
+  if (h->kind == UAL_REC_OS) {
+    nf_os(an, s, r, c);
+    return;
+  }
   l1_track(s, r, c);
   if (h->kind == UAL_REC_PCIE_FLIT) {
     flit_step(an, s, r, c);
     return;
   }
-  /* kind 7: a DLLP goes the kind-4 way below (a truncated one changes no
-   * state, pcie.md [P45]) */
-  if (h->kind == UAL_REC_PCIE_NF && !r->nf.dllp_decoded) {
-    nf_tlp(s, r);
+  if (h->kind == UAL_REC_PCIE_NF && !ual_pcie_nf_is_dllp(&r->nf)) {
+    nf_tlp(an, s, r, c);
     return;
   }
-  if (h->kind == UAL_REC_PCIE_NF && r->nf.truncated) return;
+  /* a kind-7 DLLP is a kind-4 one; truncated or not parsed, it changes no state [P45] */
+  if (h->kind == UAL_REC_PCIE_NF && (r->nf.truncated || !r->nf.dllp_decoded)) return;
   unsigned d = r->dir;
   struct ual_pcie_side *me = &s->s[d];
   const struct ual_pcie_dllp *p = &r->pcie;
@@ -449,6 +671,7 @@ void ual_pcie_an_step(struct ual_pcie_an *an, struct ual_rec_result *r, const st
   default: break;
   }
   if (p->name != UAL_PCIE_DT_RESERVED) me->seen = 1;
+  nf_dllp(an, s, r, c);
 }
 
 void ual_pcie_an_finish(struct ual_pcie_an *s, struct ual_findings *f, const struct ual_fabric_step *c) {
@@ -718,10 +941,12 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
                        ty->name, side_name(x->d), rid, tag, ual_pcie_tlp_type(slot->type)->name);
     if (!slot->used) me->outstanding++;
     bool rsv = v->c && ual_field_get(UAL_F_PCIE_C_RSV, v->c);
-    *slot = (struct ual_pcie_req){ 1, (uint8_t)v->type, out ? (uint8_t)(out - x->out->v) : 255, (uint16_t)rid,
-                                   (uint16_t)tag, x->c->frame, x->c->ts_ns, ty->hdr == UAL_TLP_H_CFG, rsv,
-                                   (uint8_t)(rsv ? ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0), (uint8_t)first_la(v),
-                                   captures, 0 };
+    *slot = (struct ual_pcie_req){ .used = 1, .type = (uint8_t)v->type,
+                                   .index = out ? (uint8_t)(out - x->out->v) : 255, .rid = (uint16_t)rid,
+                                   .tag = (uint16_t)tag, .frame = x->c->frame, .ts_ns = x->c->ts_ns,
+                                   .cfg = ty->hdr == UAL_TLP_H_CFG, .rseg_valid = rsv,
+                                   .rseg = (uint8_t)(rsv ? ual_field_get(UAL_F_PCIE_C_RSEG, v->c) : 0),
+                                   .la = (uint8_t)first_la(v), .captures = captures };
     if (out) out->link = UAL_PCIE_LK_REQ;
     return;
   }
@@ -750,11 +975,7 @@ static void track(const struct tlp_ctx *x, const struct tlp_view *v, bool captur
       me->split_parts++;
       return;
     }
-    struct ual_pcie_lat *l = &me->lat[q->type];
-    if (!l->n || ns < l->min_ns) l->min_ns = ns;
-    if (ns > l->max_ns) l->max_ns = ns;
-    l->n++;
-    l->sum_ns += ns;
+    ual_pcie_lat_add(&me->lat[q->type], ns);
     me->pairs++;
     q->used = 0;
     req_side->outstanding--;

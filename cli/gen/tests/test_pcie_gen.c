@@ -21,6 +21,7 @@ static unsigned analyze(const struct cap *c, size_t from, unsigned *raised) {
   for (size_t i = from; i < c->n; i++) {
     ual_analyzer_step(&a, c->rec[i], c->len[i], i + 1, c->ts[i], &r, NULL);
     for (unsigned k = 0; k < r.findings.n; k++) {
+      if (r.findings.v[k].rule == UAL_R_PN_SYNC) continue;   /* where the non-flit DL synchronized: no injection */
       if (in_truth(c, i + 1, r.findings.v[k].rule)) (*raised)++;
       else {
         extra++;

@@ -57,6 +57,10 @@ void ual_fabric_an_init(struct ual_fabric_an *s);
  * Returns true when r is the registered analyses' alone: its kind is owned
  * by one, or the record is a PCIe link's (the PCIe role encoding). */
 bool ual_fabric_an_step(struct ual_fabric_an *s, struct ual_rec_result *r, const struct ual_fabric_step *c);
+/* A setting the wire does not show, by its command-line option name
+ * ("nak-new-tlps", value "2"), given to the analyses that take settings:
+ * 1 taken, 0 nobody's, -1 a bad value. After ual_fabric_an_init. */
+int ual_fabric_an_option(struct ual_fabric_an *s, const char *name, const char *value);
 /* The state line of the analysis that describes kind's links
  * (UAL_FABRIC_STATE_TEXT_KINDS) into buf; false (buf "") for other kinds. */
 bool ual_fabric_an_state_text(const struct ual_fabric_an *s, unsigned kind, char *buf, size_t cap);

@@ -55,6 +55,11 @@
 /* Each fabric's presentation model X(name): const struct ual_view_fabric
  * ual_view_name and struct ual_name_tally (core/views.h). */
 #define UAL_FABRIC_VIEWS(X)       UAL_UALINK_VIEWS(X) UAL_PCIE_VIEWS(X) UAL_UB_VIEWS(X)
+/* X(name): the analyses that get every record of a PCIe link (roles byte
+ * in the PCIe encoding) whose kind no analysis owns, and those that take
+ * settings by option name: ual_name_an_option (core/analysis.h). */
+#define UAL_FABRIC_PCIE_LINK_ANALYSES(X) UAL_PCIE_LINK_ANALYSES(X)
+#define UAL_FABRIC_OPTION_ANALYSES(X) UAL_PCIE_OPTION_ANALYSES(X)
 /* Each fabric's display-filter hook (struct ual_filter_fabric,
  * core/filter.h): the fields its plugin registers beside the field table. */
 #define UAL_FABRIC_FILTERS(X)     X(ual_filter_ualink) X(ual_filter_pcie) X(ual_filter_ub)

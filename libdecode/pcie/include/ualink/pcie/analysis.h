@@ -22,6 +22,7 @@
 #include "ualink/core/decode.h"
 #include "ualink/pcie/dllp.h"
 #include "ualink/pcie/tlp.h"
+#include "ualink/pcie/nfdl.h"
 
 #define UAL_PCIE_VCS 8
 #define UAL_PCIE_CLASSES 3   /* P, NP, Cpl */
@@ -81,12 +82,28 @@ struct ual_pcie_req {
   uint8_t la;                /* Lower Address[1:0] its completion must carry (from OHC-A1's First DW BE) */
   uint8_t captures;          /* a Type 0 Configuration Write that sets its target's segment */
   uint16_t parts;            /* completions received for it so far */
+  /* a non-flit request (pcie.md §7.6; type is then its Fmt/Type byte): what its completions are checked against */
+  uint8_t nf, nf_kind;       /* nf_kind: enum ual_pcie_nf_kind */
+  uint8_t tc, attr;          /* attr: Attr[1:0] */
+  uint8_t got, late;         /* a completion came; PN-CPL-TIMEOUT given */
+  uint8_t next_la;           /* the Lower Address its next completion must carry */
+  uint16_t left;             /* bytes not yet completed (Byte Count of the next completion) */
 };
 
 /* Completion latency of one request Type: request to the completion that
  * finishes it (a split completion's last part). */
 struct ual_pcie_lat {
   uint64_t n, sum_ns, min_ns, max_ns;
+};
+void ual_pcie_lat_add(struct ual_pcie_lat *l, uint64_t ns);
+
+/* A link's window for completions without a request (pcie.md §7.6 [P40]):
+ * open for --cpl-timeout from the capture start and each desynchronization,
+ * closed by a DL initialization. */
+struct ual_pcie_nftx {
+  uint8_t closed;
+  uint64_t from_ns;
+  uint64_t due_ns;           /* the next PN-CPL-TIMEOUT to look at, 0 none */
 };
 
 struct ual_pcie_flow {
@@ -138,7 +155,13 @@ struct ual_pcie_link_an {
   uint8_t role[2];           /* PCIe role codes of the record header [P3], 0 unknown */
   uint8_t rate[2], width[2]; /* per direction, as the record headers carry them; 0 unknown */
   uint8_t in_l1;             /* electrical idle after a PM_Enter_L1 / ASPM L1 request was acknowledged */
+  uint8_t in_l23;            /* electrical idle after a PM_Enter_L23 was acknowledged */
   struct ual_pcie_seg seg;
+  /* non-flit (kind 7): the DL of each direction (its TLPs), the request window */
+  struct ual_nfdl dl[2];
+  struct ual_pcie_nftx win;
+  uint8_t os_seen;           /* an ordered set (kind 2) of the link seen: Recovery can show */
+  uint8_t init_said;         /* PN-SYNC given for this DL initialization (until a TLP of the link) */
 };
 
 /* An InitFC a capture that starts after the flow-control initialisation
@@ -205,8 +228,18 @@ struct ual_pcie_xl {
   uint64_t dropped;          /* entries replaced before their copy came */
 };
 
+/* Non-flit settings (pcie.md [P29] [P30]; ualink-decode options). */
+struct ual_pcie_nf_cfg {
+  struct ual_nfdl_cfg dl;
+  uint64_t cpl_timeout_ns;   /* --cpl-timeout, default 50 ms */
+  uint8_t ari[256];          /* --ari: the link indexes whose IDs are ARI [P27] */
+};
+
 struct ual_pcie_an {
   struct ual_pcie_link_an lk[UAL_PCIE_LINKS];   /* in the order the links first appear */
+  struct ual_pcie_nf_cfg cfg;
+  uint8_t t0_known;
+  uint64_t t0_ns;            /* the first record's timestamp: the capture start */
   uint64_t other_links;      /* records of links beyond UAL_PCIE_LINKS, not analysed */
   struct ual_pcie_profile prof;
   struct ual_pcie_xl xl;
@@ -236,6 +269,11 @@ int ual_pcie_an_preset_initfc_text(const struct ual_pcie_an *s, char *buf, size_
 /* Sets "No NFM Subtree Below This Root Port" of the Root Port of a link
  * index (1 set, 0 clear; unknown until set), after ual_pcie_an_init. */
 void ual_pcie_an_nfm_subtree(struct ual_pcie_an *s, unsigned link, bool none_below);
+/* A non-flit setting by its option name ("nak-new-tlps", "cpl-timeout",
+ * "ari", "rx-mps", "replay-timer", "extended-synch", "l0s-exit"; pcie.md
+ * [P29]), after ual_pcie_an_init: 1 taken, 0 not a PCIe setting, -1 a bad
+ * value. */
+int ual_pcie_an_option(struct ual_pcie_an *s, const char *name, const char *value);
 /* The analysis of a link index, NULL before its first record. */
 const struct ual_pcie_link_an *ual_pcie_an_link(const struct ual_pcie_an *s, unsigned link);
 /* The TLP walk of a link index and direction (a fresh walk before its

@@ -88,6 +88,30 @@
   X(PN_CPL_RRS,         "PN-CPL-RRS",         INFO,    "completion status Request Retry Status") \
   X(PN_CPL_STATUS_RSVD, "PN-CPL-STATUS-RSVD", ERROR,   "reserved completion status (handled as Unsupported Request)") \
   X(PN_CPL_BCM,         "PN-CPL-BCM",         WARNING, "BCM set on a completion (never by a PCIe completer)") \
-  X(PN_CPL_FORM,        "PN-CPL-FORM",        ERROR,   "completion with a status other than SC carries data (CplD/CplDLk)")
+  X(PN_CPL_FORM,        "PN-CPL-FORM",        ERROR,   "completion with a status other than SC carries data (CplD/CplDLk)") \
+  UAL_PCIE_NF_DL_RULES(X)
+
+/* Non-flit data link and transaction state (pcie.md §7.5-§7.7, nfdl.c, nftx.c) */
+#define UAL_PCIE_NF_DL_RULES(X) \
+  X(PN_SYNC,            "PN-SYNC",            INFO,    "non-flit DL tracker of a direction synchronized (first good TLP), or a DL initialization seen (VC0 InitFC1)") \
+  X(PN_SEQ_GAP,         "PN-SEQ-GAP",         ERROR,   "new TLP skips sequence numbers not explained by bad or unknown TLPs") \
+  X(PN_REPLAY,          "PN-REPLAY",          INFO,    "a replay starts (cause Nak or timer)") \
+  X(PN_REPLAY_START,    "PN-REPLAY-START",    ERROR,   "the first TLP of a replay comes after the oldest unacknowledged one") \
+  X(PN_REPLAY_ORDER,    "PN-REPLAY-ORDER",    ERROR,   "during a replay a step back or a skip over an unacknowledged TLP, or a new TLP before the replay reached the newest") \
+  X(PN_NAK_NO_REPLAY,   "PN-NAK-NO-REPLAY",   ERROR,   "after a Nak with TLPs outstanding, more than --nak-new-tlps new TLPs before the replay") \
+  X(PN_REPLAY_DIFFERS,  "PN-REPLAY-DIFFERS",  ERROR,   "retransmitted TLP (sequence bytes, TLP, LCRC) differs from its first transmission") \
+  X(PN_ACK_AHEAD,       "PN-ACK-AHEAD",       ERROR,   "Ack/Nak for a sequence number the partner has not sent") \
+  X(PN_OUTSTANDING,     "PN-OUTSTANDING",     ERROR,   "new TLP with more than 2047 unacknowledged") \
+  X(PN_NO_NAK,          "PN-NO-NAK",          WARNING, "a bad or out-of-sequence TLP was answered by an Ack, not a Nak") \
+  X(PN_ACK_LATENCY,     "PN-ACK-LATENCY",     WARNING, "Ack later than the Ack Latency Limit") \
+  X(PN_REPLAY_TIMEOUT,  "PN-REPLAY-TIMEOUT",  WARNING, "TLPs outstanding past the REPLAY_TIMER limit without Ack progress and without a replay") \
+  X(PN_REPLAY_NUM,      "PN-REPLAY-NUM",      WARNING, "4th replay without Ack progress begins with no TS1/TS2 seen since the 2nd") \
+  X(PN_PM_UNACKED,      "PN-PM-UNACKED",      ERROR,   "PM_Enter_L1, PM_Active_State_Request_L1 or PM_Request_Ack sent while the sender has unacknowledged TLPs") \
+  X(PN_PM_L23_UNACKED,  "PN-PM-L23-UNACKED",  INFO,    "PM_Enter_L23 sent while the sender has unacknowledged TLPs (permitted right after PME_TO_Ack)") \
+  X(PN_CPL_NO_REQUEST,  "PN-CPL-NO-REQUEST",  INFO,    "completion without a matching request while the link's window is open (the request may precede the capture)") \
+  X(PN_CPL_UNEXPECTED,  "PN-CPL-UNEXPECTED",  WARNING, "completion without a matching outstanding request outside the window") \
+  X(PN_CPL_MISMATCH,    "PN-CPL-MISMATCH",    ERROR,   "completion matches the Transaction ID but not the request (type, byte count, lower address, TC, Attr, data)") \
+  X(PN_CPL_TIMEOUT,     "PN-CPL-TIMEOUT",     WARNING, "request seen but not completed within --cpl-timeout") \
+  X(PN_REQ_TAG_REUSE,   "PN-REQ-TAG-REUSE",   ERROR,   "non-posted request reuses an outstanding Requester ID and Tag")
 
 #endif
