@@ -1,78 +1,7 @@
 /* Stateful PCIe DLLP analysis through the analyzer's dispatch
  * (core/analysis.h): every stateful PD- rule fires on its violation and
  * not on conformant traffic, and nothing is raised from unknown state. */
-#include "check.h"
-#include <ualink/ualink.h>
-#include <ualink/ualink/analysis.h>
-#include <stdlib.h>
-
-#define A 0
-#define B 1
-
-struct tx {
-  struct ual_analyzer *a;
-  struct ual_rec_result r;
-  struct ual_events ev;
-  uint64_t frame;
-  unsigned counts[UAL_R_COUNT];
-  unsigned events[UAL_TEV_COUNT];
-  uint8_t flags;
-  int roles;   /* put the PCIe roles A = Root Port, B = Endpoint in the header */
-  uint8_t rate, width;   /* the record header's, 0 none */
-  struct ual_tevent last_ev;   /* the last timeline event */
-};
-
-static void tx_init(struct tx *t) {
-  struct ual_analyzer *a = t->a;
-  memset(t, 0, sizeof *t);
-  t->a = a;
-  ual_analyzer_init(t->a);
-  ual_events_init(&t->ev);
-  t->roles = 1;
-}
-
-static void tx_clear(struct tx *t) {
-  memset(t->counts, 0, sizeof t->counts);
-  memset(t->events, 0, sizeof t->events);
-}
-
-static unsigned total(const struct tx *t) {
-  unsigned n = 0;
-  for (unsigned i = 0; i < UAL_R_COUNT; i++) {
-    if (i == UAL_R_PN_SYNC) continue;   /* a VC0 InitFC1's DL initialization: the non-flit tracker's (test_nfdl) */
-    if (t->counts[i] && getenv("TEST_VERBOSE")) fprintf(stderr, "  %s x%u\n", ual_rule_id((enum ual_rule)i), t->counts[i]);
-    n += t->counts[i];
-  }
-  return n;
-}
-
-static void rec(struct tx *t, unsigned dir, unsigned kind, const uint8_t *body, size_t n) {
-  struct ual_rec_hdr h;
-  ual_rec_hdr_init(&h, kind, dir);
-  h.rate = t->rate;
-  h.width = t->width;
-  h.flags |= t->flags;
-  t->flags = 0;
-  if (t->roles) {
-    h.roles_pcie = 1;
-    h.role_a = 1;
-    h.role_b = 4;
-  }
-  uint8_t buf[64];
-  size_t len = ual_record_build(&h, body, n, buf, sizeof buf);
-  ual_events_clear(&t->ev);
-  t->frame++;
-  ual_analyzer_step(t->a, buf, len, t->frame, t->frame * 100, &t->r, &t->ev);
-  for (unsigned i = 0; i < t->r.findings.n; i++) t->counts[t->r.findings.v[i].rule]++;
-  for (unsigned i = 0; i < t->ev.n; i++) t->events[t->ev.v[i].kind]++;
-  if (t->ev.n) t->last_ev = t->ev.v[t->ev.n - 1];
-}
-
-static void dllp(struct tx *t, unsigned dir, const struct ual_pcie_dllp *d) {
-  uint8_t body[8];
-  ual_pcie_dllp_encode(d, body);
-  rec(t, dir, UAL_REC_PCIE_DLLP, body, 8);
-}
+#include "pcie_an_tx.h"
 
 static void fc(struct tx *t, unsigned dir, enum ual_pcie_dllp_name n, unsigned vc, unsigned hdr, unsigned data) {
   struct ual_pcie_dllp d;
@@ -92,13 +21,6 @@ static void simple(struct tx *t, unsigned dir, unsigned type, unsigned seq) {
   d.type = (uint8_t)type;
   d.seq = (uint16_t)seq;
   dllp(t, dir, &d);
-}
-
-static void link_event(struct tx *t, unsigned code) {
-  struct ual_event e = { (uint16_t)code, 0, 0 };
-  uint8_t body[8];
-  ual_event_build(&e, body);
-  rec(t, A, UAL_REC_EVENT, body, 8);
 }
 
 /* InitFC1 P/NP/Cpl, InitFC2 P/NP/Cpl of one VC from one side. */
@@ -427,6 +349,8 @@ static void test_link_events(struct tx *t) {
   simple(t, A, 0x24, 0);
   link_event(t, UAL_EV_EIDLE_ENTER);
   CHECK_EQ(t->events[UAL_TEV_L1], 0);
+  CHECK_EQ(t->events[UAL_TEV_PCIE_L23], 1);
+  CHECK_EQ(t->last_ev.kind, UAL_TEV_PCIE_L23);
   /* the link's next DLLP ends an L1 whose idle exit was not captured */
   tx_init(t);
   simple(t, B, 0x23, 0);
