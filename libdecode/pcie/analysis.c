@@ -332,6 +332,7 @@ static void nf_tlp(struct ual_pcie_an *an, struct ual_pcie_link_an *l, struct ua
   /* the per-TLP rules judge first deliveries only [P35] */
   struct ual_pcie_nf_rules_cfg rc = { an->cfg.ari[r->rec.h.link], (int8_t)downstream_component(l->role[d]) };
   ual_pcie_nf_tlp_rules(nf, r->rec.body, &rc, &r->findings);
+  if (nf->h.complete) ual_nfdl_consume(t, nf->h.fc, nf->h.has_data ? nf->h.len_dw : 0);
   struct ual_nftx_at x = { &l->fl[d], &l->fl[d ^ 1], &l->win, &r->findings, side_name(d), c->frame, c->ts_ns,
                            an->cfg.cpl_timeout_ns };
   ual_nftx_tlp(&x, &nf->h);

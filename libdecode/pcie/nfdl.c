@@ -2,6 +2,7 @@
  * by step, one direction X->Y at a time. */
 #include "ualink/pcie/nfdl.h"
 #include "ualink/core/record.h"
+#include "ualink/pcie/tlp.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -49,10 +50,15 @@ unsigned ual_nfdl_ack_limit(unsigned rx_mps, unsigned rate, unsigned width) {
 
 void ual_nfdl_reset(struct ual_nfdl *t, bool dl_init) {
   uint64_t tlps = t->tlps, replays = t->replays, naks = t->naks;
+  uint16_t hdr[3], data[3];
+  memcpy(hdr, t->used_hdr, sizeof hdr);
+  memcpy(data, t->used_data, sizeof data);
   memset(t, 0, sizeof *t);
   t->tlps = tlps;
   t->replays = replays;
   t->naks = naks;
+  memcpy(t->used_hdr, hdr, sizeof hdr);
+  memcpy(t->used_data, data, sizeof data);
   if (!dl_init) return;
   t->sync = t->ackd_known = t->rcv_known = 1;
   t->newest = t->ackd = UAL_PCIE_SEQ_MOD - 1;   /* the next new TLP is 000h */
@@ -353,4 +359,12 @@ void ual_nfdl_timer(struct ual_nfdl *t, const struct ual_nfdl_at *at) {
                    "%u TLPs from %c unacknowledged for %" PRIu64 " symbol times (oldest %03xh), no replay: REPLAY_TIMER %u",
                    kept(t), at->side, (at->first_q - t->rt_q) / sym, t->lo, replay_limit(at->cfg));
   t->rt_on = 0;
+}
+
+void ual_nfdl_consume(struct ual_nfdl *t, unsigned fc, unsigned data_dw) {
+  /* a data credit is 4 DW */
+  if (fc < UAL_TLP_FC_PR || fc > UAL_TLP_FC_CPL) return;
+  unsigned c = fc - UAL_TLP_FC_PR;   /* P, NP, Cpl */
+  t->used_hdr[c] = (uint16_t)((t->used_hdr[c] + 1u) & 0xFF);
+  t->used_data[c] = (uint16_t)((t->used_data[c] + (data_dw + 3u) / 4u) & 0xFFF);
 }

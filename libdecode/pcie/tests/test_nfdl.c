@@ -109,6 +109,10 @@ static void test_scenarios(struct tx *t) {
   CHECK_EQ(t->counts[UAL_R_PN_SYNC], 1);
   CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].ackd, 2);
   CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].newest, 2);
+  /* credits: the three MWr of 1 DW, not their replays */
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].used_hdr[UAL_PCIE_P], 3);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].used_data[UAL_PCIE_P], 3);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].used_hdr[UAL_PCIE_NP], 0);
   /* S2 */
   nf_init(t);
   M(t, 0, 0); M(t, 1, 1); nak(t, 0); M(t, 2, 2);
@@ -493,6 +497,10 @@ static void test_transactions(struct tx *t) {
   EXPECT(t, "MRd split", UAL_R_PN_SYNC);
   CHECK_EQ(t->a->fab.pcie.lk[0].fl[A].outstanding, 0);
   CHECK_EQ(t->a->fab.pcie.lk[0].fl[B].pairs, 1);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].used_hdr[UAL_PCIE_NP], 1);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[A].used_data[UAL_PCIE_NP], 0);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[B].used_hdr[UAL_PCIE_CPL], 2);
+  CHECK_EQ(t->a->fab.pcie.lk[0].dl[B].used_data[UAL_PCIE_CPL], 16);   /* 2 x 32 DW */
   /* first completion: Byte Count and Lower Address from Length and BEs (T Table 2-40) */
   nf_init(t);
   mrd(t, A, 0, 0x0000, 6, 2, 0x10024, 0xC, 0x1);   /* bytes 26h..28h: 3 bytes */

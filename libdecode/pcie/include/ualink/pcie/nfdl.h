@@ -82,6 +82,10 @@ struct ual_nfdl {
   uint8_t n_pm;
   struct ual_nfdl_pm_key pm[UAL_NFDL_PM_KEYS];
   uint64_t tlps, replays, naks;  /* counters, kept through resets */
+  /* credits the TLPs of X delivered first consumed, by FC class (P, NP, Cpl):
+   * CREDITS_CONSUMED modulo 2^8 (header) / 2^12 (data, 16 bytes each), all
+   * against VC0 (the TC/VC map is not on the wire); kept through resets */
+  uint16_t used_hdr[3], used_data[3];
   struct ual_nfdl_ent sent[UAL_NFDL_RING];
 };
 
@@ -117,6 +121,9 @@ void ual_nfdl_idle(struct ual_nfdl *t);
 /* REPLAY_TIMER against the time now (a record's first symbol). */
 void ual_nfdl_timer(struct ual_nfdl *t, const struct ual_nfdl_at *at);
 
+/* A TLP of X delivered first consumes credits of its FC class
+ * (enum ual_pcie_tlp_fc: PR, NPR, CPL; others none) and data DWs. */
+void ual_nfdl_consume(struct ual_nfdl *t, unsigned fc, unsigned data_dw);
 /* Symbol time in quarter ns of a rate code (0 unknown), and a record's
  * last symbol from its first, its packet bytes and width (0 counts as x1). */
 unsigned ual_nfdl_symbol_q(unsigned rate);
