@@ -20,7 +20,8 @@
  *   - no false finding: every finding the cut raises at record N is raised by
  *     the whole capture at N too (rule and segment, counted), except the
  *     findings that only say where the cut's analysis stands (AN-SYNC,
- *     DL-PARTIAL-TL, PF-SYNC);
+ *     DL-PARTIAL-TL, PF-SYNC, PN-SYNC; PN-CPL-NO-REQUEST, a completion of a
+ *     request before the cut);
  *   - nothing missed after the bound: every finding of the whole capture at
  *     N >= K + bound is raised by the cut; the bound (--bound, default
  *     UAL_HISTORY_FLITS records) is the longest of the per-machine bounds
@@ -176,7 +177,7 @@ static int generate(int sc, int ub_sc, uint64_t seed, double load, uint64_t coun
 
 static struct ual_analyzer an;
 static struct ual_rec_result res;
-static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1, rule_pn_sync = -1;
+static int rule_sync = -1, rule_partial = -1, rule_pf_sync = -1, rule_pn_sync = -1, rule_pn_no_request = -1;
 /* The cut's AN-SYNC record per direction (SIZE_MAX: not synchronized) and
  * the direction's flits up to it. */
 static size_t sync_rec[2], sync_flits[2];
@@ -296,7 +297,8 @@ static void analyse(const struct cap *c, size_t k, struct flist *l, struct dlist
 }
 
 static bool cut_only(unsigned rule) {
-  return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync || (int)rule == rule_pn_sync;
+  return (int)rule == rule_sync || (int)rule == rule_partial || (int)rule == rule_pf_sync || (int)rule == rule_pn_sync ||
+         (int)rule == rule_pn_no_request;   /* the cut's own start: a request before it */
 }
 
 struct totals { unsigned long cuts, false_f, missed, whole_after, found_after, false_dl, missed_dl, late_sync, differ; };
@@ -541,6 +543,7 @@ int main(int argc, char **argv) {
   if (argc == 5 && !strcmp(argv[1], "--cut")) return write_cut(argv[3], strtoul(argv[2], NULL, 10), argv[4]);
   rule_sync = ual_rule_lookup("AN-SYNC");
   rule_pf_sync = ual_rule_lookup("PF-SYNC");
+  rule_pn_no_request = ual_rule_lookup("PN-CPL-NO-REQUEST");
   rule_partial = ual_rule_lookup("DL-PARTIAL-TL");
   rule_pn_sync = ual_rule_lookup("PN-SYNC");
   unsigned seeds = 0, saturated = 0;
