@@ -544,7 +544,7 @@ static void gen_udp(const char *dir) {
   static const struct { uint8_t off, val; int dlen; } muts[] = {
     { 0, 2, 0 },        /* version 2 */
     { 1, 4, 0 },        /* kind 4 (PCIe DLLP) with a flit's body */
-    { 1, 7, 0 },        /* reserved kind */
+    { 1, 8, 0 },        /* reserved kind (7 is the non-flit PCIe record) */
     { 2, 0x08, 0 },     /* reserved flag bit */
     { 3, 7, 0 },        /* link 7 */
     { 4, 11, 0 },       /* reserved rate */
