@@ -112,6 +112,7 @@ static void expect_nak(struct ual_nfdl *t, const struct ual_nfdl_at *at) {
   if (at->last_q && !t->expect_on) {
     t->expect_on = 1;
     t->expect_q = at->last_q;
+    t->expect_rcv = t->rcv;
   }
 }
 
@@ -251,10 +252,14 @@ void ual_nfdl_acknak(struct ual_nfdl *t, bool nak, unsigned n, const struct ual_
     return;
   }
   if (t->ackd_known && MOD(n - t->ackd) >= HALF) return;
-  if (t->expect_on && at->first_q > t->expect_q) {
+  /* an Ack below the NEXT_RCV_SEQ the receiver had before that TLP was
+   * formed before it processed the TLPs ahead of it, so before that TLP
+   * too: it says nothing of the Nak due (the receiver's latency) */
+  bool formed_before = !nak && MOD(n + 1u - t->expect_rcv) >= HALF;
+  if (t->expect_on && at->first_q > t->expect_q && !formed_before) {
     if (!nak)
-      ual_findings_add(at->f, UAL_R_PN_NO_NAK, -1, "Ack %03xh where a Nak was due: a TLP from %c was bad or out of sequence", n,
-                       at->side == 'A' ? 'B' : 'A');
+      ual_findings_add(at->f, UAL_R_PN_NO_NAK, -1, "Ack %03xh from %c where a Nak was due: a TLP from %c was bad or out of sequence",
+                       n, at->side == 'A' ? 'B' : 'A', at->side);
     t->expect_on = 0;
   }
   /* Ack latency of the oldest TLP Y forwarded, when this covers it */

@@ -174,6 +174,14 @@ static void test_scenarios(struct tx *t) {
   M(t, 0, 0); m_rec(t, 1, 1, false, 0x01); M(t, 1, 1); ack(t, 1);
   CHECK_EQ(t->r.findings.n, 1);   /* at the Ack */
   EXPECT(t, "S13", UAL_R_PN_LCRC, UAL_R_PN_NO_NAK);
+  /* an Ack formed before the receiver got the TLPs ahead of the bad one
+   * (it acknowledges less) says nothing; the Nak after it answers */
+  nf_init(t);
+  M(t, 0, 0); M(t, 1, 1); m_rec(t, 2, 2, false, 0x01); ack(t, 0); nak(t, 1); M(t, 2, 2); ack(t, 2);
+  EXPECT(t, "Ack in flight", UAL_R_PN_LCRC, UAL_R_PD_NAK);   /* 2 was never good: no replay */
+  nf_init(t);
+  M(t, 0, 0); M(t, 1, 1); m_rec(t, 2, 2, false, 0x01); ack(t, 1);
+  EXPECT(t, "Ack of all before it", UAL_R_PN_LCRC, UAL_R_PN_NO_NAK);
   /* S14 */
   nf_init(t);
   M(t, 0, 0); M(t, 1, 1); M(t, 2, 2); nak(t, 0); ack(t, 2); M(t, 3, 3); M(t, 4, 4);

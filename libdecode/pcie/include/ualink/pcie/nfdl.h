@@ -72,6 +72,7 @@ struct ual_nfdl {
   uint16_t newest, ackd, rcv, rp, lo;   /* lo: the oldest TLP of X kept (sent is lo..newest) */
   uint16_t bad, nak_new, nrep;
   uint64_t expect_q;             /* the last symbol a pending "next Ack/Nak is a Nak" counts from */
+  uint16_t expect_rcv;           /* the mirror's NEXT_RCV_SEQ then: an Ack below it was formed before */
   /* Ack latency: the interval of the oldest TLP Y forwarded and has not acknowledged */
   uint8_t lat_on, lat_void;
   uint16_t lat_seq;
