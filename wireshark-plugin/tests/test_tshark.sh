@@ -92,8 +92,7 @@ expert_lines() { awk '$4 ~ /^[A-Z][A-Z]-[A-Z0-9-]+:$/ { sub(/:$/, "", $4); print
 expert_rules() {
   local p=$1
   shift
-  ts -r "$p" "$@" -q -z expert > "$work/expert-rules.tmp"
-  expert_lines "$work/expert-rules.tmp" | cut -d' ' -f3 | sort -u | paste -sd' ' -
+  ts -r "$p" "$@" -q -z expert | expert_lines /dev/stdin | cut -d' ' -f3 | sort -u | paste -sd' ' -   # no shared file: two workers call it
 }
 
 case $what in
