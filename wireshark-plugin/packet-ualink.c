@@ -84,6 +84,7 @@ static uw_bool uw_analyze = TRUE;
 static enum ftenum uw_ftype(const struct ual_field *fd) {
   if (fd->flags & UAL_FF_BOOL) return FT_BOOLEAN;
   if (fd->flags & UAL_FF_FRAME) return FT_FRAMENUM;
+  if (fd->flags & UAL_FF_BYTES) return FT_BYTES;
   unsigned bytes = fd->size ? fd->size : (fd->width + 7u) / 8u;
   switch (bytes) {
   case 1: return FT_UINT8;
@@ -156,7 +157,7 @@ static void uw_register_fields(void) {
     h->bitmask = masked ? ual_field_mask((enum ual_field_id)i) : 0;
     if (t == FT_BOOLEAN)
       h->display = masked ? 8 * fd->size : BASE_NONE;
-    else if (t == FT_FRAMENUM)
+    else if (t == FT_FRAMENUM || t == FT_BYTES)
       h->display = BASE_NONE;
     else
       h->display = (fd->flags & UAL_FF_HEX) ? BASE_HEX : BASE_DEC;
@@ -405,6 +406,9 @@ static void uw_row(void *ctx, const struct ual_tree_row *row) {
       b->open_depth = d;
       b->open_tree = sub;
     }
+  } else if (row->field->flags & UAL_FF_BYTES) {
+    /* libdecode's text, as ualink-decode -V shows it */
+    proto_tree_add_bytes_format_value(parent, hf_field[row->id], b->tvb, off, (gint)row->length, NULL, "%s", row->text);
   } else if (row->copied) {
     uw_add_copied(parent, row, b->tvb, off);
   } else if (row->field->size && uw_named(row->field)) {

@@ -244,7 +244,7 @@ static void tlp_members(struct dc_out *o, bool *first, enum ual_scope sc, const 
 }
 
 /* One TLP of a PCIe flit record (docs/json.md). */
-static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_t frame) {
+static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_t frame, const uint8_t *flit) {
   const struct ual_pcie_tlp *t = &x->t;
   const uint8_t *dw0 = ual_pcie_tlp_dw0(t);
   const struct ual_pcie_tlp_type *ty = ual_pcie_tlp_type(dw0[0]);
@@ -297,6 +297,11 @@ static void pcie_tlp(struct dc_out *o, const struct ual_pcie_tlp_rec *x, uint64_
   if (at >= 0) dc_out_u64(o, (unsigned)at / 4u);
   else dc_out_str(o, "null");
   dc_json_u64(o, &f, "end_dw", t->end_dw);
+  unsigned poff, plen, pfrom;
+  if (ual_pcie_tlp_payload_at(t, 0, &poff, &plen, &pfrom)) {   /* offsets in the flit */
+    dc_json_hex(o, &f, "data", flit + poff, plen);
+    dc_json_u64(o, &f, "data_offset", pfrom);
+  }
   const char *lk = ual_field_value_name(UAL_F_PCIE_GEN_TLP_LINK, x->link);
   dc_json_key(o, &f, "transaction");
   if (lk) dc_json_string(o, lk);
@@ -329,7 +334,7 @@ static void pcie_flit(struct dc_out *o, const struct ual_rec_result *r) {
   dc_out_ch(o, '[');
   for (unsigned i = 0; i < tl->n; i++) {
     if (i) dc_out_ch(o, ',');
-    pcie_tlp(o, &tl->v[i], r->frame);
+    pcie_tlp(o, &tl->v[i], r->frame, r->rec.body);
   }
   dc_out_ch(o, ']');
   dc_json_u64(o, &f, "tlps_dropped", tl->dropped);

@@ -90,6 +90,12 @@ static void table_field(enum ual_field_id id, struct ual_filter_field *f) {
     f->base = UAL_FB_NONE;
     return;
   }
+  if (fd->flags & UAL_FF_BYTES) {
+    f->type = UAL_FT_BYTES;
+    f->bytes = 0;
+    f->base = UAL_FB_NONE;
+    return;
+  }
   f->type = UAL_FT_UINT;
   f->bytes = (uint8_t)(bytes > 8 ? 8 : bytes);
   f->base = (fd->flags & UAL_FF_HEX) ? UAL_FB_HEX : UAL_FB_DEC;
@@ -379,6 +385,8 @@ struct ual_fview {
   struct kind_plan *plan;   /* per record kind code */
   bool fabric[N_FABRICS];   /* some field of the fabric is wanted */
   size_t fabric_base[N_FABRICS];  /* field id of each fabric's first field */
+  const uint8_t *rec;       /* the record being collected: UAL_FF_BYTES rows read it */
+  size_t rec_len;
   struct ual_fvalue *v;
   size_t n, cap;
   char *text;
@@ -1496,7 +1504,13 @@ static void tree_row(void *ctx, const struct ual_tree_row *row) {
   struct ual_fview *v = ctx;
   if (!row->field) return;
   int slot = want_id(v, TABLE_FIRST + (size_t)row->id);
-  if (slot >= 0) add_row(v, slot, row->id, row->value);
+  if (slot < 0) return;
+  if (row->field->flags & UAL_FF_BYTES) {
+    if (row->offset <= v->rec_len && row->length <= v->rec_len - row->offset)
+      ual_fview_add_bytes(v, slot, v->rec + row->offset, row->length);
+  } else {
+    add_row(v, slot, row->id, row->value);
+  }
 }
 
 static bool decoded(const struct ual_rec_result *r) { return r->status == UAL_RS_OK || r->status == UAL_RS_RESERVED; }
@@ -1546,6 +1560,8 @@ void ual_filter_collect(struct ual_filter *f, const struct ual_filter_record *fr
     for (size_t i = 0; i < N_FABRICS && !bytes; i++)
       if (fabrics[i]->tree_bytes) bytes = fabrics[i]->tree_bytes(v, fr);
     const struct kind_plan *kp = body_plan(v, fr);
+    v->rec = bytes ? bytes : fr->rec;
+    v->rec_len = fr->len;
     if (kp && kp->walk) ual_tree_walk_fields(fr->r, bytes ? bytes : fr->rec, fr->len, v->scopes, v->fields, tree_row, v);
     else fixed_rows(v, fr, bytes ? bytes : fr->rec, kp);
   }

@@ -35,6 +35,8 @@ void ual_tb_group(struct ual_tree_builder *w, unsigned depth, const char *label,
 /* A field row with the value given (generated fields, or read by the caller). */
 void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned base,
                   uint64_t value);
+/* A UAL_FF_BYTES row: the record bytes [off, off+len), shown in hex. */
+void ual_tb_bytes(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned off, unsigned len);
 /* Every wire field of a scope whose base is at record offset base, read
  * from the record (fields past its end are left out). */
 void ual_tb_scope(struct ual_tree_builder *w, unsigned depth, enum ual_scope sc, unsigned base);

@@ -58,6 +58,26 @@ void ual_tb_field(struct ual_tree_builder *w, unsigned depth, enum ual_field_id 
   w->cb(w->ctx, &row);
 }
 
+void ual_tb_bytes(struct ual_tree_builder *w, unsigned depth, enum ual_field_id id, unsigned off, unsigned len) {
+  if ((w->fields && !w->fields[id]) || off > w->len || len > w->len - off) return;
+  struct ual_tree_row row;
+  row.depth = depth;
+  row.field = &ual_fields[id];
+  row.id = id;
+  row.label = row.field->name;
+  row.value = len;
+  row.offset = off;
+  row.length = len;
+  row.copied = false;
+  row.text[0] = 0;
+  if (!w->quiet) {   /* the first bytes; a printer with the record shows them all (tree.h) */
+    size_t k = 0, shown = len < 24 ? len : 24;
+    for (size_t i = 0; i < shown; i++) k += (size_t)snprintf(row.text + k, sizeof row.text - k, "%s%02x", i ? " " : "", w->rec[off + i]);
+    snprintf(row.text + k, sizeof row.text - k, "%s (%u bytes)", len > shown ? " ..." : "", len);
+  }
+  w->cb(w->ctx, &row);
+}
+
 bool ual_tree_wire(enum ual_field_id id, const uint8_t *rec, size_t len, unsigned base, uint64_t *v) {
   const struct ual_field *fd = &ual_fields[id];
   if (base + fd->offset + fd->size > len) return false;

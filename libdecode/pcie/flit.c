@@ -83,6 +83,16 @@ static void tlp_tree(struct ual_tree_builder *w, unsigned depth, const struct ua
     }
     o += 4;
   }
+  unsigned poff, plen, pfrom;
+  if (ual_pcie_tlp_payload_at(t, flit, &poff, &plen, &pfrom)) {
+    ual_tb_bytes(w, depth + 1, UAL_F_PCIE_GEN_TLP_DATA, poff, plen);
+    if (pfrom) ual_tb_field(w, depth + 1, UAL_F_PCIE_GEN_TLP_DATA_OFF, poff, pfrom);
+    /* a configuration write: the register value, its payload read little-endian */
+    if (ty->hdr == UAL_TLP_H_CFG && ty->data && !pfrom && plen >= 4 && poff + 4 <= w->len)
+      ual_tb_field(w, depth + 1, UAL_F_PCIE_GEN_CFG_VALUE, poff,
+                   (uint32_t)w->rec[poff] | (uint32_t)w->rec[poff + 1] << 8 | (uint32_t)w->rec[poff + 2] << 16 |
+                       (uint32_t)w->rec[poff + 3] << 24);
+  }
   if (x->start_frame && x->start_frame != frame) ual_tb_field(w, depth + 1, UAL_F_PCIE_GEN_TLP_START, at, x->start_frame);
   if (x->link != UAL_PCIE_LK_NONE) ual_tb_field(w, depth + 1, UAL_F_PCIE_GEN_TLP_LINK, at, x->link);
   if (x->link == UAL_PCIE_LK_REQ && x->peer_frame) ual_tb_field(w, depth + 1, UAL_F_PCIE_GEN_RESP_IN, at, x->peer_frame);

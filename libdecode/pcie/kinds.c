@@ -187,6 +187,12 @@ static void tlp_rows(struct ual_tree_builder *w, unsigned depth, const struct ua
   if (h->pay_len) {
     ual_tb_group(w, depth, "Data", at + h->pay_off, h->pay_len, "%u bytes", h->pay_len);
     ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_PAYLOAD, at + h->pay_off, h->pay_len);
+    ual_tb_bytes(w, depth, UAL_F_PCIE_GEN_NF_DATA, at + h->pay_off, h->pay_len);
+    if (h->kind == UAL_NF_K_CFG && h->pay_len >= 4) {   /* the register value, read little-endian */
+      const uint8_t *v = w->rec + at + h->pay_off;
+      ual_tb_field(w, depth, UAL_F_PCIE_GEN_NF_CFG_VALUE, at + h->pay_off,
+                   (uint32_t)v[0] | (uint32_t)v[1] << 8 | (uint32_t)v[2] << 16 | (uint32_t)v[3] << 24);
+    }
   }
   if (h->td) {
     if (h->ecrc != UAL_PCIE_ECRC_UNCHECKED) {

@@ -152,6 +152,19 @@ int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hd
   return dw < 0 ? -1 : (int)hdr_bytes + 4 * dw + (int)(off % 4u);
 }
 
+bool ual_pcie_tlp_payload_at(const struct ual_pcie_tlp *t, unsigned hdr_bytes, unsigned *off, unsigned *len,
+                             unsigned *from) {
+  if (!t->size.payload_dw) return false;
+  /* DW of the TLP in this flit: the layout is prefixes, base, OHC, payload, trailer */
+  int first = (int)t->end_dw - (int)(t->prefix_dw + t->size.total_dw) + (int)(t->prefix_dw + t->size.base_dw + t->size.ohc_dw);
+  int end = first + (int)t->size.payload_dw, lo = first < 0 ? 0 : first;
+  if (end <= lo) return false;
+  *off = hdr_bytes + 4u * (unsigned)lo;
+  *len = 4u * (unsigned)(end - lo);
+  *from = 4u * (unsigned)(lo - first);
+  return true;
+}
+
 int ual_pcie_ohc_a_scope(unsigned type) {
   const struct ual_pcie_tlp_type *t = ual_pcie_tlp_type(type);
   if (!t->name) return -1;

@@ -716,7 +716,8 @@ static int compare_column(unsigned frame, enum ual_field_id id, char *col, const
   if (*col) {
     for (char *tok = strtok(col, "|"); tok; tok = strtok(NULL, "|")) {
       uint64_t v;
-      if (parse_value(tok, &v)) { bad = 1; break; }
+      if (ual_fields[id].flags & UAL_FF_BYTES) v = strlen(tok) / 2;   /* hex bytes against the row's count */
+      else if (parse_value(tok, &v)) { bad = 1; break; }
       if (got.n < MAX_VALS) got.v[got.n++] = v;
     }
   }

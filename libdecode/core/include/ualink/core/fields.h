@@ -47,6 +47,8 @@ enum ual_scope {
 #define UAL_FF_INPLACE  0x20  /* its low bits are implied zeros (an address): shown, filtered and exported
                                  as the container masked, not shifted (ual_field_shown) */
 #define UAL_FF_BDF      0x40  /* a 16-bit bus/device/function ID: shown "bb:dd.f", filters take that form too */
+#define UAL_FF_BYTES    0x80  /* generated: a run of record bytes (a payload), located by its tree row's offset
+                                 and length, its value their count; Wireshark FT_BYTES, filters compare the bytes */
 
 /* Value-name lists ual_vals_<name>; the record's are defined in core/fields.c. */
 #define UAL_CORE_VALUE_LISTS(X) \

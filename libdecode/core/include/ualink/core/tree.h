@@ -13,8 +13,9 @@ struct ual_tree_row {
   const struct ual_field *field;  /* NULL for a group row */
   enum ual_field_id id;           /* valid when field != NULL */
   const char *label;              /* group label, or the field's name */
-  uint64_t value;                 /* field value as shown (ual_field_shown) */
-  char text[96];                  /* value as text: "x8 (3)", "0x1f", "True", group detail */
+  uint64_t value;                 /* field value as shown (ual_field_shown); UAL_FF_BYTES: the byte count */
+  char text[96];                  /* value as text: "x8 (3)", "0x1f", "True", group detail; UAL_FF_BYTES: the
+                                     first 24 bytes in hex and the count (the bytes: offset, length) */
   unsigned offset;                /* first byte, relative to the record start */
   unsigned length;                /* bytes covered (container size for fields) */
   bool copied;                    /* a wire field whose bytes are not in this record (a PCIe TLP

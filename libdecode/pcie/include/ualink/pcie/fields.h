@@ -235,6 +235,9 @@
   X(PCIE_GEN_RESP_IN, UAL_SC_PCIE_GEN, "Response in frame", "pcie.tlp.response_in", 0, 0, UAL_LE, 0, 32, UAL_FF_FRAME, NULL, "pcie.md 4") \
   X(PCIE_GEN_RESP_TO, UAL_SC_PCIE_GEN, "Request in frame", "pcie.tlp.response_to", 0, 0, UAL_LE, 0, 32, UAL_FF_FRAME, NULL, "pcie.md 4") \
   X(PCIE_GEN_LATENCY, UAL_SC_PCIE_GEN, "Completion latency (ns)", "pcie.tlp.latency_ns", 0, 0, UAL_LE, 0, 64, 0, NULL, "pcie.md 4") \
+  X(PCIE_GEN_TLP_DATA, UAL_SC_PCIE_GEN, "Data", "pcie.tlp.data", 0, 0, UAL_LE, 0, 16, UAL_FF_BYTES, NULL, "pcie.md 3.2") \
+  X(PCIE_GEN_TLP_DATA_OFF, UAL_SC_PCIE_GEN, "Data from payload byte", "pcie.tlp.data_offset", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 3.2") \
+  X(PCIE_GEN_CFG_VALUE, UAL_SC_PCIE_GEN, "Register value written", "pcie.tlp.cfg_value", 0, 0, UAL_LE, 0, 32, UAL_FF_HEX, NULL, "pcie.md 3.5") \
   X(PCIE_GEN_NF_FMT, UAL_SC_PCIE_GEN, "Fmt", "pcie.nf.fmt", 0, 0, UAL_LE, 0, 3, 0, UAL_V_(pcie_nf_fmt), "pcie.md 7.4.2") \
   X(PCIE_GEN_NF_TYPE, UAL_SC_PCIE_GEN, "Type", "pcie.nf.type", 0, 0, UAL_LE, 0, 5, UAL_FF_HEX, NULL, "pcie.md 7.4.2") \
   X(PCIE_GEN_NF_TAG, UAL_SC_PCIE_GEN, "Tag", "pcie.nf.tag", 0, 0, UAL_LE, 0, 10, 0, NULL, "pcie.md 7.4.4") \
@@ -248,6 +251,8 @@
   X(PCIE_GEN_NF_ACCEPTED, UAL_SC_PCIE_GEN, "Accepted by the data link", "pcie.nf.accepted", 0, 0, UAL_LE, 0, 1, UAL_FF_BOOL, NULL, "pcie.md [P35]") \
   X(PCIE_GEN_NF_ECRC_CALC, UAL_SC_PCIE_GEN, "ECRC (calculated)", "pcie.nf.ecrc_calc", 0, 0, UAL_LE, 0, 32, UAL_FF_HEX, NULL, "pcie.md 7.4.9") \
   X(PCIE_GEN_NF_ECRC_STATUS, UAL_SC_PCIE_GEN, "ECRC status", "pcie.nf.ecrc_status", 0, 0, UAL_LE, 0, 8, 0, UAL_V_(pcie_ecrc), "pcie.md 7.4.9") \
-  X(PCIE_GEN_NF_PAYLOAD, UAL_SC_PCIE_GEN, "Payload bytes", "pcie.nf.payload_len", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 7.4.1")
+  X(PCIE_GEN_NF_PAYLOAD, UAL_SC_PCIE_GEN, "Payload bytes", "pcie.nf.payload_len", 0, 0, UAL_LE, 0, 16, 0, NULL, "pcie.md 7.4.1") \
+  X(PCIE_GEN_NF_DATA, UAL_SC_PCIE_GEN, "Data", "pcie.nf.data", 0, 0, UAL_LE, 0, 16, UAL_FF_BYTES, NULL, "pcie.md 7.4.1") \
+  X(PCIE_GEN_NF_CFG_VALUE, UAL_SC_PCIE_GEN, "Register value written", "pcie.nf.cfg_value", 0, 0, UAL_LE, 0, 32, UAL_FF_HEX, NULL, "pcie.md 7.4.5")
 
 #endif

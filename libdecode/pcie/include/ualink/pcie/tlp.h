@@ -271,6 +271,12 @@ int ual_pcie_tlp_byte_at(const struct ual_pcie_tlp *t, unsigned off, unsigned hd
  * A3 configuration, A4 ID-routed messages, A5 completions), -1 where all
  * OHC-A bits are reserved. */
 int ual_pcie_ohc_a_scope(unsigned type);
+/* The part of a TLP's payload in the flit record that completed it: its
+ * record offset (hdr_bytes = the record header), length and the payload
+ * byte it starts at (0 unless the payload began in an earlier flit).
+ * False when none of it is in this record (or the TLP has none). */
+bool ual_pcie_tlp_payload_at(const struct ual_pcie_tlp *t, unsigned hdr_bytes, unsigned *off, unsigned *len,
+                             unsigned *from);
 /* A Requester/Completer ID as bus:dev.fn, "01:00.0" [P27]. */
 void ual_pcie_bdf(char *buf, size_t cap, unsigned id);
 
