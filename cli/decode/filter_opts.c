@@ -243,7 +243,7 @@ void dc_fields_line(struct dc_ctx *c) {
       const struct ual_fvalue *v = ual_filter_value(e, i);
       if (v->slot != s) continue;
       if ((fo->occurrence == 'f' && i != first) || (fo->occurrence == 'l' && i != last)) continue;
-      char buf[512];
+      char buf[16384];   /* a byte field: a whole TLP payload in hex */
       ual_fvalue_format(v, buf, sizeof buf);
       if (any) dc_out_ch(&c->out, fo->aggregator);
       dc_out_str(&c->out, buf);
