@@ -149,8 +149,8 @@ static void count(struct tui_model *m, const struct ual_rec_result *r, uint64_t 
     else if (u->unit.kind == UAL_UB_UNIT_DLLCB) c->ub_dllcbs++;
     d.flits = 1;
   } else if (r->rec.h.kind == UAL_REC_OS) {
-    c->os++;
-  } else if (r->rec.h.kind == UAL_REC_PCIE_DLLP) {
+    if (!r->rec.h.roles_pcie) c->os++;   /* a PCIe link's are the model's (--stats counts them so) */
+  } else if (r->rec.h.kind == UAL_REC_PCIE_DLLP || (r->rec.h.kind == UAL_REC_PCIE_NF && r->nf.dllp_decoded)) {
     c->pcie_dllps++;
     if (!r->pcie.crc_ok) c->pcie_crc_bad++;
   } else if (r->rec.h.kind == UAL_REC_EVENT) {

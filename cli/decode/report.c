@@ -266,6 +266,9 @@ static void handshake(struct dc_report *r, const struct ual_tevent *e, uint64_t 
     ladder_add(l, &st);
     return;
   case UAL_TEV_RATE:
+    /* a speed change no LTSSM state announced (a PCIe link's analysis sees
+     * the rate in the record headers): a training ladder of its own */
+    if (!l && e->old != UAL_UNKNOWN) l = hs_open(r, DC_HS_TRAINING);
     if (!l) return;
     step_set(&st, e->partner, false, 0, e, x);
     ladder_add(l, &st);
@@ -315,7 +318,8 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
   struct dc_rpt_bin *b = bin_at(r, x);
   if (res->rec.h.kind == UAL_REC_UB_FLIT) r->ub_records++;
   else if (res->rec.h.kind == UAL_REC_FLIT || (res->rec.h.kind == UAL_REC_OS && !res->rec.h.roles_pcie)) r->ualink_records++;
-  else if (res->rec.h.kind == UAL_REC_PCIE_DLLP || res->rec.h.kind == UAL_REC_PCIE_FLIT || res->rec.h.kind == UAL_REC_OS)
+  else if (res->rec.h.kind == UAL_REC_PCIE_DLLP || res->rec.h.kind == UAL_REC_PCIE_FLIT || res->rec.h.kind == UAL_REC_PCIE_NF ||
+           res->rec.h.kind == UAL_REC_OS)
     r->pcie_records++;
   for (int d = 0; d < 2; d++) r->ub_dll[d] = an->fab.ub.s[d].dll;
   r->ub_mode = an->fab.ub.mode;
@@ -358,7 +362,7 @@ void dc_report_record(struct dc_report *r, const struct ual_analyzer *an, const 
     /* as --stats counts them (stats.c, stats_pcie.c) */
     if (res->rec.h.kind == UAL_REC_UB_FLIT && res->ub.unit.kind == UAL_UB_UNIT_DLLDP) b->ub_bytes[d] += res->ub.unit.payload_len;
     if (res->rec.h.kind == UAL_REC_PCIE_FLIT) b->tlps[d] += res->tlps.n + res->tlps.dropped;
-    if (res->rec.h.kind == UAL_REC_PCIE_DLLP) b->dllps[d]++;
+    if (res->rec.h.kind == UAL_REC_PCIE_DLLP || (res->rec.h.kind == UAL_REC_PCIE_NF && res->nf.dllp_decoded)) b->dllps[d]++;
   }
   for (unsigned i = 0; i < res->findings.n; i++) {
     unsigned rule = res->findings.v[i].rule;

@@ -296,20 +296,20 @@ static void throughput(struct dc_out *o, const struct dc_report *r, const struct
                 "<span><i style=\"background:#e8590c\"></i>B&gt;A</span></div></div>\n");
 
   /* the record and flit-type mix, from the --stats counts: every record of a direction once */
-  enum { MIX = 10 };
+  enum { MIX = 11 };
   static const char *const mix_color[MIX] = { "#3fa34d", "#4f8fdb", "#b0b7c0", "#8e6fd1", "#f08c1a", "#2bb3c0",
-                                              "#c2410c", "#7c3aed", "#0f766e", "#d9453b" };
+                                              "#c2410c", "#7c3aed", "#a16207", "#0f766e", "#d9453b" };
   static const char *const mix_name[MIX] = { "payload flits", "NOP flits", "IDLE flits", "reserved flits",
-                                             "ordered sets", "link events", "PCIe DLLPs", "PCIe flits", "UB flits",
-                                             "malformed" };
+                                             "ordered sets", "link events", "PCIe DLLPs", "PCIe flits",
+                                             "PCIe non-flit TLPs", "UB flits", "malformed" };
   dc_out_str(o, "<h3>Record and flit-type mix</h3><div class=\"panel\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
                 "width=\"1140\" height=\"64\" viewBox=\"0 0 1140 64\" id=\"mix\" role=\"img\" aria-label=\"Record and flit-type mix\">\n");
   bool shown[MIX] = { false };
   for (int d = 0; d < 2; d++) {
     const struct ual_ualink_dir_tally *ds = &st->ualink.d[d];
     uint64_t v[MIX] = { ds->usage[UAL_FK_PAYLOAD], ds->usage[UAL_FK_NOP], ds->usage[UAL_FK_IDLE],
-                        ds->usage[UAL_FK_RESERVED], ds->os, st->d[d].events, st->pcie.d[d].dllps,
-                        st->pcie.d[d].flits, st->ub.d[d].flits, st->d[d].malformed };
+                        ds->usage[UAL_FK_RESERVED], ds->os + st->pcie.d[d].os, st->d[d].events, st->pcie.d[d].dllps,
+                        st->pcie.d[d].flits, st->pcie.d[d].nf_tlps, st->ub.d[d].flits, st->d[d].malformed };
     uint64_t tot = 0;
     for (int k = 0; k < MIX; k++) tot += v[k];
     double y = 6 + d * 28, x = 170;

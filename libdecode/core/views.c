@@ -32,7 +32,9 @@ static int fabric_by_kind(const struct ual_rec_result *r) {
 
 unsigned ual_view_fabric_of(const struct ual_view_tally *t, const struct ual_rec_result *r) {
   int f = fabric_by_kind(r);
-  if (f >= 0) return (unsigned)f;
+  if (f > 0 || (f == 0 && !r->rec.h.roles_pcie)) return (unsigned)f;
+  /* a kind the top level owns (ordered sets) in the PCIe role encoding is a
+   * PCIe link's, as the analysis takes it (core/analysis.c) */
   if (r->rec.h.roles_pcie) {
     for (unsigned g = 0; g < UAL_VF_COUNT; g++)
       if (fabrics[g]->owns(UAL_REC_PCIE_DLLP)) return g;

@@ -44,8 +44,35 @@ static void name_link(const struct ual_view_src *s, unsigned k, struct ual_view_
 
 /* ---- counters ---- */
 
+/* One TLP's bytes and credits by its Type (the flit-mode Type code). */
+static void tlp_bytes(struct ual_pcie_dir_tally *p, unsigned type, unsigned fc, uint64_t all, uint64_t data_dw) {
+  p->tlp_by_type[type]++;
+  p->tlp_bytes += all;
+  p->payload_bytes += 4u * data_dw;
+  p->bytes_by_type[type] += all;
+  p->payload_by_type[type] += 4u * data_dw;
+  if (fc != UAL_TLP_FC_NONE) {   /* enum order P, NP, Cpl after NONE */
+    p->cr_hdr[fc - UAL_TLP_FC_PR]++;
+    p->cr_data[fc - UAL_TLP_FC_PR] += (data_dw + 3u) / 4u;
+  }
+}
+
 static void tally(struct ual_view_link_tally *t, const struct ual_rec_result *r) {
   struct ual_pcie_dir_tally *p = &t->f.pcie.d[r->dir & 1];
+  if (r->rec.h.kind == UAL_REC_OS) {   /* a PCIe link's (the PCIe role encoding) */
+    p->os++;
+    return;
+  }
+  if (r->rec.h.kind == UAL_REC_PCIE_NF && !r->nf.dllp_decoded) {
+    /* a non-flit TLP (or a packet whose framing names neither) */
+    p->nf_tlps++;
+    const struct ual_pcie_tlph *h = &r->nf.h;
+    if (r->nf.cls != UAL_PCIE_NF_CL_TLP || !h->complete) return;
+    p->tlps++;
+    /* non-flit byte 0 is the flit-mode Type but for MRd32 (00h there, 03h in flit mode) */
+    tlp_bytes(p, h->byte0 ? h->byte0 : 0x03u, h->fc, h->size, h->has_data ? h->len_dw : 0);
+    return;
+  }
   if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
     p->flits++;
     if (!r->flit.crc_ok) p->flit_crc_bad++;
@@ -54,21 +81,12 @@ static void tally(struct ual_view_link_tally *t, const struct ual_rec_result *r)
     p->tlps += r->tlps.n + r->tlps.dropped;
     for (unsigned i = 0; i < r->tlps.n; i++) {
       const struct ual_pcie_tlp *x = &r->tlps.v[i].t;
-      unsigned type = ual_pcie_tlp_dw0(x)[0], fc = ual_pcie_tlp_type(type)->fc;
-      uint64_t all = 4u * ((uint64_t)x->prefix_dw + x->size.total_dw), data = 4u * x->size.payload_dw;
-      p->tlp_by_type[type]++;
-      p->tlp_bytes += all;
-      p->payload_bytes += data;
-      p->bytes_by_type[type] += all;
-      p->payload_by_type[type] += data;
-      if (fc != UAL_TLP_FC_NONE) {   /* enum order P, NP, Cpl after NONE */
-        p->cr_hdr[fc - UAL_TLP_FC_PR]++;
-        p->cr_data[fc - UAL_TLP_FC_PR] += (x->size.payload_dw + 3u) / 4u;
-      }
+      unsigned type = ual_pcie_tlp_dw0(x)[0];
+      tlp_bytes(p, type, ual_pcie_tlp_type(type)->fc, 4u * ((uint64_t)x->prefix_dw + x->size.total_dw), x->size.payload_dw);
     }
     return;
   }
-  if (r->rec.h.kind != UAL_REC_PCIE_DLLP) return;
+  if (r->rec.h.kind != UAL_REC_PCIE_DLLP && r->rec.h.kind != UAL_REC_PCIE_NF) return;   /* a kind-7 DLLP as kind 4 */
   p->dllps++;
   if (!r->pcie.crc_ok) p->crc_bad++;
   p->by_type[r->pcie.name < UAL_PCIE_DT_COUNT ? r->pcie.name : UAL_PCIE_DT_RESERVED]++;
@@ -100,6 +118,10 @@ static void kinds(const struct ual_view_src *s, unsigned k, ual_view_counter_fn 
     row(&o, UAL_VIEW_T_RECORDS, "PCIe DLLPs", "DLLPs", 2, false, t->d[0].dllps, t->d[1].dllps, false);
   if (t->d[0].flits + t->d[1].flits)
     row(&o, UAL_VIEW_T_RECORDS, "PCIe flits", "flits", 2, false, t->d[0].flits, t->d[1].flits, false);
+  if (t->d[0].nf_tlps + t->d[1].nf_tlps)
+    row(&o, UAL_VIEW_T_RECORDS, "PCIe TLPs (non-flit)", "TLPs", 2, false, t->d[0].nf_tlps, t->d[1].nf_tlps, false);
+  if (t->d[0].os + t->d[1].os)
+    row(&o, UAL_VIEW_T_RECORDS, "ordered sets", "records", 2, false, t->d[0].os, t->d[1].os, false);
 }
 
 /* Completion latency by request Type, by the side that sent the requests:
@@ -381,9 +403,11 @@ static bool fc_rule(unsigned r) {
 static unsigned marks(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_mark *out,
                       unsigned cap) {
   unsigned n = 0, d = r->dir & 1;
-  if (r->rec.h.kind == UAL_REC_PCIE_DLLP) {
+  if (r->rec.h.kind == UAL_REC_PCIE_DLLP || (r->rec.h.kind == UAL_REC_PCIE_NF && r->nf.dllp_decoded)) {
     if (r->pcie.name == UAL_PCIE_DT_NAK) n = put(out, n, cap, L_NAK, d, 1);
     if (!r->pcie.crc_ok) n = put(out, n, cap, L_CRC, d, 1);
+  } else if (r->rec.h.kind == UAL_REC_PCIE_NF) {
+    if (r->nf.lcrc == UAL_PCIE_LCRC_BAD || r->nf.lcrc == UAL_PCIE_LCRC_NULLIFIED_BAD) n = put(out, n, cap, L_CRC, d, 1);
   } else if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
     const struct ual_flit_info *fi = &r->flit;
     if (fi->valid && (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE))

@@ -288,7 +288,10 @@ def fabrics(summary):
     pcie_dllps = sum(summary.get('pcie', {}).get(d, {}).get('dllps', 0) for d in DIRS)
     pcie_flits = sum(summary.get('pcie_flit', {}).get(d, {}).get('flits', 0) for d in DIRS)
     ub = sum(summary['dirs'][d].get('ub', {}).get('flits', 0) for d in DIRS)
-    ualink = sum(summary['dirs'][d]['flit'] + summary['dirs'][d]['os'] for d in DIRS) > 0 or not (pcie_dllps or pcie_flits or ub)
+    # ordered sets beside PCIe records are PCIe's (a PCIe link's TS1/TS2, SKP, EIOS)
+    ualink = (sum(summary['dirs'][d]['flit'] for d in DIRS) > 0 or
+              (sum(summary['dirs'][d]['os'] for d in DIRS) > 0 and not (pcie_dllps or pcie_flits)) or
+              not (pcie_dllps or pcie_flits or ub))
     phy = ub == 0 or sum(summary['dirs'][d]['flit'] + summary['dirs'][d]['os'] for d in DIRS) > 0
     return {'ualink': ualink, 'phy': phy, 'pcie_dllp': pcie_dllps > 0, 'pcie_flit': pcie_flits > 0, 'ub': ub > 0}
 

@@ -8,7 +8,9 @@
 #include "ualink/pcie/dllp.h"
 
 struct ual_pcie_dir_tally {
-  uint64_t dllps, crc_bad;              /* non-flit DLLPs (kind 4) */
+  uint64_t dllps, crc_bad;              /* non-flit DLLPs (kind 4, and kind 7's) */
+  uint64_t nf_tlps;                     /* kind-7 records that are not DLLPs */
+  uint64_t os;                          /* ordered sets of a PCIe link (kind 2, PCIe roles) */
   uint64_t by_type[UAL_PCIE_DT_COUNT];
   uint64_t flits, flit_crc_bad, flit_fec_corrected, tlps, nops;   /* flits (kind 5) */
   uint64_t tlp_by_type[256];
