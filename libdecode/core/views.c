@@ -218,3 +218,16 @@ void ual_view_open_txns(const struct ual_view_src *s, unsigned k, ual_view_txn_f
   struct open_ctx o = { l, fn, ctx };
   fabrics[l->fabric]->open_txns(s, k, open_one, &o);
 }
+
+void ual_view_row_put(const struct ual_view_rows *w, const char *label, const char *unit, bool link_wide, const char *a,
+                      const char *b) {
+  struct ual_view_row r = { w->group, label, unit, link_wide, { a != NULL, b != NULL }, { "", "" } };
+  snprintf(r.value[0], sizeof r.value[0], "%.47s", a ? a : UAL_VIEW_UNKNOWN);
+  snprintf(r.value[1], sizeof r.value[1], "%.47s", b ? b : UAL_VIEW_UNKNOWN);
+  w->fn(w->ctx, &r);
+}
+
+unsigned ual_view_mark_put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v) {
+  if (n < cap) out[n++] = (struct ual_view_mark){ (uint8_t)lane, (uint8_t)side, v };
+  return n;
+}

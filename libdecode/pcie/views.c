@@ -230,20 +230,6 @@ static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_
 
 /* ---- state rows ---- */
 
-struct rows {
-  ual_view_row_fn fn;
-  void *ctx;
-  const char *group;
-};
-
-static void put_row(const struct rows *w, const char *label, const char *unit, bool link_wide, const char *a,
-                    const char *b) {
-  struct ual_view_row r = { w->group, label, unit, link_wide, { a != NULL, b != NULL }, { "", "" } };
-  snprintf(r.value[0], sizeof r.value[0], "%.47s", a ? a : UAL_VIEW_UNKNOWN);
-  snprintf(r.value[1], sizeof r.value[1], "%.47s", b ? b : UAL_VIEW_UNKNOWN);
-  w->fn(w->ctx, &r);
-}
-
 /* The data link layer's state of a side: DL_Up once it sent TLPs, else
  * from VC0's flow control initialisation (VC0 initialises first): DL_Up
  * once its InitFC2 or UpdateFC came. */
@@ -264,30 +250,30 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
   if (!l) return;
   const struct ual_pcie_tally *t = &s->tally->l[k].f.pcie;
   static const char *const class_name[UAL_PCIE_CLASSES] = { "P", "NP", "Cpl" };
-  struct rows w = { fn, ctx, "Link" };
+  struct ual_view_rows w = { fn, ctx, "Link" };
   char a[2][48];
   const char *v[2];
   for (unsigned d = 0; d < 2; d++) v[d] = l->role[d] ? ual_value_name(ual_vals_pcie_role, l->role[d]) : NULL;
-  put_row(&w, "role", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "role", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) v[d] = l->rate[d] ? ual_rate_name(l->rate[d]) : NULL;
-  put_row(&w, "data rate", "GT/s", false, v[0], v[1]);
+  ual_view_row_put(&w, "data rate", "GT/s", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     snprintf(a[d], sizeof a[d], "x%u", l->width[d]);
     v[d] = l->width[d] ? a[d] : NULL;
   }
-  put_row(&w, "width", "lanes", false, v[0], v[1]);
+  ual_view_row_put(&w, "width", "lanes", false, v[0], v[1]);
   bool traffic = l->fl[0].flits + l->fl[1].flits + l->s[0].dllps + l->s[1].dllps > 0;
-  put_row(&w, "LTSSM (from traffic)", "", true, l->in_l1 ? "L1" : traffic ? "L0" : NULL, NULL);
+  ual_view_row_put(&w, "LTSSM (from traffic)", "", true, l->in_l1 ? "L1" : traffic ? "L0" : NULL, NULL);
   w.group = "Data link";
-  put_row(&w, "DL state", "", false, dl_state(l, 0), dl_state(l, 1));
+  ual_view_row_put(&w, "DL state", "", false, dl_state(l, 0), dl_state(l, 1));
   for (unsigned d = 0; d < 2; d++) {
     snprintf(a[d], sizeof a[d], "%u", l->s[d].ack_seq);
     v[d] = l->s[d].ack_known ? a[d] : NULL;
   }
-  put_row(&w, "last Ack/Nak sequence", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "last Ack/Nak sequence", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++)
     v[d] = l->s[d].pm_req ? ual_pcie_dllp_name_str(ual_pcie_dllp_name_of(l->s[d].pm_req)) : l->s[d].seen ? "none" : NULL;
-  put_row(&w, "PM request pending", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "PM request pending", "", false, v[0], v[1]);
   for (unsigned vc = 0; vc < UAL_PCIE_VCS; vc++) {
     bool seen = l->s[0].vc[vc].phase != UAL_PCIE_PH_UNKNOWN || l->s[1].vc[vc].phase != UAL_PCIE_PH_UNKNOWN;
     for (unsigned c = 0; c < UAL_PCIE_CLASSES; c++) seen |= l->s[0].adv[vc][c].known || l->s[1].adv[vc][c].known;
@@ -298,7 +284,7 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
     w.group = group[vc];
     for (unsigned d = 0; d < 2; d++)
       v[d] = l->s[d].vc[vc].phase == UAL_PCIE_PH_UNKNOWN ? NULL : ual_pcie_fc_phase_name(l->s[d].vc[vc].phase);
-    put_row(&w, "FC initialisation", "", false, v[0], v[1]);
+    ual_view_row_put(&w, "FC initialisation", "", false, v[0], v[1]);
     for (unsigned c = 0; c < UAL_PCIE_CLASSES; c++) {
       char label[40];
       snprintf(label, sizeof label, "%s credits advertised (hdr/data)", class_name[c]);
@@ -313,7 +299,7 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
         snprintf(a[d], sizeof a[d], "%s/%s", h, dt);
         v[d] = x->known ? a[d] : NULL;
       }
-      put_row(&w, label, "credits", false, v[0], v[1]);
+      ual_view_row_put(&w, label, "credits", false, v[0], v[1]);
       /* what the other side's TLPs consumed of them (flit mode; all VCs: the TC/VC map is not seen) */
       if (!vc && (t->d[0].tlps + t->d[1].tlps)) {
         snprintf(label, sizeof label, "%s credits consumed (hdr/data)", class_name[c]);
@@ -321,22 +307,22 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
           snprintf(a[d], sizeof a[d], "%" PRIu64 "/%" PRIu64, t->d[d ^ 1].cr_hdr[c], t->d[d ^ 1].cr_data[c]);
           v[d] = a[d];
         }
-        put_row(&w, label, "credits", false, v[0], v[1]);
+        ual_view_row_put(&w, label, "credits", false, v[0], v[1]);
       }
     }
   }
   w.group = "Transactions";
   for (unsigned d = 0; d < 2; d++) v[d] = l->fl[d].walk.synced ? "aligned" : l->fl[d].flits ? "not yet aligned" : NULL;
-  put_row(&w, "TLP stream", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "TLP stream", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     snprintf(a[d], sizeof a[d], "%u", l->fl[d].outstanding);
     v[d] = l->fl[d].walk.synced || l->fl[d].outstanding ? a[d] : NULL;
   }
-  put_row(&w, "outstanding requests", "requests", false, v[0], v[1]);
+  ual_view_row_put(&w, "outstanding requests", "requests", false, v[0], v[1]);
   w.group = "Hierarchy segment";
   char rp[16], t0[48];
   snprintf(rp, sizeof rp, "%u", l->seg.rp_seg);
-  put_row(&w, "Root Port segment", "", true, l->seg.rp_known ? rp : NULL, NULL);
+  ual_view_row_put(&w, "Root Port segment", "", true, l->seg.rp_known ? rp : NULL, NULL);
   const char *t0v = NULL;
   if (l->seg.t0_known && s->fab) {
     unsigned seg = 0, st = ual_pcie_seg_of(&s->fab->pcie, l, l->seg.t0_bdf, true, &seg);
@@ -346,7 +332,7 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
   } else if (l->seg.reset) {
     t0v = "Clear (reset)";
   }
-  put_row(&w, "Segment Captured", "", true, t0v, NULL);
+  ual_view_row_put(&w, "Segment Captured", "", true, t0v, NULL);
 }
 
 static int state_line(const struct ual_view_src *s, unsigned k, char *buf, size_t cap) {
@@ -390,11 +376,6 @@ static const struct ual_view_lane lanes[L_COUNT] = {
   [L_FC_ERR] = { "pcie_fc_error", "flow control errors (PD-FC-*)", UAL_LANE_MARKS, 0, 0, NULL, "#8e44ad" },
 };
 
-static unsigned put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v) {
-  if (n < cap) out[n++] = (struct ual_view_mark){ (uint8_t)lane, (uint8_t)side, v };
-  return n;
-}
-
 static bool fc_rule(unsigned r) {
   return r == UAL_R_PD_FC_ORDER || r == UAL_R_PD_FC_INIT_CHANGED || r == UAL_R_PD_FC_BACKWARDS ||
          r == UAL_R_PD_FC_INFINITE || r == UAL_R_PD_FC_SCALE;
@@ -404,28 +385,28 @@ static unsigned marks(const struct ual_rec_result *r, const struct ual_events *e
                       unsigned cap) {
   unsigned n = 0, d = r->dir & 1;
   if (r->rec.h.kind == UAL_REC_PCIE_DLLP || (r->rec.h.kind == UAL_REC_PCIE_NF && r->nf.dllp_decoded)) {
-    if (r->pcie.name == UAL_PCIE_DT_NAK) n = put(out, n, cap, L_NAK, d, 1);
-    if (!r->pcie.crc_ok) n = put(out, n, cap, L_CRC, d, 1);
+    if (r->pcie.name == UAL_PCIE_DT_NAK) n = ual_view_mark_put(out, n, cap, L_NAK, d, 1);
+    if (!r->pcie.crc_ok) n = ual_view_mark_put(out, n, cap, L_CRC, d, 1);
   } else if (r->rec.h.kind == UAL_REC_PCIE_NF) {
-    if (r->nf.lcrc == UAL_PCIE_LCRC_BAD || r->nf.lcrc == UAL_PCIE_LCRC_NULLIFIED_BAD) n = put(out, n, cap, L_CRC, d, 1);
+    if (r->nf.lcrc == UAL_PCIE_LCRC_BAD || r->nf.lcrc == UAL_PCIE_LCRC_NULLIFIED_BAD) n = ual_view_mark_put(out, n, cap, L_CRC, d, 1);
   } else if (r->rec.h.kind == UAL_REC_PCIE_FLIT) {
     const struct ual_flit_info *fi = &r->flit;
     if (fi->valid && (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE))
-      n = put(out, n, cap, L_NAK, d, 1);
-    if (!fi->crc_ok) n = put(out, n, cap, L_CRC, d, 1);
+      n = ual_view_mark_put(out, n, cap, L_NAK, d, 1);
+    if (!fi->crc_ok) n = ual_view_mark_put(out, n, cap, L_CRC, d, 1);
   }
   for (unsigned i = 0; i < r->findings.n; i++)
-    if (fc_rule(r->findings.v[i].rule)) n = put(out, n, cap, L_FC_ERR, d, 1);
+    if (fc_rule(r->findings.v[i].rule)) n = ual_view_mark_put(out, n, cap, L_FC_ERR, d, 1);
   for (unsigned i = 0; ev && i < ev->n; i++) {
     const struct ual_tevent *e = &ev->v[i];
     switch (e->kind) {
-    case UAL_TEV_L1: n = put(out, n, cap, L_POWER, UAL_VIEW_LINKWIDE, e->value == 1 ? 2 : 1); break;
-    case UAL_TEV_RATE: n = put(out, n, cap, L_RATE, e->partner, e->value > 0 ? e->value : 0); break;
-    case UAL_TEV_WIDTH: n = put(out, n, cap, L_WIDTH, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_L1: n = ual_view_mark_put(out, n, cap, L_POWER, UAL_VIEW_LINKWIDE, e->value == 1 ? 2 : 1); break;
+    case UAL_TEV_RATE: n = ual_view_mark_put(out, n, cap, L_RATE, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_WIDTH: n = ual_view_mark_put(out, n, cap, L_WIDTH, e->partner, e->value > 0 ? e->value : 0); break;
     case UAL_TEV_PCIE_FC:
-      if (e->old == 0 && e->value >= 0) n = put(out, n, cap, L_FC, e->partner, e->value);
+      if (e->old == 0 && e->value >= 0) n = ual_view_mark_put(out, n, cap, L_FC, e->partner, e->value);
       break;
-    case UAL_TEV_PCIE_PM: n = put(out, n, cap, L_PM, e->partner, 1); break;
+    case UAL_TEV_PCIE_PM: n = ual_view_mark_put(out, n, cap, L_PM, e->partner, 1); break;
     default: break;
     }
   }

@@ -192,14 +192,8 @@ static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_
 
 /* ---- state rows ---- */
 
-struct rows {
-  ual_view_row_fn fn;
-  void *ctx;
-  const char *group;
-};
-
 /* A row of one value per side from a value list, UAL_UNKNOWN (or < 0) unknown. */
-static void row_vals(const struct rows *w, const char *label, const char *unit, const int v[2],
+static void row_vals(const struct ual_view_rows *w, const char *label, const char *unit, const int v[2],
                      const struct ual_value_name *vals) {
   struct ual_view_row r = { w->group, label, unit, false, { false, false }, { "", "" } };
   for (unsigned d = 0; d < 2; d++) {
@@ -212,7 +206,7 @@ static void row_vals(const struct rows *w, const char *label, const char *unit, 
   w->fn(w->ctx, &r);
 }
 
-static void row_text(const struct rows *w, const char *label, const char *unit, const char *const t[2]) {
+static void row_text(const struct ual_view_rows *w, const char *label, const char *unit, const char *const t[2]) {
   struct ual_view_row r = { w->group, label, unit, false, { false, false }, { "", "" } };
   for (unsigned d = 0; d < 2; d++) {
     r.known[d] = t[d] != NULL;
@@ -228,7 +222,7 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
   if (!s->top) return;
   struct ual_analysis_summary a;
   ual_analyzer_summary(s->top, &a);
-  struct rows w = { fn, ctx, "Physical layer" };
+  struct ual_view_rows w = { fn, ctx, "Physical layer" };
   const char *t[2];
   char rate[2][16], width[2][8];
   for (unsigned d = 0; d < 2; d++) t[d] = a.ltssm[d] == UAL_LT_UNKNOWN ? NULL : ual_lt_state_name(a.ltssm[d]);
@@ -339,11 +333,6 @@ static const struct ual_view_lane lanes[L_COUNT] = {
   [L_FEC_UNC] = { "fec_uncorrectable", "FEC uncorrectable", UAL_LANE_MARKS, 0, 0, NULL, "#c0392b" },
 };
 
-static unsigned put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v) {
-  if (n < cap) out[n++] = (struct ual_view_mark){ (uint8_t)lane, (uint8_t)side, v };
-  return n;
-}
-
 static unsigned marks(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_mark *out,
                       unsigned cap) {
   unsigned n = 0, d = r->dir & 1;
@@ -351,24 +340,24 @@ static unsigned marks(const struct ual_rec_result *r, const struct ual_events *e
     const struct ual_flit_info *fi = &r->flit;
     if (fi->valid && (fi->kind == UAL_FK_PAYLOAD || fi->kind == UAL_FK_NOP) &&
         (fi->fh.replay_cmd == UAL_RC_NAK || fi->fh.replay_cmd == UAL_RC_NAK_SELECTIVE))
-      n = put(out, n, cap, L_NAK, d, 1);
-    if (fi->fec.status == UAL_FEC_CORRECTED) n = put(out, n, cap, L_FEC_CORR, d, 1);
-    else if (fi->fec.status == UAL_FEC_UNCORRECTABLE) n = put(out, n, cap, L_FEC_UNC, d, 1);
+      n = ual_view_mark_put(out, n, cap, L_NAK, d, 1);
+    if (fi->fec.status == UAL_FEC_CORRECTED) n = ual_view_mark_put(out, n, cap, L_FEC_CORR, d, 1);
+    else if (fi->fec.status == UAL_FEC_UNCORRECTABLE) n = ual_view_mark_put(out, n, cap, L_FEC_UNC, d, 1);
   }
   for (unsigned i = 0; i < r->findings.n; i++)
-    if (r->findings.v[i].rule == UAL_R_RP_REPLAY) n = put(out, n, cap, L_REPLAY, d, 1);
+    if (r->findings.v[i].rule == UAL_R_RP_REPLAY) n = ual_view_mark_put(out, n, cap, L_REPLAY, d, 1);
   for (unsigned i = 0; ev && i < ev->n; i++) {
     const struct ual_tevent *e = &ev->v[i];
     unsigned p = e->partner;
     switch (e->kind) {
-    case UAL_TEV_LTSSM: n = put(out, n, cap, L_LTSSM, p, (int32_t)lt_class(e->value)); break;
-    case UAL_TEV_RATE: n = put(out, n, cap, L_RATE, p, e->value > 0 ? e->value : 0); break;
-    case UAL_TEV_WIDTH: n = put(out, n, cap, L_WIDTH, p, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_LTSSM: n = ual_view_mark_put(out, n, cap, L_LTSSM, p, (int32_t)lt_class(e->value)); break;
+    case UAL_TEV_RATE: n = ual_view_mark_put(out, n, cap, L_RATE, p, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_WIDTH: n = ual_view_mark_put(out, n, cap, L_WIDTH, p, e->value > 0 ? e->value : 0); break;
     case UAL_TEV_CHANNEL: {
       if (e->value < 0) break;
       unsigned ch = (unsigned)e->value & 7, on = ((unsigned)e->value & UAL_CHAN_ONLINE) ? 2 : 1;
-      if (ch == UAL_CHAN_TL) n = put(out, n, cap, L_CH0, p, (int32_t)on);
-      else if (ch == UAL_CHAN_UART) n = put(out, n, cap, L_CH4, p, (int32_t)on);
+      if (ch == UAL_CHAN_TL) n = ual_view_mark_put(out, n, cap, L_CH0, p, (int32_t)on);
+      else if (ch == UAL_CHAN_UART) n = ual_view_mark_put(out, n, cap, L_CH4, p, (int32_t)on);
       break;
     }
     default: break;

@@ -100,20 +100,6 @@ static void counters(const struct ual_view_src *s, unsigned k, ual_view_counter_
 
 /* ---- state rows ---- */
 
-struct rows {
-  ual_view_row_fn fn;
-  void *ctx;
-  const char *group;
-};
-
-static void put_row(const struct rows *w, const char *label, const char *unit, bool link_wide, const char *a,
-                    const char *b) {
-  struct ual_view_row r = { w->group, label, unit, link_wide, { a != NULL, b != NULL }, { "", "" } };
-  snprintf(r.value[0], sizeof r.value[0], "%.47s", a ? a : UAL_VIEW_UNKNOWN);
-  snprintf(r.value[1], sizeof r.value[1], "%.47s", b ? b : UAL_VIEW_UNKNOWN);
-  w->fn(w->ctx, &r);
-}
-
 static const char *mode_name(unsigned m) {
   return m == UAL_UB_MODE_CRC ? "CRC mode" : m == UAL_UB_MODE_NONCRC ? "non-CRC mode" : "unknown";
 }
@@ -122,25 +108,25 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
   (void)k;
   const struct ual_ub_an *a = an(s);
   if (!a) return;
-  struct rows w = { fn, ctx, "Link" };
+  struct ual_view_rows w = { fn, ctx, "Link" };
   char b[2][48];
   const char *v[2];
-  put_row(&w, "mode", "", true, a->mode ? mode_name(a->mode) : NULL, NULL);
+  ual_view_row_put(&w, "mode", "", true, a->mode ? mode_name(a->mode) : NULL, NULL);
   for (unsigned d = 0; d < 2; d++) {
     snprintf(b[d], sizeof b[d], "x%u", a->width[d]);
     v[d] = a->width[d] ? b[d] : NULL;
   }
-  put_row(&w, "width", "lanes", false, v[0], v[1]);
+  ual_view_row_put(&w, "width", "lanes", false, v[0], v[1]);
   w.group = "Data link layer";
   for (unsigned d = 0; d < 2; d++) v[d] = a->s[d].dll ? ual_ub_dll_name(a->s[d].dll) : NULL;
-  put_row(&w, "DLL state", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "DLL state", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     int32_t t = 0;
     for (unsigned vl = 0; vl < UAL_UB_VLS; vl++) t += a->s[d].cred[vl];
     snprintf(b[d], sizeof b[d], "%d", t);
     v[d] = a->s[d].cred_known ? b[d] : NULL;
   }
-  put_row(&w, "credits held (all VLs)", "cells", false, v[0], v[1]);
+  ual_view_row_put(&w, "credits held (all VLs)", "cells", false, v[0], v[1]);
   for (unsigned vl = 0; vl < UAL_UB_VLS; vl++) {
     if (!a->s[0].cred[vl] && !a->s[1].cred[vl] && !a->s[0].cred_init[vl] && !a->s[1].cred_init[vl]) continue;
     char label[32];
@@ -149,19 +135,19 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
       snprintf(b[d], sizeof b[d], "%d", a->s[d].cred[vl]);
       v[d] = a->s[d].cred_known ? b[d] : NULL;
     }
-    put_row(&w, label, "cells", false, v[0], v[1]);
+    ual_view_row_put(&w, label, "cells", false, v[0], v[1]);
   }
   w.group = "Retry";
   for (unsigned d = 0; d < 2; d++) {
     snprintf(b[d], sizeof b[d], "%d", a->s[d].unacked);
     v[d] = a->s[d].unacked >= 0 ? b[d] : NULL;
   }
-  put_row(&w, "un-ACKed flits (retry buffer)", "flits", false, v[0], v[1]);
+  ual_view_row_put(&w, "un-ACKed flits (retry buffer)", "flits", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     snprintf(b[d], sizeof b[d], "%" PRIu32 "%s", a->s[d].wr, a->s[d].wr_sure ? "" : " (learned)");
     v[d] = a->s[d].wr_known ? b[d] : NULL;
   }
-  put_row(&w, "WrPtr (flits backed up)", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "WrPtr (flits backed up)", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     const struct ual_ub_side *x = &a->s[d];
     if (x->replaying) snprintf(b[d], sizeof b[d], "replaying, %" PRIu32 " flits left", x->rp_left);
@@ -170,23 +156,23 @@ static void state(const struct ual_view_src *s, unsigned k, ual_view_row_fn fn, 
     else snprintf(b[d], sizeof b[d], "%s", x->disc_maybe ? "not yet known" : "normal");
     v[d] = x->disc_maybe && !x->replaying && !x->ep_frame && !x->discarding ? NULL : b[d];
   }
-  put_row(&w, "retry state", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "retry state", "", false, v[0], v[1]);
   for (unsigned d = 0; d < 2; d++) {
     const uint8_t mc = a->s[d].mc;
     v[d] = !a->s[d].mc_known ? NULL : mc == 1 ? "REQ sent" : mc == 2 ? "ACK sent" : "none";
   }
-  put_row(&w, "Block_Mode_Chg", "", false, v[0], v[1]);
+  ual_view_row_put(&w, "Block_Mode_Chg", "", false, v[0], v[1]);
   if (!a->p.known) return;
   w.group = "Negotiated (Init Blocks)";
   char one[48];
   snprintf(one, sizeof one, "%u / %u", a->p.data_ack, a->p.ctrl_ack);
-  put_row(&w, "ACK grain data / control", "flits", true, one, NULL);
+  ual_view_row_put(&w, "ACK grain data / control", "flits", true, one, NULL);
   snprintf(one, sizeof one, "%u", a->p.flow_ctrl);
-  put_row(&w, "flow control cell", "flits", true, one, NULL);
+  ual_view_row_put(&w, "flow control cell", "flits", true, one, NULL);
   snprintf(one, sizeof one, "%04x", a->p.vl_enable);
-  put_row(&w, "VL_ENABLE", "", true, one, NULL);
+  ual_view_row_put(&w, "VL_ENABLE", "", true, one, NULL);
   for (unsigned d = 0; d < 2; d++) snprintf(b[d], sizeof b[d], "%u", a->p.depth[d]);
-  put_row(&w, "RETRY_BUF_DEPTH", "flits", false, b[0], b[1]);
+  ual_view_row_put(&w, "RETRY_BUF_DEPTH", "flits", false, b[0], b[1]);
 }
 
 static int state_line(const struct ual_view_src *s, unsigned k, char *buf, size_t cap) {
@@ -215,29 +201,24 @@ static const struct ual_view_lane lanes[L_COUNT] = {
   [L_DISCARD] = { "ub_discard", "discarded blocks", UAL_LANE_MARKS, 0, 0, NULL, "#607d8b" },
 };
 
-static unsigned put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v) {
-  if (n < cap) out[n++] = (struct ual_view_mark){ (uint8_t)lane, (uint8_t)side, v };
-  return n;
-}
-
 static unsigned marks(const struct ual_rec_result *r, const struct ual_events *ev, struct ual_view_mark *out,
                       unsigned cap) {
   unsigned n = 0, d = r->dir & 1;
   for (unsigned i = 0; i < r->findings.n; i++) {
     unsigned rule = r->findings.v[i].rule;
-    if (rule == UAL_R_UB_BCRC) n = put(out, n, cap, L_BCRC, d, 1);
-    else if (rule == UAL_R_UB_DISCARDED) n = put(out, n, cap, L_DISCARD, d, 1);
+    if (rule == UAL_R_UB_BCRC) n = ual_view_mark_put(out, n, cap, L_BCRC, d, 1);
+    else if (rule == UAL_R_UB_DISCARDED) n = ual_view_mark_put(out, n, cap, L_DISCARD, d, 1);
   }
   for (unsigned i = 0; ev && i < ev->n; i++) {
     const struct ual_tevent *e = &ev->v[i];
     switch (e->kind) {
-    case UAL_TEV_UB_DLL: n = put(out, n, cap, L_DLL, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_UB_DLL: n = ual_view_mark_put(out, n, cap, L_DLL, e->partner, e->value > 0 ? e->value : 0); break;
     case UAL_TEV_UB_MODE:
-      if (e->value > 0) n = put(out, n, cap, L_MODE, UAL_VIEW_LINKWIDE, e->value);
+      if (e->value > 0) n = ual_view_mark_put(out, n, cap, L_MODE, UAL_VIEW_LINKWIDE, e->value);
       break;
-    case UAL_TEV_UB_LANES: n = put(out, n, cap, L_WIDTH, e->partner, e->value > 0 ? e->value : 0); break;
+    case UAL_TEV_UB_LANES: n = ual_view_mark_put(out, n, cap, L_WIDTH, e->partner, e->value > 0 ? e->value : 0); break;
     case UAL_TEV_UB_RETRY:
-      n = put(out, n, cap, e->value == 1 ? L_RETRY_REQ : L_RETRY_ACK, e->partner, 1);
+      n = ual_view_mark_put(out, n, cap, e->value == 1 ? L_RETRY_REQ : L_RETRY_ACK, e->partner, 1);
       break;
     default: break;
     }

@@ -144,6 +144,16 @@ struct ual_view_row {
 };
 typedef void (*ual_view_row_fn)(void *ctx, const struct ual_view_row *r);
 
+/* For the fabrics' state(): rows of one group go to fn, and a row of one
+ * text per side (NULL: unknown). */
+struct ual_view_rows {
+  ual_view_row_fn fn;
+  void *ctx;
+  const char *group;
+};
+void ual_view_row_put(const struct ual_view_rows *w, const char *label, const char *unit, bool link_wide, const char *a,
+                      const char *b);
+
 /* ---- timeline lanes ---- */
 
 enum ual_view_lane_type {
@@ -168,6 +178,8 @@ struct ual_view_mark {
   uint8_t side;                   /* 0, 1 or UAL_VIEW_LINKWIDE */
   int32_t value;                  /* STATE/LEVEL: the value from this record on; MARKS: a count */
 };
+/* For the fabrics' marks(): one mark into out[n] when it fits; the new n. */
+unsigned ual_view_mark_put(struct ual_view_mark *out, unsigned n, unsigned cap, unsigned lane, unsigned side, int32_t v);
 #define UAL_VIEW_MAX_MARKS 32
 
 /* ---- transactions ---- */
