@@ -409,7 +409,7 @@ static void test_header_build(void) {
   f.reg = 0x004;
   const uint8_t data[4] = { 0x00, 0x00, 0x10, 0x00 };
   n = ual_pcie_tlp_build(&f, data, 4, t, sizeof t);
-  uint8_t want[16];
+  uint8_t want[20];
   hex("44000001 0000000f 01000004 00001000", want, 16);
   CHECK_EQ(n, 16);
   CHECK_MEM(t, want, 16);
