@@ -6,6 +6,7 @@
  * counts are in "links" (the model's rows). */
 #include "stats.h"
 #include "json.h"
+#include "report.h"
 
 static const char *const dir_name[2] = { "A>B", "B>A" };
 static const char *const class_name[UAL_PCIE_CLASSES] = { "P", "NP", "Cpl" };
@@ -148,3 +149,10 @@ static void top_json(struct dc_out *o, bool *first, const struct dc_sums *s, con
 }
 
 const struct dc_fab dc_fab_pcie = { NULL, NULL, top_json };
+
+/* The report's PCIe cards (report.h). */
+void dc_rpt_pcie_cards(struct dc_out *o, const struct dc_sums *st) {
+  const struct ual_pcie_dir_tally *pa = &st->pcie.d[0], *pb = &st->pcie.d[1];
+  if (pa->dllps + pb->dllps) dc_rpt_card_u64(o, pa->dllps + pb->dllps, "PCIe DLLPs");
+  if (pa->flits + pb->flits) dc_rpt_card_u64(o, pa->tlps + pb->tlps, "PCIe TLPs");
+}

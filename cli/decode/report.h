@@ -166,6 +166,12 @@ static inline bool dc_rpt_shows_ualink(const struct dc_report *r) {
   return r->ualink_records || (!r->ub_records && !r->pcie_records);
 }
 unsigned dc_rpt_lanes(const struct dc_report *r, const struct dc_rpt_lane **out, unsigned cap);
+/* A summary card of the report's head (report_page.c), and each fabric's
+ * own cards: UB's (report_ub.c), PCIe's (fab_pcie.c). */
+struct dc_sums;
+void dc_rpt_card_u64(struct dc_out *o, uint64_t v, const char *label);
+void dc_rpt_ub_cards(struct dc_out *o, const struct dc_sums *st);
+void dc_rpt_pcie_cards(struct dc_out *o, const struct dc_sums *st);
 /* The legend of the UB lanes (report_ub.c). */
 void dc_rpt_ub_legend(struct dc_out *o);
 

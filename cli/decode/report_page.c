@@ -110,7 +110,7 @@ static void card(struct dc_out *o, const char *value, const char *label) {
   dc_out_str(o, "</span></div>\n");
 }
 
-static void card_u64(struct dc_out *o, uint64_t v, const char *label) {
+void dc_rpt_card_u64(struct dc_out *o, uint64_t v, const char *label) {
   char b[32];
   snprintf(b, sizeof b, "%llu", (unsigned long long)v);
   card(o, b, label);
@@ -590,29 +590,22 @@ bool dc_report_write(struct dc_report *r, const char *input, const struct ual_vi
              r->use_ts ? "span" : "no timestamps, axis in records:", span);
 
   dc_out_str(o, "<div class=\"cards\" id=\"summary\">\n");
-  card_u64(o, a->records + b->records, "records");
+  dc_rpt_card_u64(o, a->records + b->records, "records");
   card(o, span, "span");
-  card_u64(o, a->sev[UAL_SEV_ERROR] + b->sev[UAL_SEV_ERROR], "errors");
-  card_u64(o, a->sev[UAL_SEV_WARNING] + b->sev[UAL_SEV_WARNING], "warnings");
-  card_u64(o, a->sev[UAL_SEV_INFO] + b->sev[UAL_SEV_INFO], "info findings");
+  dc_rpt_card_u64(o, a->sev[UAL_SEV_ERROR] + b->sev[UAL_SEV_ERROR], "errors");
+  dc_rpt_card_u64(o, a->sev[UAL_SEV_WARNING] + b->sev[UAL_SEV_WARNING], "warnings");
+  dc_rpt_card_u64(o, a->sev[UAL_SEV_INFO] + b->sev[UAL_SEV_INFO], "info findings");
   bool ual = dc_rpt_shows_ualink(r);
   if (ual) {
     const struct ual_ualink_dir_tally *ua = &st->ualink.d[0], *ub = &st->ualink.d[1];
-    card_u64(o, ua->replay_cmd[UAL_RC_NAK] + ua->replay_cmd[UAL_RC_NAK_SELECTIVE] + ub->replay_cmd[UAL_RC_NAK] +
+    dc_rpt_card_u64(o, ua->replay_cmd[UAL_RC_NAK] + ua->replay_cmd[UAL_RC_NAK_SELECTIVE] + ub->replay_cmd[UAL_RC_NAK] +
                     ub->replay_cmd[UAL_RC_NAK_SELECTIVE], "Nak flits");
-    card_u64(o, a->rules[UAL_R_RP_REPLAY] + b->rules[UAL_R_RP_REPLAY], "replays");
-    card_u64(o, r->n_neg + r->neg_elided, "negotiations");
-    card_u64(o, ua->tl_flits + ub->tl_flits, "TL flits");
+    dc_rpt_card_u64(o, a->rules[UAL_R_RP_REPLAY] + b->rules[UAL_R_RP_REPLAY], "replays");
+    dc_rpt_card_u64(o, r->n_neg + r->neg_elided, "negotiations");
+    dc_rpt_card_u64(o, ua->tl_flits + ub->tl_flits, "TL flits");
   }
-  if (dc_rpt_shows_ub(r)) {
-    uint64_t dlldps = 0;
-    for (int v = 0; v < UAL_UB_VLS; v++) dlldps += st->ub.d[0].dlldps[v] + st->ub.d[1].dlldps[v];
-    card_u64(o, dlldps, "UB DLLDPs");
-    card_u64(o, st->ub.d[0].bcrc_bad + st->ub.d[1].bcrc_bad, "BCRC failures");
-  }
-  const struct ual_pcie_dir_tally *pa = &st->pcie.d[0], *pb = &st->pcie.d[1];
-  if (pa->dllps + pb->dllps) card_u64(o, pa->dllps + pb->dllps, "PCIe DLLPs");
-  if (pa->flits + pb->flits) card_u64(o, pa->tlps + pb->tlps, "PCIe TLPs");
+  if (dc_rpt_shows_ub(r)) dc_rpt_ub_cards(o, st);
+  dc_rpt_pcie_cards(o, st);
   dc_out_str(o, "</div>\n");
 
   dc_out_str(o, "<h2 id=\"s-timeline\">Timeline</h2>\n");

@@ -3,6 +3,7 @@
  * non-CRC) and the UB markers (BCRC failures, Retry_Req_Sets, discarded
  * blocks), then the findings markers every page has. */
 #include "report.h"
+#include "stats.h"
 #include "ualink/ub/analysis.h"
 
 #include <stdio.h>
@@ -92,3 +93,10 @@ const struct dc_rpt_lane dc_ub_lanes[] = {
   { "UB events", (unsigned)(DC_UM_COUNT * DC_RPT_MARK_ROW), lane_ub_marks },
 };
 const unsigned dc_ub_nlanes = sizeof dc_ub_lanes / sizeof dc_ub_lanes[0];
+
+void dc_rpt_ub_cards(struct dc_out *o, const struct dc_sums *st) {
+  uint64_t dlldps = 0;
+  for (int v = 0; v < UAL_UB_VLS; v++) dlldps += st->ub.d[0].dlldps[v] + st->ub.d[1].dlldps[v];
+  dc_rpt_card_u64(o, dlldps, "UB DLLDPs");
+  dc_rpt_card_u64(o, st->ub.d[0].bcrc_bad + st->ub.d[1].bcrc_bad, "BCRC failures");
+}
